@@ -1,0 +1,153 @@
+/* Analytic colliders as penalty energies: E = k/2 sum_i min(0, phi(x_i))^2 for a signed distance
+ * phi (plane or sphere). Smooth enough for Newton, usable by every integrator. */
+#include "energies/energies.h"
+#include "framework/linalg/vec3.h"
+
+typedef struct {
+  PetscInt nv;
+  PetscReal k;         /* penalty stiffness, N/m */
+  PetscReal point[3];  /* plane: a point on it; sphere: the center */
+  PetscReal normal[3]; /* plane: unit normal (the free side) */
+  PetscReal radius;    /* sphere only */
+  PetscBool sphere;
+} Collider;
+
+/* Signed distance of x to the collider, and its unit gradient n. curvature = phi'' across n
+ * (1/|x - c| for a sphere, 0 for a plane). */
+static inline PetscReal Distance(const Collider *c, const PetscReal *x, PetscReal *n, PetscReal *curv)
+{
+  PetscReal r[3], len;
+  if (!c->sphere) {
+    Vec3Sub(x, c->point, r);
+    n[0] = c->normal[0], n[1] = c->normal[1], n[2] = c->normal[2];
+    *curv = 0;
+    return Vec3Dot(r, n);
+  }
+  Vec3Sub(x, c->point, r);
+  len = Vec3Norm(r);
+  if (len == 0) { /* at the center: any direction is a valid normal */
+    n[0] = 0, n[1] = 1, n[2] = 0;
+    *curv = 0;
+    return -c->radius;
+  }
+  n[0] = r[0] / len, n[1] = r[1] / len, n[2] = r[2] / len;
+  *curv = 1.0 / len;
+  return len - c->radius;
+}
+
+static PetscErrorCode Value_Collider(SimEnergy e, const PetscReal *x, const PetscReal *v, PetscReal *E)
+{
+  Collider *c = (Collider *)e->data;
+  PetscReal sum = 0, n[3], curv;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < c->nv; i++) {
+    PetscReal phi = Distance(c, x + 3 * i, n, &curv);
+    if (phi < 0) sum += 0.5 * c->k * phi * phi;
+  }
+  *E = sum;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Gradient_Collider(SimEnergy e, const PetscReal *x, const PetscReal *v, PetscReal *g)
+{
+  Collider *c = (Collider *)e->data;
+  PetscReal n[3], curv;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < c->nv; i++) {
+    PetscReal phi = Distance(c, x + 3 * i, n, &curv);
+    if (phi < 0)
+      for (int d = 0; d < 3; d++) g[3 * i + d] += c->k * phi * n[d];
+  }
+  PetscFunctionReturn(0);
+}
+
+/* d2E = k [n n^T + phi * curv (I - n n^T)]; inside a sphere phi * curv < 0, which the PSD
+ * projection clamps to zero (the eigenvalues are k and k phi curv). */
+static PetscErrorCode Hessian_Collider(SimEnergy e, const PetscReal *x, const PetscReal *v, PetscBool psd, PetscReal *vals)
+{
+  Collider *c = (Collider *)e->data;
+  PetscReal n[3], curv;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < c->nv; i++) {
+    PetscReal phi = Distance(c, x + 3 * i, n, &curv), across = phi * curv;
+    if (phi >= 0) {
+      PetscCall(PetscArrayzero(vals + 9 * i, 9));
+      continue;
+    }
+    if (psd && across < 0) across = 0;
+    Mat3OuterPlusIdentity(n, n, c->k * (1.0 - across), c->k * across, vals + 9 * i);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Pattern_Collider(SimEnergy e, PetscInt *nb, PetscInt *brow, PetscInt *bcol)
+{
+  Collider *c = (Collider *)e->data;
+
+  PetscFunctionBeginUser;
+  *nb = c->nv;
+  if (brow)
+    for (PetscInt i = 0; i < c->nv; i++) brow[i] = bcol[i] = i;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Destroy_Collider(SimEnergy e)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(e->data));
+  PetscFunctionReturn(0);
+}
+
+static const SimEnergyOps collider_ops = {.value = Value_Collider, .gradient = Gradient_Collider, .hessian = Hessian_Collider,
+                                          .pattern = Pattern_Collider, .destroy = Destroy_Collider};
+
+/* -plane_point x,y,z (default origin)  -plane_normal nx,ny,nz (default 0,1,0)  -plane_stiffness k */
+PetscErrorCode SimEnergyCreate_Plane(SimModel model, const char *prefix, SimEnergy *term)
+{
+  Collider *c;
+  PetscInt n3 = 3, p3 = 3;
+  PetscReal len;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&c));
+  c->nv = model->nv;
+  c->k = 1e4;
+  c->normal[1] = 1;
+  PetscOptionsBegin(model->comm, prefix, "Plane collider (penalty)", "");
+  PetscCall(PetscOptionsRealArray("-point", "a point on the plane (m)", "", c->point, &p3, NULL));
+  PetscCall(PetscOptionsRealArray("-normal", "normal pointing to the free side", "", c->normal, &n3, NULL));
+  PetscCall(PetscOptionsReal("-stiffness", "penalty stiffness (N/m)", "", c->k, &c->k, NULL));
+  PetscOptionsEnd();
+  len = Vec3Norm(c->normal);
+  PetscCheck(len > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%snormal must be a non-zero vector", prefix);
+  PetscCheck(c->k > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%sstiffness must be > 0 (got %g)", prefix, (double)c->k);
+  for (int d = 0; d < 3; d++) c->normal[d] /= len;
+  PetscCall(SimEnergyCreate("plane", SIM_ENERGY_POTENTIAL, &collider_ops, c, term));
+  PetscFunctionReturn(0);
+}
+
+/* -sphere_center x,y,z  -sphere_radius r (default 0.5)  -sphere_stiffness k */
+PetscErrorCode SimEnergyCreate_Sphere(SimModel model, const char *prefix, SimEnergy *term)
+{
+  Collider *c;
+  PetscInt p3 = 3;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&c));
+  c->nv = model->nv;
+  c->k = 1e4;
+  c->radius = 0.5;
+  c->sphere = PETSC_TRUE;
+  PetscOptionsBegin(model->comm, prefix, "Sphere collider (penalty)", "");
+  PetscCall(PetscOptionsRealArray("-center", "center (m)", "", c->point, &p3, NULL));
+  PetscCall(PetscOptionsReal("-radius", "radius (m)", "", c->radius, &c->radius, NULL));
+  PetscCall(PetscOptionsReal("-stiffness", "penalty stiffness (N/m)", "", c->k, &c->k, NULL));
+  PetscOptionsEnd();
+  PetscCheck(c->radius > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%sradius must be > 0 (got %g)", prefix, (double)c->radius);
+  PetscCheck(c->k > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%sstiffness must be > 0 (got %g)", prefix, (double)c->k);
+  PetscCall(SimEnergyCreate("sphere", SIM_ENERGY_POTENTIAL, &collider_ops, c, term));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,18 @@
+/* The energy-term table: one line per term. Terms with a constructor can be created from options
+ * (-colliders plane,sphere; gravity always); the others are built by scenes and listed here so
+ * that `pbsim list` documents them. */
+#include "energies/register.h"
+#include "energies/energies.h"
+
+#define ADD(name, help, fn) PetscCall(SimRegistryAdd(reg, SIM_KIND_ENERGY, name, help, (SimGenericFn)(fn), 0))
+
+PetscErrorCode SimRegisterEnergies(SimRegistry reg)
+{
+  PetscFunctionBeginUser;
+  ADD("spring", "Hookean springs k/2 (|xi - xj| - L)^2, PSD-projected when compressed (built by scenes)", NULL);
+  ADD("spring_damping", "Rayleigh damping kd/2 ((vi - vj).d)^2 along each spring (scenes: *_damping)", NULL);
+  ADD("gravity", "-m g . x, from -gravity gx,gy,gz (default 0,-9.81,0)", SimEnergyCreate_Gravity);
+  ADD("plane", "penalty plane collider (-colliders plane; -plane_point, -plane_normal, -plane_stiffness)", SimEnergyCreate_Plane);
+  ADD("sphere", "penalty sphere collider (-colliders sphere; -sphere_center, -sphere_radius, -sphere_stiffness)", SimEnergyCreate_Sphere);
+  PetscFunctionReturn(0);
+}

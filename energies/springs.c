@@ -1,0 +1,278 @@
+/* Hookean springs E = k/2 (l - L)^2 and Rayleigh damping along the spring (seed 004). */
+#include "energies/springs.h"
+#include "framework/linalg/vec3.h"
+
+typedef struct {
+  PetscInt n;
+  PetscInt *pair;
+  PetscReal *rest, *k; /* rest is unused by the damping term */
+} Springs;
+
+/* ---- shared by both terms ---- */
+
+static PetscErrorCode Pattern_Springs(SimEnergy e, PetscInt *nb, PetscInt *brow, PetscInt *bcol)
+{
+  Springs *s = (Springs *)e->data;
+
+  PetscFunctionBeginUser;
+  *nb = 4 * s->n;
+  if (!brow) PetscFunctionReturn(0);
+  for (PetscInt q = 0; q < s->n; q++) {
+    PetscInt i = s->pair[2 * q], j = s->pair[2 * q + 1];
+    brow[4 * q + 0] = i, bcol[4 * q + 0] = i;
+    brow[4 * q + 1] = j, bcol[4 * q + 1] = j;
+    brow[4 * q + 2] = i, bcol[4 * q + 2] = j;
+    brow[4 * q + 3] = j, bcol[4 * q + 3] = i;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Writes the four blocks [B, B, -B, -B] of a two-vertex term in Pattern_Springs order. */
+static inline void ScatterPairBlock(const PetscReal *B, PetscReal *vals)
+{
+  for (int e = 0; e < 9; e++) {
+    vals[e] = vals[9 + e] = B[e];
+    vals[18 + e] = vals[27 + e] = -B[e];
+  }
+}
+
+static PetscErrorCode Destroy_Springs(SimEnergy e)
+{
+  Springs *s = (Springs *)e->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree3(s->pair, s->rest, s->k));
+  PetscCall(PetscFree(s));
+  PetscFunctionReturn(0);
+}
+
+/* Unit direction and length of xi - xj; a zero-length spring gets d = 0 (no force direction). */
+static inline PetscReal Direction(const PetscReal *x, PetscInt i, PetscInt j, PetscReal *d)
+{
+  PetscReal l;
+  Vec3Sub(x + 3 * i, x + 3 * j, d);
+  l = Vec3Norm(d);
+  if (l > 0) d[0] /= l, d[1] /= l, d[2] /= l;
+  return l;
+}
+
+/* ---- elastic springs ---- */
+
+static PetscErrorCode Value_Springs(SimEnergy e, const PetscReal *x, const PetscReal *v, PetscReal *E)
+{
+  Springs *s = (Springs *)e->data;
+  PetscReal sum = 0, d[3];
+
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < s->n; q++) {
+    PetscReal l = Direction(x, s->pair[2 * q], s->pair[2 * q + 1], d) - s->rest[q];
+    sum += 0.5 * s->k[q] * l * l;
+  }
+  *E = sum;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Gradient_Springs(SimEnergy e, const PetscReal *x, const PetscReal *v, PetscReal *g)
+{
+  Springs *s = (Springs *)e->data;
+  PetscReal d[3];
+
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < s->n; q++) {
+    PetscInt i = s->pair[2 * q], j = s->pair[2 * q + 1];
+    PetscReal f = s->k[q] * (Direction(x, i, j, d) - s->rest[q]); /* dE/dxi = k (l - L) d */
+    for (int c = 0; c < 3; c++) {
+      g[3 * i + c] += f * d[c];
+      g[3 * j + c] -= f * d[c];
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* d2E/dxi2 = k [d d^T + (1 - L/l)(I - d d^T)]. Its eigenvalues are k (along d) and k (1 - L/l)
+ * (twice, across d), so the exact PSD projection of the spring clamps 1 - L/l at zero when the
+ * spring is compressed (l < L). */
+static PetscErrorCode Hessian_Springs(SimEnergy e, const PetscReal *x, const PetscReal *v, PetscBool psd, PetscReal *vals)
+{
+  Springs *s = (Springs *)e->data;
+  PetscReal d[3], B[9];
+
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < s->n; q++) {
+    PetscReal l = Direction(x, s->pair[2 * q], s->pair[2 * q + 1], d);
+    PetscReal across = l > 0 ? 1.0 - s->rest[q] / l : 0.0;
+    if (psd && across < 0) across = 0;
+    Mat3OuterPlusIdentity(d, d, s->k[q] * (1.0 - across), s->k[q] * across, B);
+    ScatterPairBlock(B, vals + 36 * q);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* ---- damping along the spring: D = kd/2 ((vi - vj) . d)^2 ---- */
+
+static PetscErrorCode Value_Damping(SimEnergy e, const PetscReal *x, const PetscReal *v, PetscReal *E)
+{
+  Springs *s = (Springs *)e->data;
+  PetscReal sum = 0, d[3], dv[3];
+
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < s->n; q++) {
+    PetscInt i = s->pair[2 * q], j = s->pair[2 * q + 1];
+    PetscReal r;
+    Direction(x, i, j, d);
+    Vec3Sub(v + 3 * i, v + 3 * j, dv);
+    r = Vec3Dot(dv, d);
+    sum += 0.5 * s->k[q] * r * r;
+  }
+  *E = sum;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Gradient_Damping(SimEnergy e, const PetscReal *x, const PetscReal *v, PetscReal *g)
+{
+  Springs *s = (Springs *)e->data;
+  PetscReal d[3], dv[3];
+
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < s->n; q++) {
+    PetscInt i = s->pair[2 * q], j = s->pair[2 * q + 1];
+    PetscReal f;
+    Direction(x, i, j, d);
+    Vec3Sub(v + 3 * i, v + 3 * j, dv);
+    f = s->k[q] * Vec3Dot(dv, d); /* dD/dvi = kd ((vi - vj) . d) d */
+    for (int c = 0; c < 3; c++) {
+      g[3 * i + c] += f * d[c];
+      g[3 * j + c] -= f * d[c];
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Hessian_Damping(SimEnergy e, const PetscReal *x, const PetscReal *v, PetscBool psd, PetscReal *vals)
+{
+  Springs *s = (Springs *)e->data;
+  PetscReal d[3], B[9];
+
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < s->n; q++) {
+    Direction(x, s->pair[2 * q], s->pair[2 * q + 1], d);
+    Mat3OuterPlusIdentity(d, d, s->k[q], 0.0, B); /* kd d d^T: PSD already */
+    ScatterPairBlock(B, vals + 36 * q);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* ---- construction ---- */
+
+static PetscErrorCode SpringsAlloc(PetscInt n, const PetscInt *pair, const PetscReal *rest, const PetscReal *k, Springs **out)
+{
+  Springs *s;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&s));
+  s->n = n;
+  PetscCall(PetscMalloc3(2 * n, &s->pair, n, &s->rest, n, &s->k));
+  PetscCall(PetscArraycpy(s->pair, pair, 2 * n));
+  PetscCall(PetscArraycpy(s->k, k, n));
+  if (rest) PetscCall(PetscArraycpy(s->rest, rest, n));
+  else PetscCall(PetscArrayzero(s->rest, n));
+  for (PetscInt q = 0; q < n; q++) {
+    PetscCheck(pair[2 * q] != pair[2 * q + 1], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Spring %" PetscInt_FMT " connects vertex %" PetscInt_FMT " to itself", q, pair[2 * q]);
+    PetscCheck(k[q] >= 0 && PetscIsNormalReal(k[q] + 1.0), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "Spring %" PetscInt_FMT ": stiffness/damping %g must be finite and >= 0", q, (double)k[q]);
+    PetscCheck(!rest || rest[q] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "Spring %" PetscInt_FMT " (vertices %" PetscInt_FMT ", %" PetscInt_FMT ") has rest length %g: its vertices coincide",
+               q, pair[2 * q], pair[2 * q + 1], (double)(rest ? rest[q] : 0));
+  }
+  *out = s;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimSpringsCreate(const char *name, PetscInt n, const PetscInt *pair, const PetscReal *rest, const PetscReal *k,
+                                SimEnergy *term)
+{
+  static const SimEnergyOps ops = {.value = Value_Springs, .gradient = Gradient_Springs, .hessian = Hessian_Springs,
+                                   .pattern = Pattern_Springs, .destroy = Destroy_Springs};
+  Springs *s;
+
+  PetscFunctionBeginUser;
+  PetscCheck(rest, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Springs need rest lengths");
+  PetscCall(SpringsAlloc(n, pair, rest, k, &s));
+  PetscCall(SimEnergyCreate(name, SIM_ENERGY_POTENTIAL, &ops, s, term));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimSpringDampingCreate(const char *name, PetscInt n, const PetscInt *pair, const PetscReal *kd, SimEnergy *term)
+{
+  static const SimEnergyOps ops = {.value = Value_Damping, .gradient = Gradient_Damping, .hessian = Hessian_Damping,
+                                   .pattern = Pattern_Springs, .destroy = Destroy_Springs};
+  Springs *s;
+
+  PetscFunctionBeginUser;
+  PetscCall(SpringsAlloc(n, pair, NULL, kd, &s));
+  PetscCall(SimEnergyCreate(name, SIM_ENERGY_DISSIPATION, &ops, s, term));
+  PetscFunctionReturn(0);
+}
+
+/* ---- the list scenes fill ---- */
+
+PetscErrorCode SimSpringListAdd(SimSpringList *list, PetscInt i, PetscInt j, PetscReal k, PetscReal kd)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(i != j && i >= 0 && j >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Bad spring (%" PetscInt_FMT ", %" PetscInt_FMT ")", i, j);
+  PetscCheck(k >= 0 && kd >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "Spring stiffness (%g) and damping (%g) must be >= 0", (double)k, (double)kd);
+  if (list->n == list->cap) {
+    PetscInt cap = list->cap ? 2 * list->cap : 64;
+    PetscCall(PetscRealloc(sizeof(PetscInt) * 2 * cap, &list->pair));
+    PetscCall(PetscRealloc(sizeof(PetscReal) * cap, &list->k));
+    PetscCall(PetscRealloc(sizeof(PetscReal) * cap, &list->kd));
+    list->cap = cap;
+  }
+  list->pair[2 * list->n] = i;
+  list->pair[2 * list->n + 1] = j;
+  list->k[list->n] = k;
+  list->kd[list->n] = kd;
+  list->n++;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimSpringListAddToModel(SimSpringList *list, SimModel model, const char *name)
+{
+  const PetscScalar *x;
+  PetscReal *rest, d[3];
+  PetscBool damped = PETSC_FALSE;
+  SimEnergy term;
+
+  PetscFunctionBeginUser;
+  if (!list->n) PetscFunctionReturn(0);
+  PetscCall(PetscMalloc1(list->n, &rest));
+  PetscCall(VecGetArrayRead(model->x, &x));
+  for (PetscInt q = 0; q < list->n; q++) {
+    PetscCheck(list->pair[2 * q] < model->nv && list->pair[2 * q + 1] < model->nv, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "Spring %" PetscInt_FMT " refers to a vertex beyond the model's %" PetscInt_FMT, q, model->nv);
+    rest[q] = Direction(x, list->pair[2 * q], list->pair[2 * q + 1], d);
+    if (list->kd[q] > 0) damped = PETSC_TRUE;
+  }
+  PetscCall(VecRestoreArrayRead(model->x, &x));
+  PetscCall(SimSpringsCreate(name, list->n, list->pair, rest, list->k, &term));
+  PetscCall(SimModelAddTerm(model, term));
+  if (damped) {
+    char dname[64];
+    PetscCall(PetscSNPrintf(dname, sizeof(dname), "%s_damping", name));
+    PetscCall(SimSpringDampingCreate(dname, list->n, list->pair, list->kd, &term));
+    PetscCall(SimModelAddTerm(model, term));
+  }
+  PetscCall(PetscFree(rest));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimSpringListFree(SimSpringList *list)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(list->pair));
+  PetscCall(PetscFree(list->k));
+  PetscCall(PetscFree(list->kd));
+  PetscCall(PetscMemzero(list, sizeof(*list)));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,131 @@
+/* The `pbsim` executable: run a simulation, list what is registered, or print usage. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <petscsys.h>
+#include "framework/registry.h"
+#include "framework/sim.h"
+#include "solvers/register.h"
+#include "scenes/register.h"
+#include "energies/register.h"
+#include "materials/register.h"
+
+static const char usage[] =
+  "pbsim " PBSIM_VERSION " (" PBSIM_COMMIT ") - physically based simulation on PETSc\n"
+  "\n"
+  "usage:\n"
+  "  pbsim run [CONFIG.yaml] [-option value ...]   run a simulation (options override the config)\n"
+  "  pbsim run [CONFIG.yaml] -help                  list every option of the chosen scene and solver\n"
+  "  pbsim list                                     list solvers, scenes, energy terms and materials\n"
+  "  pbsim help                                     this text\n"
+  "\n"
+  "common run options: -scene NAME -solver NAME -dt SECONDS -steps N -o DIR -output_every N\n"
+  "                    -snapshot_every N -gravity gx,gy,gz -colliders plane,sphere -log_view\n"
+  "example: pbsim run configs/cloth.yaml -steps 20 -o out\n";
+
+/* Prints the message of the first error only, as one clear line; -pbsim_traceback restores
+ * PETSc's full traceback for debugging. */
+static PetscErrorCode ShortErrorHandler(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n,
+                                        PetscErrorType p, const char *mess, void *ctx)
+{
+  if (p == PETSC_ERROR_INITIAL) {
+    const char *text = NULL;
+    if (!mess || !mess[0]) PetscErrorMessage(n, &text, NULL);
+    fprintf(stderr, "pbsim: error: %s\n  (%s, %s:%d; rerun with -pbsim_traceback for the full trace)\n", mess && mess[0] ? mess : text, fun, file, line);
+  }
+  return n;
+}
+
+static PetscErrorCode RegisterAll(SimRegistry reg)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SimRegisterSolvers(reg));
+  PetscCall(SimRegisterScenes(reg));
+  PetscCall(SimRegisterEnergies(reg));
+  PetscCall(SimRegisterMaterials(reg));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CommandList(void)
+{
+  SimRegistry reg;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimRegistryCreate(&reg));
+  PetscCall(RegisterAll(reg));
+  PetscCall(SimRegistryView(reg, stdout));
+  PetscCall(SimRegistryDestroy(&reg));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CommandRun(void)
+{
+  SimRegistry reg;
+  SimRun run;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimRegistryCreate(&reg));
+  PetscCall(RegisterAll(reg));
+  PetscCall(SimRunCreate(PETSC_COMM_WORLD, reg, &run));
+  PetscCall(SimRunSetFromOptions(run));
+  PetscCall(SimRunExecute(run));
+  PetscCall(SimRunDestroy(&run));
+  PetscCall(SimRegistryDestroy(&reg));
+  PetscFunctionReturn(0);
+}
+
+static int IsConfigFile(const char *a)
+{
+  size_t n = strlen(a);
+  return a[0] != '-' && ((n > 5 && !strcmp(a + n - 5, ".yaml")) || (n > 4 && !strcmp(a + n - 4, ".yml")));
+}
+
+int main(int argc, char **argv)
+{
+  const char *cmd = argc > 1 ? argv[1] : "help";
+  char **args;
+  int nargs = 0;
+  PetscErrorCode ierr;
+  PetscBool traceback = PETSC_FALSE;
+
+  if (!strcmp(cmd, "help") || !strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
+    fputs(usage, stdout);
+    return 0;
+  }
+  if (strcmp(cmd, "run") && strcmp(cmd, "list")) {
+    fprintf(stderr, "pbsim: unknown command '%s'\n\n%s", cmd, usage);
+    return 2;
+  }
+  /* PETSc sees: the program name, then the config as -options_file_yaml (so that every later
+   * command-line option overrides it), then the remaining arguments in order. */
+  args = (char **)calloc((size_t)argc + 3, sizeof(char *));
+  args[nargs++] = argv[0];
+  for (int i = 2; i < argc; i++) {
+    if (i == 2 && IsConfigFile(argv[i])) {
+      FILE *f = fopen(argv[i], "r");
+      if (!f) {
+        fprintf(stderr, "pbsim: error: cannot open config file '%s': %s\n", argv[i], strerror(errno));
+        free(args);
+        return 1;
+      }
+      fclose(f);
+      args[nargs++] = (char *)"-options_file_yaml";
+    }
+    args[nargs++] = argv[i];
+  }
+  args[nargs] = NULL;
+  argc = nargs;
+  argv = args;
+  ierr = PetscInitialize(&argc, &argv, NULL, usage);
+  if (ierr) {
+    free(args);
+    return 1;
+  }
+  ierr = PetscOptionsGetBool(NULL, NULL, "-pbsim_traceback", &traceback, NULL);
+  if (!ierr && !traceback) ierr = PetscPushErrorHandler(ShortErrorHandler, NULL);
+  if (!ierr) ierr = !strcmp(cmd, "list") ? CommandList() : CommandRun();
+  if (PetscFinalize()) ierr = ierr ? ierr : 1;
+  free(args);
+  return ierr ? 1 : 0;
+}

@@ -1,0 +1,16 @@
+/* ParaView output of a Lagrangian model: one binary .vtu per frame plus a .pvd index. */
+#pragma once
+#include "framework/model/model.h"
+
+/* Writes positions x (flat 3*nv) and velocities v as an UnstructuredGrid with the model's output
+ * topology (triangles, segments, tetrahedra; vertices as VTK_VERTEX cells when it has none) and
+ * point data "velocity" and "mass" and "pinned". Binary appended raw encoding. The file is written
+ * to a temporary name and renamed, so a crash never leaves a truncated frame. */
+PetscErrorCode SimVTKWriteFrame(SimModel model, const PetscReal *x, const PetscReal *v, const char *path);
+
+/* The .pvd index: a collection of (time, file) entries, rewritten in full (via rename) after
+ * every added frame so that it is valid at any moment. */
+typedef struct _p_SimPVD *SimPVD;
+PetscErrorCode SimPVDCreate(const char *path, SimPVD *pvd);
+PetscErrorCode SimPVDAdd(SimPVD pvd, PetscReal time, const char *file); /* file relative to the .pvd */
+PetscErrorCode SimPVDDestroy(SimPVD *pvd); /* accepts NULL */

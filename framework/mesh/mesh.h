@@ -1,0 +1,28 @@
+/* Meshes read from files or generated: vertices with triangles and/or tetrahedra. */
+#pragma once
+#include <petscsys.h>
+
+typedef struct {
+  PetscInt nv;
+  PetscReal *xyz;  /* 3*nv */
+  PetscInt ntri;
+  PetscInt *tri;   /* 3*ntri, 0-based */
+  PetscInt ntet;
+  PetscInt *tet;   /* 4*ntet, 0-based */
+} SimMesh;
+
+/* Reads a mesh by file extension: .obj (triangles; polygons fan-triangulated), .msh (Gmsh, via
+ * DMPlex: tetrahedra, or triangles for a surface mesh), .node/.ele (TetGen; either name given).
+ * A missing file, an unknown extension, or malformed content is an error naming the file (and the
+ * line, where the reader knows it). */
+PetscErrorCode SimMeshRead(MPI_Comm comm, const char *path, SimMesh *mesh);
+PetscErrorCode SimMeshFree(SimMesh *mesh); /* accepts a zeroed mesh */
+
+/* Unique undirected edges of all triangles and tetrahedra: *edges has 2*nedge entries, i < j,
+ * sorted. Caller frees with PetscFree. */
+PetscErrorCode SimMeshEdges(const SimMesh *mesh, PetscInt *nedge, PetscInt **edges);
+/* For every interior edge of the triangles shared by exactly two triangles, the pair of vertices
+ * opposite to it (the classic "bending spring"). Caller frees *pairs (2*npairs). */
+PetscErrorCode SimMeshBendingPairs(const SimMesh *mesh, PetscInt *npairs, PetscInt **pairs);
+/* Boundary faces of the tetrahedra (faces used by one tet), oriented outward. Caller frees. */
+PetscErrorCode SimMeshBoundaryFaces(const SimMesh *mesh, PetscInt *nface, PetscInt **faces);

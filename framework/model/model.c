@@ -1,0 +1,250 @@
+/* The Lagrangian model: state, lumped masses, pins, and sums over energy terms. */
+#include "framework/model/model.h"
+
+PetscErrorCode SimModelCreate(MPI_Comm comm, SimModel *model)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(model));
+  (*model)->comm = comm;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimModelDestroy(SimModel *model)
+{
+  SimModel m;
+
+  PetscFunctionBeginUser;
+  if (!model || !*model) PetscFunctionReturn(0);
+  m = *model;
+  for (PetscInt t = 0; t < m->nterms; t++) PetscCall(SimEnergyDestroy(&m->term[t]));
+  PetscCall(VecDestroy(&m->x));
+  PetscCall(VecDestroy(&m->v));
+  PetscCall(VecDestroy(&m->mass));
+  PetscCall(VecDestroy(&m->inv_mass));
+  PetscCall(PetscFree(m->pinned));
+  PetscCall(PetscFree3(m->tri, m->seg, m->tet));
+  PetscCall(PetscFree(m->term_block_offset));
+  PetscCall(PetscFree2(m->coo_vals, m->coo_masked));
+  PetscCall(PetscFree2(m->grad_scratch, m->vel_scratch));
+  PetscCall(PetscFree(*model));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimModelSetVertices(SimModel m, PetscInt nv, const PetscReal *xyz)
+{
+  PetscScalar *x;
+
+  PetscFunctionBeginUser;
+  PetscCheck(!m->x, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The model's vertices are already set");
+  PetscCheck(nv > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "A model needs at least one vertex (got %" PetscInt_FMT ")", nv);
+  m->nv = nv;
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 3 * nv, &m->x));
+  PetscCall(VecSetBlockSize(m->x, 3));
+  PetscCall(VecDuplicate(m->x, &m->v));
+  PetscCall(VecDuplicate(m->x, &m->mass));
+  PetscCall(VecDuplicate(m->x, &m->inv_mass));
+  PetscCall(VecZeroEntries(m->v));
+  PetscCall(VecZeroEntries(m->mass));
+  if (xyz) {
+    PetscCall(VecGetArray(m->x, &x));
+    PetscCall(PetscArraycpy(x, xyz, 3 * nv));
+    PetscCall(VecRestoreArray(m->x, &x));
+  }
+  PetscCall(PetscCalloc1(nv, &m->pinned));
+  PetscCall(PetscMalloc2(3 * nv, &m->grad_scratch, 3 * nv, &m->vel_scratch));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CheckVertex(SimModel m, PetscInt i, const char *what)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(m->x, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Set the model's vertices first");
+  PetscCheck(i >= 0 && i < m->nv, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "%s: vertex index %" PetscInt_FMT " is out of range; valid indices are 0 .. %" PetscInt_FMT, what, i, m->nv - 1);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimModelSetVertexMass(SimModel m, PetscInt i, PetscReal mass)
+{
+  PetscFunctionBeginUser;
+  PetscCall(CheckVertex(m, i, "vertex mass"));
+  for (int d = 0; d < 3; d++) PetscCall(VecSetValue(m->mass, 3 * i + d, mass, INSERT_VALUES));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimModelAddMass(SimModel m, PetscInt i, PetscReal mass)
+{
+  PetscFunctionBeginUser;
+  PetscCall(CheckVertex(m, i, "vertex mass"));
+  for (int d = 0; d < 3; d++) PetscCall(VecSetValue(m->mass, 3 * i + d, mass, ADD_VALUES));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimModelPin(SimModel m, PetscInt i, const char *what)
+{
+  PetscFunctionBeginUser;
+  PetscCall(CheckVertex(m, i, what ? what : "pin"));
+  if (!m->pinned[i]) m->npinned++;
+  m->pinned[i] = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimModelAddTerm(SimModel m, SimEnergy term)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(m->nterms < SIM_MAX_TERMS, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Too many energy terms (max %d)", SIM_MAX_TERMS);
+  PetscCheck(!m->term_block_offset, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Terms must be added before the Hessian is created");
+  m->term[m->nterms++] = term;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimModelFindTerm(SimModel m, const char *name, SimEnergy *term)
+{
+  PetscFunctionBeginUser;
+  *term = NULL;
+  for (PetscInt t = 0; t < m->nterms; t++)
+    if (!strcmp(m->term[t]->name, name)) *term = m->term[t];
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimModelSetTopology(SimModel m, PetscInt ntri, const PetscInt *tri, PetscInt nseg, const PetscInt *seg,
+                                   PetscInt ntet, const PetscInt *tet)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree3(m->tri, m->seg, m->tet));
+  PetscCall(PetscMalloc3(3 * ntri, &m->tri, 2 * nseg, &m->seg, 4 * ntet, &m->tet));
+  if (ntri) PetscCall(PetscArraycpy(m->tri, tri, 3 * ntri));
+  if (nseg) PetscCall(PetscArraycpy(m->seg, seg, 2 * nseg));
+  if (ntet) PetscCall(PetscArraycpy(m->tet, tet, 4 * ntet));
+  m->ntri = ntri;
+  m->nseg = nseg;
+  m->ntet = ntet;
+  for (PetscInt k = 0; k < 3 * ntri; k++) PetscCall(CheckVertex(m, m->tri[k], "triangle"));
+  for (PetscInt k = 0; k < 2 * nseg; k++) PetscCall(CheckVertex(m, m->seg[k], "segment"));
+  for (PetscInt k = 0; k < 4 * ntet; k++) PetscCall(CheckVertex(m, m->tet[k], "tetrahedron"));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimModelFinalize(SimModel m)
+{
+  const PetscScalar *mass, *x;
+  PetscScalar *im;
+
+  PetscFunctionBeginUser;
+  PetscCheck(m->x, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The model has no vertices");
+  PetscCall(VecAssemblyBegin(m->mass));
+  PetscCall(VecAssemblyEnd(m->mass));
+  PetscCall(VecGetArrayRead(m->mass, &mass));
+  PetscCall(VecGetArrayRead(m->x, &x));
+  PetscCall(VecGetArray(m->inv_mass, &im));
+  for (PetscInt i = 0; i < m->nv; i++) {
+    PetscCheck(mass[3 * i] > 0 && PetscIsNormalReal(mass[3 * i]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "Vertex %" PetscInt_FMT " has mass %g; every mass must be positive and finite (check the density and the mesh)",
+               i, (double)mass[3 * i]);
+    for (int d = 0; d < 3; d++) {
+      PetscCheck(PetscIsInfOrNanReal(x[3 * i + d]) == PETSC_FALSE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+                 "Vertex %" PetscInt_FMT " has a non-finite position", i);
+      im[3 * i + d] = m->pinned[i] ? 0.0 : 1.0 / mass[3 * i + d];
+    }
+  }
+  PetscCall(VecRestoreArray(m->inv_mass, &im));
+  PetscCall(VecRestoreArrayRead(m->x, &x));
+  PetscCall(VecRestoreArrayRead(m->mass, &mass));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimModelZeroPinned(SimModel m, PetscReal *a)
+{
+  PetscFunctionBeginUser;
+  if (!m->npinned) PetscFunctionReturn(0);
+  for (PetscInt i = 0; i < m->nv; i++)
+    if (m->pinned[i]) a[3 * i] = a[3 * i + 1] = a[3 * i + 2] = 0.0;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimModelEnergy(SimModel m, SimEnergyKind kind, const PetscReal *x, const PetscReal *v, PetscReal *E)
+{
+  PetscFunctionBeginUser;
+  *E = 0;
+  for (PetscInt t = 0; t < m->nterms; t++) {
+    PetscReal e = 0;
+    if (m->term[t]->kind != kind) continue;
+    PetscCall(m->term[t]->ops.value(m->term[t], x, v, &e));
+    *E += e;
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimModelGradient(SimModel m, SimEnergyKind kind, const PetscReal *x, const PetscReal *v, PetscReal *g)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscArrayzero(g, 3 * m->nv));
+  for (PetscInt t = 0; t < m->nterms; t++)
+    if (m->term[t]->kind == kind) PetscCall(m->term[t]->ops.gradient(m->term[t], x, v, g));
+  PetscCall(SimModelZeroPinned(m, g));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimModelAcceleration(SimModel m, Vec X, Vec V, Vec A)
+{
+  const PetscScalar *x, *v, *im;
+  PetscScalar *a;
+  PetscReal *gd = m->grad_scratch;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(X, &x));
+  PetscCall(VecGetArrayRead(V, &v));
+  PetscCall(VecGetArrayRead(m->inv_mass, &im));
+  PetscCall(VecGetArray(A, &a));
+  /* a = -M^-1 (dE/dx + dD/dv); inv_mass is zero on pinned DOFs */
+  PetscCall(SimModelGradient(m, SIM_ENERGY_POTENTIAL, x, v, a));
+  PetscCall(SimModelGradient(m, SIM_ENERGY_DISSIPATION, x, v, gd));
+  for (PetscInt k = 0; k < 3 * m->nv; k++) a[k] = -im[k] * (a[k] + gd[k]);
+  PetscCall(VecRestoreArray(A, &a));
+  PetscCall(VecRestoreArrayRead(m->inv_mass, &im));
+  PetscCall(VecRestoreArrayRead(V, &v));
+  PetscCall(VecRestoreArrayRead(X, &x));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimModelMassNorm(SimModel m, const PetscReal *a, PetscReal *norm)
+{
+  const PetscScalar *mass;
+  PetscReal s = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(m->mass, &mass));
+  for (PetscInt k = 0; k < 3 * m->nv; k++) s += mass[k] * a[k] * a[k];
+  PetscCall(VecRestoreArrayRead(m->mass, &mass));
+  *norm = PetscSqrtReal(s);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimModelReport(SimModel m, Vec X, Vec V, SimEnergyReport *rep)
+{
+  const PetscScalar *x, *v, *mass;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(rep, sizeof(*rep)));
+  PetscCall(VecGetArrayRead(X, &x));
+  PetscCall(VecGetArrayRead(V, &v));
+  PetscCall(VecGetArrayRead(m->mass, &mass));
+  for (PetscInt i = 0; i < m->nv; i++)
+    for (int d = 0; d < 3; d++) {
+      rep->kinetic += 0.5 * mass[3 * i + d] * v[3 * i + d] * v[3 * i + d];
+      rep->momentum[d] += mass[3 * i + d] * v[3 * i + d];
+    }
+  rep->nterms = m->nterms;
+  for (PetscInt t = 0; t < m->nterms; t++) {
+    SimEnergy term = m->term[t];
+    PetscCall(term->ops.value(term, x, v, &rep->term[t]));
+    rep->term_name[t] = term->name;
+    if (term->kind == SIM_ENERGY_POTENTIAL) rep->potential += rep->term[t];
+    else rep->dissipation_rate += 2.0 * rep->term[t]; /* power of a Rayleigh function is 2D */
+  }
+  rep->total = rep->kinetic + rep->potential;
+  PetscCall(VecRestoreArrayRead(m->mass, &mass));
+  PetscCall(VecRestoreArrayRead(V, &v));
+  PetscCall(VecRestoreArrayRead(X, &x));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,87 @@
+/* The Lagrangian model: vertices with lumped masses, pins, and a sum of energy terms with
+ * values, gradients and assembled Hessians. Every Lagrangian solver advances one of these. */
+#pragma once
+#include <petscmat.h>
+#include "framework/model/energy.h"
+
+#define SIM_MAX_TERMS 32
+
+/* Per-step energy figures every Lagrangian solver reports (DESIGN §8: E = kinetic + potential). */
+typedef struct {
+  PetscReal kinetic;
+  PetscReal potential;           /* sum of POTENTIAL terms */
+  PetscReal total;               /* kinetic + potential */
+  PetscReal dissipation_rate;    /* 2 D(x, v): power lost to DISSIPATION terms, J/s */
+  PetscInt nterms;               /* per-term values, in model order (potential and dissipation) */
+  const char *term_name[SIM_MAX_TERMS];
+  PetscReal term[SIM_MAX_TERMS];
+  PetscReal momentum[3];         /* sum m v */
+} SimEnergyReport;
+
+/* Transparent: solvers' hot loops read the arrays directly. Sizes: nv vertices, 3*nv DOFs. */
+struct _p_SimModel {
+  MPI_Comm comm;
+  PetscInt nv;
+  Vec x, v;           /* current state, 3*nv, block size 3 (owned by the model) */
+  Vec mass;           /* lumped mass per DOF (m_i repeated 3 times), kg */
+  Vec inv_mass;       /* 1/m per DOF, 0 on pinned DOFs: explicit updates multiply by it */
+  PetscBool *pinned;  /* nv flags: a pinned vertex never moves (v = 0) */
+  PetscInt npinned;
+  PetscReal gravity[3];
+
+  PetscInt nterms;
+  SimEnergy term[SIM_MAX_TERMS];
+
+  /* Topology for output only (rendering / ParaView): triangles, line segments, tetrahedra. */
+  PetscInt ntri, nseg, ntet;
+  PetscInt *tri, *seg, *tet;
+
+  /* Hessian assembly (built lazily by SimModelHessianCreate). */
+  PetscInt ncoo;          /* scalar COO entries: 9 per block + 3 per vertex for the diagonal */
+  PetscInt *term_block_offset; /* nterms+1 offsets into the block list */
+  PetscReal *coo_vals;    /* scratch values, ncoo */
+  PetscBool *coo_masked;  /* entry touches a pinned DOF off the diagonal: forced to 0 */
+  PetscReal *grad_scratch; /* 3*nv */
+  PetscReal *vel_scratch;  /* 3*nv */
+};
+
+/* Lifecycle. After SimModelCreate the caller sets the vertex count with SimModelSetVertices,
+ * then positions (model->x), masses (SimModelSetVertexMass or SimModelAddMass), pins and terms;
+ * SimModelFinalize checks everything (positive masses, finite positions) and derives inv_mass. */
+PetscErrorCode SimModelCreate(MPI_Comm comm, SimModel *model);
+PetscErrorCode SimModelDestroy(SimModel *model); /* accepts NULL */
+PetscErrorCode SimModelSetVertices(SimModel model, PetscInt nv, const PetscReal *xyz);
+PetscErrorCode SimModelSetVertexMass(SimModel model, PetscInt i, PetscReal m);
+PetscErrorCode SimModelAddMass(SimModel model, PetscInt i, PetscReal m);
+/* Pins a vertex; an index outside [0, nv) is an input error naming the option `what`. */
+PetscErrorCode SimModelPin(SimModel model, PetscInt i, const char *what);
+PetscErrorCode SimModelAddTerm(SimModel model, SimEnergy term); /* the model takes ownership */
+PetscErrorCode SimModelFindTerm(SimModel model, const char *name, SimEnergy *term);
+PetscErrorCode SimModelSetTopology(SimModel model, PetscInt ntri, const PetscInt *tri, PetscInt nseg,
+                                   const PetscInt *seg, PetscInt ntet, const PetscInt *tet);
+PetscErrorCode SimModelFinalize(SimModel model);
+
+/* Evaluation on flat arrays (3*nv). kind selects which terms contribute.
+ * SimModelEnergy:   *E = sum of the selected terms' values.
+ * SimModelGradient: g = sum of the selected terms' gradients (g is overwritten; pinned DOFs 0). */
+PetscErrorCode SimModelEnergy(SimModel model, SimEnergyKind kind, const PetscReal *x, const PetscReal *v, PetscReal *E);
+PetscErrorCode SimModelGradient(SimModel model, SimEnergyKind kind, const PetscReal *x, const PetscReal *v, PetscReal *g);
+/* Acceleration a = M^-1 (-dE/dx - dD/dv) at (x, v); zero on pinned DOFs. Vec form for convenience. */
+PetscErrorCode SimModelAcceleration(SimModel model, Vec x, Vec v, Vec a);
+/* Energy report at (x, v). */
+PetscErrorCode SimModelReport(SimModel model, Vec x, Vec v, SimEnergyReport *rep);
+
+/* Hessian assembly.
+ * SimModelHessianCreate: a SEQAIJ matrix (block size 3) with the union pattern of every term plus
+ *   the diagonal, preallocated once for COO assembly.
+ * SimModelHessianAssemble: H = cM * M + cE * d2E/dx2(x) + cD * d2D/dv2(xd, v), with rows and columns
+ *   of pinned DOFs replaced by the identity, so that H is SPD whenever cM > 0 and psd is true.
+ *   xd are the positions at which dissipation terms take their directions (implicit integrators
+ *   lag them at the start of the step; pass x otherwise). Terms with a zero coefficient are skipped. */
+PetscErrorCode SimModelHessianCreate(SimModel model, Mat *H);
+PetscErrorCode SimModelHessianAssemble(SimModel model, const PetscReal *x, const PetscReal *xd, const PetscReal *v,
+                                       PetscReal cM, PetscReal cE, PetscReal cD, PetscBool psd, Mat H);
+/* Zeroes the entries of pinned DOFs in a flat 3*nv array (gradients, right-hand sides). */
+PetscErrorCode SimModelZeroPinned(SimModel model, PetscReal *a);
+/* Mass-weighted norm sqrt(sum m_i |a_i|^2) of a flat 3*nv array. */
+PetscErrorCode SimModelMassNorm(SimModel model, const PetscReal *a, PetscReal *norm);

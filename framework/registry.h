@@ -1,0 +1,41 @@
+/* Name -> constructor tables for every pluggable kind (solvers, scenes, energy terms, materials). */
+#pragma once
+#include <petscsys.h>
+
+/* The kinds of pluggable object. Implementations are never enumerated: they are table rows. */
+typedef enum { SIM_KIND_SOLVER, SIM_KIND_SCENE, SIM_KIND_ENERGY, SIM_KIND_MATERIAL, SIM_KIND_COUNT } SimKind;
+
+/* Flags a registration may carry. */
+enum {
+  SIM_REG_MPI = 1u << 0,    /* runs on more than one MPI rank */
+  SIM_REG_SERIAL = 1u << 1, /* refuses p > 1 with a message (default when SIM_REG_MPI is absent) */
+};
+
+/* Any constructor; each kind casts to its own typed signature (see solver.h, scene.h, energy.h). */
+typedef void (*SimGenericFn)(void);
+
+typedef struct {
+  char name[64];
+  char help[160]; /* one line shown by `pbsim list` */
+  SimGenericFn create;
+  unsigned flags;
+} SimRegEntry;
+
+typedef struct _p_SimRegistry *SimRegistry;
+
+PetscErrorCode SimRegistryCreate(SimRegistry *reg);
+PetscErrorCode SimRegistryDestroy(SimRegistry *reg); /* accepts NULL */
+/* Adds a row; registering a name twice in one kind is an error. */
+PetscErrorCode SimRegistryAdd(SimRegistry reg, SimKind kind, const char *name, const char *help,
+                              SimGenericFn create, unsigned flags);
+/* Finds a row; an unknown name is an error whose message lists every valid name of that kind. */
+PetscErrorCode SimRegistryFind(SimRegistry reg, SimKind kind, const char *name, const SimRegEntry **entry);
+/* Looks a name up without raising: *entry is NULL when absent. */
+PetscErrorCode SimRegistryLookup(SimRegistry reg, SimKind kind, const char *name, const SimRegEntry **entry);
+PetscErrorCode SimRegistryCount(SimRegistry reg, SimKind kind, PetscInt *n);
+PetscErrorCode SimRegistryGet(SimRegistry reg, SimKind kind, PetscInt i, const SimRegEntry **entry);
+/* Comma-separated list of the names of one kind, e.g. for help strings. */
+PetscErrorCode SimRegistryNames(SimRegistry reg, SimKind kind, char *buf, size_t len);
+/* Prints every kind as a table: what `pbsim list` shows. */
+PetscErrorCode SimRegistryView(SimRegistry reg, FILE *out);
+const char *SimKindName(SimKind kind);

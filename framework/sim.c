@@ -1,0 +1,282 @@
+/* SimRun: builds the scene's model, the solver, and runs the steps with output, logging and
+ * progress; a non-finite state stops the run after saving the last good state. */
+#include <errno.h>
+#include <sys/stat.h>
+#include "framework/sim.h"
+#include "framework/events.h"
+#include "framework/io/vtk.h"
+#include "framework/io/png.h"
+#include "framework/io/csvlog.h"
+#include "framework/io/progress.h"
+
+struct _p_SimRun {
+  MPI_Comm comm;
+  SimRegistry reg;
+  SimScene scene;
+  SimModel model;
+  SimSolver solver;
+  char scene_name[64], solver_name[64], outdir[PETSC_MAX_PATH_LEN];
+  PetscReal dt;
+  PetscInt steps, output_every, snapshot_every;
+  PetscBool progress, help;
+  SimCamera camera;
+};
+
+PetscErrorCode SimRunCreate(MPI_Comm comm, SimRegistry reg, SimRun *run)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(run));
+  (*run)->comm = comm;
+  (*run)->reg = reg;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimRunSetFromOptions(SimRun r)
+{
+  char solvers[1024], scenes[1024];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrcpy(r->scene_name, "cloth"));
+  PetscCall(PetscStrcpy(r->solver_name, "implicit_euler"));
+  PetscCall(PetscStrcpy(r->outdir, "out"));
+  r->dt = 1.0 / 60;
+  r->steps = 120;
+  r->output_every = 1;
+  r->snapshot_every = 0;
+  r->progress = PETSC_TRUE;
+  PetscCall(SimRegistryNames(r->reg, SIM_KIND_SOLVER, solvers, sizeof(solvers)));
+  PetscCall(SimRegistryNames(r->reg, SIM_KIND_SCENE, scenes, sizeof(scenes)));
+  PetscOptionsBegin(r->comm, NULL, "pbsim run", "");
+  PetscCall(PetscOptionsString("-scene", scenes, "", r->scene_name, r->scene_name, sizeof(r->scene_name), NULL));
+  PetscCall(PetscOptionsString("-solver", solvers, "", r->solver_name, r->solver_name, sizeof(r->solver_name), NULL));
+  PetscCall(PetscOptionsReal("-dt", "time step (s)", "", r->dt, &r->dt, NULL));
+  PetscCall(PetscOptionsInt("-steps", "number of steps", "", r->steps, &r->steps, NULL));
+  PetscCall(PetscOptionsString("-o", "output directory", "", r->outdir, r->outdir, sizeof(r->outdir), NULL));
+  PetscCall(PetscOptionsInt("-output_every", "write a VTK frame every N steps (0: none)", "", r->output_every, &r->output_every, NULL));
+  PetscCall(PetscOptionsInt("-snapshot_every", "write a PNG every N steps (first and last always; 0: only those)", "",
+                            r->snapshot_every, &r->snapshot_every, NULL));
+  PetscCall(PetscOptionsBool("-progress", "progress line on stderr when it is a terminal", "", r->progress, &r->progress, NULL));
+  PetscOptionsEnd();
+  PetscCheck(r->dt > 0 && PetscIsNormalReal(r->dt), r->comm, PETSC_ERR_ARG_OUTOFRANGE, "-dt must be > 0 (got %g)", (double)r->dt);
+  PetscCheck(r->steps >= 0, r->comm, PETSC_ERR_ARG_OUTOFRANGE, "-steps must be >= 0 (got %" PetscInt_FMT ")", r->steps);
+  PetscCheck(r->output_every >= 0 && r->snapshot_every >= 0, r->comm, PETSC_ERR_ARG_OUTOFRANGE, "-output_every and -snapshot_every must be >= 0");
+
+  /* check both names before building anything, so a typo fails fast with the valid names */
+  {
+    const SimRegEntry *e;
+    PetscCall(SimRegistryFind(r->reg, SIM_KIND_SCENE, r->scene_name, &e));
+    PetscCall(SimRegistryFind(r->reg, SIM_KIND_SOLVER, r->solver_name, &e));
+  }
+  PetscCall(SimSceneCreate(r->reg, r->scene_name, &r->scene));
+  PetscCall(SimSceneBuildModel(r->scene, r->reg, r->comm, &r->model));
+  PetscCall(SimSolverCreate(r->reg, r->solver_name, r->model, &r->solver));
+  PetscCall(SimSolverSetFromOptions(r->solver));
+  PetscCall(PetscOptionsHasHelp(NULL, &r->help));
+  PetscFunctionReturn(0);
+}
+
+/* mkdir -p */
+static PetscErrorCode MakeDirectory(const char *path)
+{
+  char buf[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(buf, path, sizeof(buf)));
+  for (char *p = buf + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = 0;
+    if (mkdir(buf, 0777) && errno != EEXIST) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create directory '%s': %s", buf, strerror(errno));
+    *p = '/';
+  }
+  if (mkdir(buf, 0777) && errno != EEXIST) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create output directory '%s': %s", buf, strerror(errno));
+  PetscFunctionReturn(0);
+}
+
+typedef struct {
+  SimPVD pvd;
+  SimCSVLog csv;
+  SimProgress progress;
+  PetscInt last_snapshot;
+} RunOutput;
+
+/* One view for the whole run: the body's initial box plus the same box moved down (along gravity)
+ * by the body's diameter, the space a hanging or falling body swings into. */
+static PetscErrorCode FitCamera(SimRun r)
+{
+  const PetscScalar *x;
+  PetscReal *both, lo[3], hi[3], diam = 0, g = 0, gdir[3] = {0, -1, 0};
+  PetscInt nv = r->model->nv;
+
+  PetscFunctionBeginUser;
+  for (int d = 0; d < 3; d++) g += r->model->gravity[d] * r->model->gravity[d];
+  if (g > 0)
+    for (int d = 0; d < 3; d++) gdir[d] = r->model->gravity[d] / PetscSqrtReal(g);
+  PetscCall(VecGetArrayRead(r->model->x, &x));
+  for (int d = 0; d < 3; d++) lo[d] = PETSC_MAX_REAL, hi[d] = PETSC_MIN_REAL;
+  for (PetscInt i = 0; i < nv; i++)
+    for (int d = 0; d < 3; d++) lo[d] = PetscMin(lo[d], x[3 * i + d]), hi[d] = PetscMax(hi[d], x[3 * i + d]);
+  for (int d = 0; d < 3; d++) diam += (hi[d] - lo[d]) * (hi[d] - lo[d]);
+  diam = PetscSqrtReal(diam);
+  PetscCall(PetscMalloc1(6 * nv, &both));
+  for (PetscInt k = 0; k < 3 * nv; k++) both[k] = x[k], both[3 * nv + k] = x[k] + (g > 0 ? diam * gdir[k % 3] : 0);
+  PetscCall(VecRestoreArrayRead(r->model->x, &x));
+  r->model->nv = 2 * nv; /* SimCameraFit only reads nv points of the array */
+  PetscCall(SimCameraFit(r->model, both, 0.1, &r->camera));
+  r->model->nv = nv;
+  PetscCall(PetscFree(both));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode WriteFrame(SimRun r, RunOutput *o, PetscInt step, PetscReal t)
+{
+  char path[PETSC_MAX_PATH_LEN], file[64];
+  const PetscScalar *x, *v;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(file, sizeof(file), "frame_%05" PetscInt_FMT ".vtu", step));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", r->outdir, file));
+  PetscCall(VecGetArrayRead(r->model->x, &x));
+  PetscCall(VecGetArrayRead(r->model->v, &v));
+  PetscCall(SimVTKWriteFrame(r->model, x, v, path));
+  PetscCall(VecRestoreArrayRead(r->model->v, &v));
+  PetscCall(VecRestoreArrayRead(r->model->x, &x));
+  PetscCall(SimPVDAdd(o->pvd, t, file));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode WriteSnapshot(SimRun r, RunOutput *o, PetscInt step, PetscReal t)
+{
+  char path[PETSC_MAX_PATH_LEN], caption[160];
+  const PetscScalar *x;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/snapshot_%05" PetscInt_FMT ".png", r->outdir, step));
+  PetscCall(PetscSNPrintf(caption, sizeof(caption), "%s  %s  t = %.3f s  step %" PetscInt_FMT, r->scene_name, r->solver_name, (double)t, step));
+  PetscCall(VecGetArrayRead(r->model->x, &x));
+  PetscCall(SimPNGWrite(r->model, x, &r->camera, caption, path));
+  PetscCall(VecRestoreArrayRead(r->model->x, &x));
+  o->last_snapshot = step;
+  PetscFunctionReturn(0);
+}
+
+/* Writes the last good state and stops with a message saying what to try. */
+static PetscErrorCode FailNonFinite(SimRun r, Vec xgood, Vec vgood, PetscInt step, PetscReal t)
+{
+  char path[PETSC_MAX_PATH_LEN];
+  const PetscScalar *x, *v;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/last_good.vtu", r->outdir));
+  PetscCall(VecGetArrayRead(xgood, &x));
+  PetscCall(VecGetArrayRead(vgood, &v));
+  PetscCall(SimVTKWriteFrame(r->model, x, v, path));
+  PetscCall(VecRestoreArrayRead(vgood, &v));
+  PetscCall(VecRestoreArrayRead(xgood, &x));
+  SETERRQ(r->comm, PETSC_ERR_FP,
+          "Step %" PetscInt_FMT " (t = %g s) of solver '%s' produced a non-finite state (NaN or Inf). The last good state "
+          "(step %" PetscInt_FMT ") is in %s. Try a smaller -dt (now %g) or an implicit integrator (-solver implicit_euler).",
+          step, (double)t, r->solver_name, step - 1, path, (double)r->dt);
+}
+
+PetscErrorCode SimRunExecute(SimRun r)
+{
+  RunOutput o = {0};
+  SimEnergyReport rep;
+  const SimStepStats *stats;
+  char path[PETSC_MAX_PATH_LEN];
+  Vec xgood, vgood;
+  PetscLogDouble t0, t1, wall_start;
+  PetscInt not_converged = 0, total_newton = 0;
+  SimEvents ev;
+
+  PetscFunctionBeginUser;
+  if (r->help) PetscFunctionReturn(0); /* -help: the options are listed, nothing runs */
+  PetscCall(SimEventsGet(&ev));
+  PetscCall(MakeDirectory(r->outdir));
+  PetscCall(SimSolverSetUp(r->solver));
+  PetscCall(SimSolverGetStats(r->solver, &stats));
+  PetscCall(SimSolverEnergy(r->solver, &rep));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/log.csv", r->outdir));
+  PetscCall(SimCSVLogCreate(path, &rep, &o.csv));
+  PetscCall(SimCSVLogRow(o.csv, 0, 0.0, r->dt, &rep, stats, 0.0));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s.pvd", r->outdir, r->scene_name));
+  PetscCall(SimPVDCreate(path, &o.pvd));
+  PetscCall(FitCamera(r));
+  PetscCall(PetscLogEventBegin(ev.output, 0, 0, 0, 0));
+  if (r->output_every) PetscCall(WriteFrame(r, &o, 0, 0.0));
+  PetscCall(WriteSnapshot(r, &o, 0, 0.0));
+  PetscCall(PetscLogEventEnd(ev.output, 0, 0, 0, 0));
+  PetscCall(PetscPrintf(r->comm, "pbsim: scene %s (%" PetscInt_FMT " vertices, %" PetscInt_FMT " pinned), solver %s, dt = %g s, %" PetscInt_FMT " steps -> %s/\n",
+                        r->scene_name, r->model->nv, r->model->npinned, r->solver_name, (double)r->dt, r->steps, r->outdir));
+
+  PetscCall(VecDuplicate(r->model->x, &xgood));
+  PetscCall(VecDuplicate(r->model->v, &vgood));
+  PetscCall(SimProgressStart(&o.progress, r->steps, r->progress));
+  PetscCall(PetscTime(&wall_start));
+  for (PetscInt step = 1; step <= r->steps; step++) {
+    SimStepOutcome outcome;
+    PetscReal t;
+
+    PetscCall(VecCopy(r->model->x, xgood));
+    PetscCall(VecCopy(r->model->v, vgood));
+    PetscCall(PetscTime(&t0));
+    PetscCall(SimSolverStep(r->solver, r->dt, &outcome));
+    PetscCall(PetscTime(&t1));
+    PetscCall(SimSolverGetTime(r->solver, &t, NULL));
+    if (outcome == SIM_STEP_NONFINITE) {
+      PetscCall(SimProgressFinish(&o.progress, step, t));
+      PetscCall(SimCSVLogDestroy(&o.csv));
+      PetscCall(SimPVDDestroy(&o.pvd));
+      PetscCall(FailNonFinite(r, xgood, vgood, step, t));
+    }
+    if (outcome == SIM_STEP_NOT_CONVERGED && !not_converged++)
+      PetscCall(PetscPrintf(r->comm, "pbsim: warning: step %" PetscInt_FMT ": the solver did not converge (residual %g); continuing with its last iterate. "
+                                     "Later occurrences are counted, not printed.\n", step, (double)stats->residual));
+    total_newton += stats->nonlinear_its;
+    PetscCall(SimSolverEnergy(r->solver, &rep));
+    PetscCall(PetscLogEventBegin(ev.output, 0, 0, 0, 0));
+    PetscCall(SimCSVLogRow(o.csv, step, t, r->dt, &rep, stats, 1e3 * (t1 - t0)));
+    if (r->output_every && step % r->output_every == 0) PetscCall(WriteFrame(r, &o, step, t));
+    if ((r->snapshot_every && step % r->snapshot_every == 0) || step == r->steps) PetscCall(WriteSnapshot(r, &o, step, t));
+    PetscCall(PetscLogEventEnd(ev.output, 0, 0, 0, 0));
+    PetscCall(SimProgressUpdate(&o.progress, step, t));
+  }
+  PetscCall(PetscTime(&t1));
+  PetscCall(SimProgressFinish(&o.progress, r->steps, r->steps * r->dt));
+  PetscCall(PetscPrintf(r->comm, "pbsim: done: %" PetscInt_FMT " steps in %.3f s (%.2f ms/step", r->steps, (double)(t1 - wall_start),
+                        r->steps ? 1e3 * (double)(t1 - wall_start) / r->steps : 0.0));
+  if (total_newton) PetscCall(PetscPrintf(r->comm, ", %.2f nonlinear iterations/step", (double)total_newton / r->steps));
+  PetscCall(PetscPrintf(r->comm, "); energy %.6g J at the end", (double)rep.total));
+  if (not_converged) PetscCall(PetscPrintf(r->comm, "; %" PetscInt_FMT " step(s) did not converge", not_converged));
+  PetscCall(PetscPrintf(r->comm, "\n"));
+  PetscCall(VecDestroy(&xgood));
+  PetscCall(VecDestroy(&vgood));
+  PetscCall(SimCSVLogDestroy(&o.csv));
+  PetscCall(SimPVDDestroy(&o.pvd));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimRunGetSolver(SimRun r, SimSolver *solver)
+{
+  PetscFunctionBeginUser;
+  *solver = r->solver;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimRunGetModel(SimRun r, SimModel *model)
+{
+  PetscFunctionBeginUser;
+  *model = r->model;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimRunDestroy(SimRun *run)
+{
+  PetscFunctionBeginUser;
+  if (!run || !*run) PetscFunctionReturn(0);
+  PetscCall(SimSolverDestroy(&(*run)->solver));
+  PetscCall(SimModelDestroy(&(*run)->model));
+  PetscCall(SimSceneDestroy(&(*run)->scene));
+  PetscCall(PetscFree(*run));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,21 @@
+/* SimRun: one simulation run, from options to output (DESIGN §6-7). */
+#pragma once
+#include "framework/registry.h"
+#include "framework/scene.h"
+#include "framework/solver.h"
+
+typedef struct _p_SimRun *SimRun;
+
+/* Options (all in the PETSc options database, so a YAML config and the command line agree):
+ *   -scene NAME  -solver NAME  -dt SECONDS  -steps N  -o DIR (default out)
+ *   -output_every N (VTK frame every N steps, 0 = none; default 1)
+ *   -snapshot_every N (PNG every N steps; the first and last frames always; 0 = only those)
+ *   -progress (default on when stderr is a terminal) */
+PetscErrorCode SimRunCreate(MPI_Comm comm, SimRegistry reg, SimRun *run);
+PetscErrorCode SimRunSetFromOptions(SimRun run);
+/* Runs every step, writing output; a non-finite state stops the run: the last good state is
+ * written to DIR/last_good.vtu and an error says which step and what to try. */
+PetscErrorCode SimRunExecute(SimRun run);
+PetscErrorCode SimRunGetSolver(SimRun run, SimSolver *solver);
+PetscErrorCode SimRunGetModel(SimRun run, SimModel *model);
+PetscErrorCode SimRunDestroy(SimRun *run); /* accepts NULL */

@@ -1,0 +1,128 @@
+/* The SimSolver dispatcher: creation by name, set-up once, logged steps with a finiteness check,
+ * and the defaults for optional ops. Implementations only compute. */
+#include "framework/solver_impl.h"
+
+PetscErrorCode SimSolverCreate(SimRegistry reg, const char *type, SimModel model, SimSolver *solver)
+{
+  const SimRegEntry *e;
+  SimSolver s;
+  PetscMPIInt size;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimRegistryFind(reg, SIM_KIND_SOLVER, type, &e));
+  PetscCallMPI(MPI_Comm_size(model->comm, &size));
+  PetscCheck(size == 1 || (e->flags & SIM_REG_MPI), model->comm, PETSC_ERR_SUP,
+             "Solver '%s' runs on one MPI rank only (this run has %d); run it without mpirun, or pick a solver marked [MPI] in `pbsim list`",
+             type, (int)size);
+  PetscCall(PetscNew(&s));
+  PetscCall(PetscStrncpy(s->type, type, sizeof(s->type)));
+  s->comm = model->comm;
+  s->model = model;
+  PetscCall(SimEventsGet(&s->ev));
+  PetscCall(((SimSolverCreateFn)e->create)(s));
+  PetscCheck(s->ops.step, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Solver '%s' provides no step operation", type);
+  *solver = s;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimSolverSetFromOptions(SimSolver s)
+{
+  PetscFunctionBeginUser;
+  if (!s->ops.setfromoptions) PetscFunctionReturn(0);
+  /* implementations read their options inside this block with PetscOptionsHeadBegin(PetscOptionsObject, ...) */
+  PetscOptionsBegin(s->comm, NULL, "Solver options", "");
+  PetscCall(s->ops.setfromoptions(s, PetscOptionsObject));
+  PetscOptionsEnd();
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimSolverSetUp(SimSolver s)
+{
+  PetscFunctionBeginUser;
+  if (s->setupcalled) PetscFunctionReturn(0);
+  if (s->ops.setup) PetscCall(s->ops.setup(s));
+  s->setupcalled = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode StateIsFinite(SimModel m, PetscBool *finite)
+{
+  PetscReal nx, nv;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecNorm(m->x, NORM_INFINITY, &nx));
+  PetscCall(VecNorm(m->v, NORM_INFINITY, &nv));
+  *finite = (PetscBool)(!PetscIsInfOrNanReal(nx) && !PetscIsInfOrNanReal(nv));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimSolverStep(SimSolver s, PetscReal dt, SimStepOutcome *outcome)
+{
+  PetscBool finite;
+
+  PetscFunctionBeginUser;
+  PetscCheck(dt > 0 && PetscIsNormalReal(dt), s->comm, PETSC_ERR_ARG_OUTOFRANGE, "The time step must be > 0 (got dt = %g)", (double)dt);
+  PetscCall(SimSolverSetUp(s));
+  PetscCall(PetscMemzero(&s->stats, sizeof(s->stats)));
+  PetscCall(PetscLogEventBegin(s->ev.step, 0, 0, 0, 0));
+  PetscCall(s->ops.step(s, dt));
+  PetscCall(PetscLogEventEnd(s->ev.step, 0, 0, 0, 0));
+  PetscCall(StateIsFinite(s->model, &finite));
+  if (!finite) s->stats.outcome = SIM_STEP_NONFINITE;
+  s->time += dt;
+  s->step++;
+  if (outcome) *outcome = s->stats.outcome;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimSolverEnergy(SimSolver s, SimEnergyReport *rep)
+{
+  PetscFunctionBeginUser;
+  if (s->ops.energy) PetscCall(s->ops.energy(s, rep));
+  else PetscCall(SimModelReport(s->model, s->model->x, s->model->v, rep));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimSolverGetStats(SimSolver s, const SimStepStats **stats)
+{
+  PetscFunctionBeginUser;
+  *stats = &s->stats;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimSolverGetTime(SimSolver s, PetscReal *t, PetscInt *step)
+{
+  PetscFunctionBeginUser;
+  if (t) *t = s->time;
+  if (step) *step = s->step;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimSolverGetType(SimSolver s, const char **type)
+{
+  PetscFunctionBeginUser;
+  *type = s->type;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimSolverView(SimSolver s, PetscViewer viewer)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "SimSolver %s: %" PetscInt_FMT " vertices, %" PetscInt_FMT " pinned, %" PetscInt_FMT " energy terms\n",
+                                   s->type, s->model->nv, s->model->npinned, s->model->nterms));
+  if (s->ops.view) {
+    PetscCall(PetscViewerASCIIPushTab(viewer));
+    PetscCall(s->ops.view(s, viewer));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimSolverDestroy(SimSolver *solver)
+{
+  PetscFunctionBeginUser;
+  if (!solver || !*solver) PetscFunctionReturn(0);
+  if ((*solver)->ops.destroy) PetscCall((*solver)->ops.destroy(*solver));
+  PetscCall(PetscFree(*solver));
+  PetscFunctionReturn(0);
+}

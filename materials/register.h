@@ -1,0 +1,5 @@
+/* The materials registration table: one line per implementation in register.c. */
+#pragma once
+#include "framework/registry.h"
+
+PetscErrorCode SimRegisterMaterials(SimRegistry reg);

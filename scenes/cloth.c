@@ -1,0 +1,133 @@
+/* The cloth scene: an n x m grid of masses with structural, shear and bending springs (the
+ * classic mass-spring cloth of the seed notes), pinned at corners or along an edge. */
+#include "scenes/scenes.h"
+#include "energies/springs.h"
+
+/* Pin layouts, as a table so that -help lists them and a new one is one row. Vertex (i, j) of the
+ * n x m grid has index j n + i; the far edge is j = m - 1. */
+#define V(i, j) ((j) * n + (i))
+static PetscErrorCode Pin_TwoCorners(SimModel model, PetscInt n, PetscInt m)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SimModelPin(model, V(0, m - 1), "-cloth_pin"));
+  PetscCall(SimModelPin(model, V(n - 1, m - 1), "-cloth_pin"));
+  PetscFunctionReturn(0);
+}
+static PetscErrorCode Pin_Corners(SimModel model, PetscInt n, PetscInt m)
+{
+  PetscFunctionBeginUser;
+  PetscCall(Pin_TwoCorners(model, n, m));
+  PetscCall(SimModelPin(model, V(0, 0), "-cloth_pin"));
+  PetscCall(SimModelPin(model, V(n - 1, 0), "-cloth_pin"));
+  PetscFunctionReturn(0);
+}
+static PetscErrorCode Pin_Edge(SimModel model, PetscInt n, PetscInt m)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < n; i++) PetscCall(SimModelPin(model, V(i, m - 1), "-cloth_pin"));
+  PetscFunctionReturn(0);
+}
+static PetscErrorCode Pin_None(SimModel model, PetscInt n, PetscInt m)
+{
+  return 0;
+}
+#undef V
+
+typedef struct {
+  const char *name;
+  PetscErrorCode (*pin)(SimModel, PetscInt n, PetscInt m);
+} PinLayout;
+static const PinLayout pin_layouts[] = {
+  {"two_corners", Pin_TwoCorners}, /* the two corners of the far edge */
+  {"corners", Pin_Corners},
+  {"edge", Pin_Edge},              /* the whole far edge */
+  {"none", Pin_None},              /* free fall */
+};
+#define NPIN ((PetscInt)(sizeof(pin_layouts) / sizeof(pin_layouts[0])))
+
+static PetscErrorCode Build_Cloth(SimScene scene, SimModel model)
+{
+  PetscInt n = 32, m = -1, layout = 0, npin_extra = 64, pin_extra[64];
+  PetscReal size = 1, density = 0.2, height = 0, ks = 1e3, kshear = -1, kbend = -1, kd = 0;
+  PetscBool vertical = PETSC_FALSE, extra;
+  const char *layout_names[NPIN];
+  PetscReal *xyz, h;
+  PetscInt *tri;
+  SimSpringList springs = {0};
+
+  PetscFunctionBeginUser;
+  for (PetscInt l = 0; l < NPIN; l++) layout_names[l] = pin_layouts[l].name;
+  PetscOptionsBegin(model->comm, "cloth_", "Cloth scene", "");
+  PetscCall(PetscOptionsInt("-n", "vertices along x", "", n, &n, NULL));
+  PetscCall(PetscOptionsInt("-m", "vertices along the other side (default n)", "", m, &m, NULL));
+  PetscCall(PetscOptionsReal("-size", "side length along x (m)", "", size, &size, NULL));
+  PetscCall(PetscOptionsReal("-density", "area density (kg/m^2)", "", density, &density, NULL));
+  PetscCall(PetscOptionsReal("-height", "height of the cloth (m)", "", height, &height, NULL));
+  PetscCall(PetscOptionsReal("-k_struct", "structural spring stiffness (N/m)", "", ks, &ks, NULL));
+  PetscCall(PetscOptionsReal("-k_shear", "shear spring stiffness (N/m; default k_struct/10)", "", kshear, &kshear, NULL));
+  PetscCall(PetscOptionsReal("-k_bend", "bending spring stiffness (N/m; default k_struct/100)", "", kbend, &kbend, NULL));
+  PetscCall(PetscOptionsReal("-damping", "damping along every spring (N s/m)", "", kd, &kd, NULL));
+  PetscCall(PetscOptionsBool("-vertical", "hang in the xy plane instead of lying in xz", "", vertical, &vertical, NULL));
+  PetscCall(PetscOptionsEList("-pin", "pinned vertices", "", layout_names, NPIN, layout_names[layout], &layout, NULL));
+  PetscCall(PetscOptionsIntArray("-pin_vertices", "extra pinned vertex indices", "", pin_extra, &npin_extra, &extra));
+  PetscOptionsEnd();
+  if (m < 0) m = n;
+  if (kshear < 0) kshear = ks / 10;
+  if (kbend < 0) kbend = ks / 100;
+  PetscCheck(n >= 2 && m >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cloth_n and -cloth_m must be >= 2 (got %" PetscInt_FMT ", %" PetscInt_FMT ")", n, m);
+  PetscCheck(size > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cloth_size must be > 0 (got %g)", (double)size);
+  PetscCheck(density > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cloth_density must be > 0 (got %g): masses come from it", (double)density);
+  PetscCheck(ks >= 0 && kshear >= 0 && kbend >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "Cloth stiffnesses must be >= 0 (-cloth_k_struct %g, -cloth_k_shear %g, -cloth_k_bend %g)", (double)ks, (double)kshear, (double)kbend);
+  PetscCheck(kd >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cloth_damping must be >= 0 (got %g)", (double)kd);
+
+  h = size / (n - 1);
+  PetscCall(PetscMalloc2(3 * n * m, &xyz, 6 * (n - 1) * (m - 1), &tri));
+#define V(i, j) ((j) * n + (i))
+  for (PetscInt j = 0; j < m; j++)
+    for (PetscInt i = 0; i < n; i++) {
+      PetscReal *p = xyz + 3 * V(i, j);
+      p[0] = i * h - 0.5 * size;
+      p[1] = vertical ? height + j * h : height;
+      p[2] = vertical ? 0 : 0.5 * (m - 1) * h - j * h;
+    }
+  PetscCall(SimModelSetVertices(model, n * m, xyz));
+  /* lumped mass: each vertex carries the area of its Voronoi cell of the grid */
+  for (PetscInt j = 0; j < m; j++)
+    for (PetscInt i = 0; i < n; i++) {
+      PetscReal wx = (i == 0 || i == n - 1) ? 0.5 : 1, wy = (j == 0 || j == m - 1) ? 0.5 : 1;
+      PetscCall(SimModelSetVertexMass(model, V(i, j), density * h * h * wx * wy));
+    }
+  for (PetscInt j = 0; j < m; j++)
+    for (PetscInt i = 0; i < n; i++) {
+      if (i + 1 < n) PetscCall(SimSpringListAdd(&springs, V(i, j), V(i + 1, j), ks, kd));
+      if (j + 1 < m) PetscCall(SimSpringListAdd(&springs, V(i, j), V(i, j + 1), ks, kd));
+      if (i + 1 < n && j + 1 < m && kshear > 0) {
+        PetscCall(SimSpringListAdd(&springs, V(i, j), V(i + 1, j + 1), kshear, kd));
+        PetscCall(SimSpringListAdd(&springs, V(i + 1, j), V(i, j + 1), kshear, kd));
+      }
+      if (i + 2 < n && kbend > 0) PetscCall(SimSpringListAdd(&springs, V(i, j), V(i + 2, j), kbend, kd));
+      if (j + 2 < m && kbend > 0) PetscCall(SimSpringListAdd(&springs, V(i, j), V(i, j + 2), kbend, kd));
+    }
+  for (PetscInt j = 0; j + 1 < m; j++)
+    for (PetscInt i = 0; i + 1 < n; i++) {
+      PetscInt *t = tri + 6 * (j * (n - 1) + i);
+      t[0] = V(i, j), t[1] = V(i + 1, j), t[2] = V(i + 1, j + 1);
+      t[3] = V(i, j), t[4] = V(i + 1, j + 1), t[5] = V(i, j + 1);
+    }
+#undef V
+  PetscCall(SimSpringListAddToModel(&springs, model, "spring"));
+  PetscCall(SimModelSetTopology(model, 2 * (n - 1) * (m - 1), tri, 0, NULL, 0, NULL));
+  PetscCall(pin_layouts[layout].pin(model, n, m));
+  for (PetscInt p = 0; extra && p < npin_extra; p++) PetscCall(SimModelPin(model, pin_extra[p], "-cloth_pin_vertices"));
+  PetscCall(SimSpringListFree(&springs));
+  PetscCall(PetscFree2(xyz, tri));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimSceneCreate_Cloth(SimScene scene)
+{
+  PetscFunctionBeginUser;
+  scene->ops.build = Build_Cloth;
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,9 @@
+/* Constructors of the built-in scenes (registered in scenes/register.c). */
+#pragma once
+#include "framework/scene.h"
+
+PetscErrorCode SimSceneCreate_Oscillator(SimScene);
+PetscErrorCode SimSceneCreate_Rope(SimScene);
+PetscErrorCode SimSceneCreate_Cloth(SimScene);
+PetscErrorCode SimSceneCreate_Lattice(SimScene);
+PetscErrorCode SimSceneCreate_File(SimScene);

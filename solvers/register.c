@@ -1,0 +1,35 @@
+/* The solvers table: one line per registered time integrator / method. */
+#include "solvers/register.h"
+#include "framework/solver.h"
+
+PetscErrorCode SimSolverCreate_ExplicitEuler(SimSolver);
+PetscErrorCode SimSolverCreate_Midpoint(SimSolver);
+PetscErrorCode SimSolverCreate_Heun(SimSolver);
+PetscErrorCode SimSolverCreate_RK4(SimSolver);
+PetscErrorCode SimSolverCreate_SymplecticEuler(SimSolver);
+PetscErrorCode SimSolverCreate_Verlet(SimSolver);
+PetscErrorCode SimSolverCreate_ImplicitEuler(SimSolver);
+PetscErrorCode SimSolverCreate_LinearizedImplicit(SimSolver);
+PetscErrorCode SimSolverCreate_BDF2(SimSolver);
+PetscErrorCode SimSolverCreate_ImplicitMidpoint(SimSolver);
+PetscErrorCode SimSolverCreate_TS(SimSolver);
+
+#define ADD(name, help, fn, flags) PetscCall(SimRegistryAdd(reg, SIM_KIND_SOLVER, name, help, (SimGenericFn)(fn), flags))
+
+PetscErrorCode SimRegisterSolvers(SimRegistry reg)
+{
+  PetscFunctionBeginUser;
+  ADD("explicit_euler", "forward Euler (order 1; energy grows on oscillators)", SimSolverCreate_ExplicitEuler, 0);
+  ADD("symplectic_euler", "semi-implicit Euler: v then x (order 1, symplectic)", SimSolverCreate_SymplecticEuler, 0);
+  ADD("verlet", "velocity Verlet / Stormer-Verlet (order 2, symplectic, time-reversible)", SimSolverCreate_Verlet, 0);
+  ADD("midpoint", "explicit midpoint RK2 (order 2)", SimSolverCreate_Midpoint, 0);
+  ADD("heun", "Heun's method RK2 (order 2)", SimSolverCreate_Heun, 0);
+  ADD("rk4", "classical Runge-Kutta (order 4)", SimSolverCreate_RK4, 0);
+  /* implicit family: registered by solvers/implicit, solvers/linearized, solvers/ts */
+  ADD("implicit_euler", "implicit Euler: Newton on the incremental potential (order 1, dissipative)", SimSolverCreate_ImplicitEuler, 0);
+  ADD("bdf2", "BDF2: Newton on the incremental potential (order 2, mildly dissipative)", SimSolverCreate_BDF2, 0);
+  ADD("implicit_midpoint", "implicit midpoint: Newton on the incremental potential (order 2, symplectic)", SimSolverCreate_ImplicitMidpoint, 0);
+  ADD("linearized_implicit", "Baraff-Witkin linearized implicit Euler, one Newton step (-linearized_beta 0..1)", SimSolverCreate_LinearizedImplicit, 0);
+  ADD("ts", "PETSc TS on the model as a first-order ODE: any -ts_type (rk, bdf, theta, alpha, ...), adaptive", SimSolverCreate_TS, 0);
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,293 @@
+/* Energy terms against finite differences: springs (stretched and compressed), spring damping,
+ * gravity, plane and sphere colliders; exact PSD projection checked with GSL eigenvalues. */
+#include <gsl/gsl_eigen.h>
+#include <gsl/gsl_matrix.h>
+#include "testing.h"
+#include "framework/model/model.h"
+#include "energies/springs.h"
+#include "energies/energies.h"
+
+#define NV 6
+
+/* A model of NV vertices at random positions (fixed seed) with random velocities, masses 1..2. */
+static PetscErrorCode RandomModel(unsigned long seed, SimModel *m, PetscReal *x, PetscReal *v)
+{
+  PetscRandom rnd;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, seed));
+  PetscCall(PetscRandomSeed(rnd));
+  for (int k = 0; k < 3 * NV; k++) {
+    PetscCall(PetscRandomGetValueReal(rnd, &x[k]));
+    PetscCall(PetscRandomGetValueReal(rnd, &v[k]));
+    v[k] -= 0.5;
+  }
+  PetscCall(SimModelCreate(PETSC_COMM_SELF, m));
+  PetscCall(SimModelSetVertices(*m, NV, x));
+  for (int i = 0; i < NV; i++) {
+    PetscReal r;
+    PetscCall(PetscRandomGetValueReal(rnd, &r));
+    PetscCall(SimModelSetVertexMass(*m, i, 1 + r));
+  }
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscFunctionReturn(0);
+}
+
+/* All pairs as springs; rest = scale * current length, so scale > 1 compresses every spring. */
+static PetscErrorCode AddAllSprings(SimModel m, const PetscReal *x, PetscReal scale, PetscBool damping)
+{
+  PetscInt pair[2 * NV * NV], n = 0;
+  PetscReal rest[NV * NV], k[NV * NV];
+  SimEnergy term;
+
+  PetscFunctionBeginUser;
+  for (int i = 0; i < NV; i++)
+    for (int j = i + 1; j < NV; j++) {
+      PetscReal d[3] = {x[3 * i] - x[3 * j], x[3 * i + 1] - x[3 * j + 1], x[3 * i + 2] - x[3 * j + 2]};
+      pair[2 * n] = i, pair[2 * n + 1] = j;
+      rest[n] = scale * PetscSqrtReal(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) * (n % 2 ? 1.1 : 0.9);
+      k[n] = 10 + n;
+      n++;
+    }
+  PetscCall(SimSpringsCreate("spring", n, pair, rest, k, &term));
+  PetscCall(SimModelAddTerm(m, term));
+  if (damping) {
+    PetscCall(SimSpringDampingCreate("spring_damping", n, pair, k, &term));
+    PetscCall(SimModelAddTerm(m, term));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Dense copy of the assembled Hessian (cM = 0) of one kind of term. */
+static PetscErrorCode DenseHessian(SimModel m, SimEnergyKind kind, const PetscReal *x, const PetscReal *v, PetscBool psd, PetscReal *Hd)
+{
+  Mat H;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimModelHessianCreate(m, &H));
+  PetscCall(SimModelHessianAssemble(m, x, x, v, 0.0, kind == SIM_ENERGY_POTENTIAL ? 1.0 : 0.0,
+                                    kind == SIM_ENERGY_DISSIPATION ? 1.0 : 0.0, psd, H));
+  for (PetscInt r = 0; r < 3 * NV; r++)
+    for (PetscInt c = 0; c < 3 * NV; c++) PetscCall(MatGetValue(H, r, c, &Hd[r * 3 * NV + c]));
+  PetscCall(MatDestroy(&H));
+  PetscFunctionReturn(0);
+}
+
+/* Central differences: gradient of the value and Hessian from the gradient, with respect to x for
+ * potentials and to v for dissipation. Returns the largest relative errors. */
+static PetscErrorCode FDCheck(SimModel m, SimEnergyKind kind, const PetscReal *x0, const PetscReal *v0, PetscReal *gerr, PetscReal *herr)
+{
+  const PetscInt n = 3 * NV;
+  PetscReal x[3 * NV], v[3 * NV], g[3 * NV], gp[3 * NV], gm[3 * NV], Hd[9 * NV * NV], eps = 1e-6;
+  PetscReal gscale = 0, hscale = 0, gmax = 0, hmax = 0;
+  PetscBool wrt_v = (PetscBool)(kind == SIM_ENERGY_DISSIPATION);
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscArraycpy(x, x0, n));
+  PetscCall(PetscArraycpy(v, v0, n));
+  PetscCall(SimModelGradient(m, kind, x, v, g));
+  PetscCall(DenseHessian(m, kind, x, v, PETSC_FALSE, Hd));
+  for (PetscInt k = 0; k < n; k++) gscale = PetscMax(gscale, PetscAbsReal(g[k]));
+  for (PetscInt k = 0; k < n * n; k++) hscale = PetscMax(hscale, PetscAbsReal(Hd[k]));
+  for (PetscInt k = 0; k < n; k++) {
+    PetscReal *z = wrt_v ? v : x, save = z[k], Ep, Em;
+    z[k] = save + eps;
+    PetscCall(SimModelEnergy(m, kind, x, v, &Ep));
+    PetscCall(SimModelGradient(m, kind, x, v, gp));
+    z[k] = save - eps;
+    PetscCall(SimModelEnergy(m, kind, x, v, &Em));
+    PetscCall(SimModelGradient(m, kind, x, v, gm));
+    z[k] = save;
+    gmax = PetscMax(gmax, PetscAbsReal((Ep - Em) / (2 * eps) - g[k]));
+    for (PetscInt r = 0; r < n; r++) hmax = PetscMax(hmax, PetscAbsReal((gp[r] - gm[r]) / (2 * eps) - Hd[r * n + k]));
+  }
+  *gerr = gmax / PetscMax(gscale, 1e-12);
+  *herr = hmax / PetscMax(hscale, 1e-12);
+  PetscFunctionReturn(0);
+}
+
+static PetscReal MinEigenvalue(PetscReal *Hd, PetscInt n)
+{
+  gsl_matrix_view A = gsl_matrix_view_array(Hd, n, n);
+  gsl_vector *eval = gsl_vector_alloc(n);
+  gsl_eigen_symm_workspace *w = gsl_eigen_symm_alloc(n);
+  PetscReal lo;
+  gsl_eigen_symm(&A.matrix, eval, w);
+  lo = gsl_vector_min(eval);
+  gsl_eigen_symm_free(w);
+  gsl_vector_free(eval);
+  return lo;
+}
+
+static void CheckSprings(PetscReal scale)
+{
+  SimModel m;
+  PetscReal x[3 * NV], v[3 * NV], gerr, herr, Hd[9 * NV * NV], Hp[9 * NV * NV];
+
+  CHECK_PETSC(RandomModel(7, &m, x, v));
+  CHECK_PETSC(AddAllSprings(m, x, scale, PETSC_TRUE));
+  CHECK_PETSC(SimModelFinalize(m));
+  CHECK_PETSC(FDCheck(m, SIM_ENERGY_POTENTIAL, x, v, &gerr, &herr));
+  ck_assert_msg(gerr < 1e-6 && herr < 1e-6, "springs (rest scale %g): gradient error %g, Hessian error %g", scale, gerr, herr);
+  CHECK_PETSC(FDCheck(m, SIM_ENERGY_DISSIPATION, x, v, &gerr, &herr));
+  ck_assert_msg(gerr < 1e-6 && herr < 1e-6, "spring damping: gradient error %g, Hessian error %g", gerr, herr);
+  /* the projected Hessian is PSD; with every spring compressed the true one is not */
+  CHECK_PETSC(DenseHessian(m, SIM_ENERGY_POTENTIAL, x, v, PETSC_TRUE, Hp));
+  ck_assert_msg(MinEigenvalue(Hp, 3 * NV) > -1e-9, "projected spring Hessian has a negative eigenvalue");
+  CHECK_PETSC(DenseHessian(m, SIM_ENERGY_POTENTIAL, x, v, PETSC_FALSE, Hd));
+  if (scale > 1) ck_assert_msg(MinEigenvalue(Hd, 3 * NV) < -1e-3, "compressed springs should have an indefinite Hessian");
+  CHECK_PETSC(SimModelDestroy(&m));
+}
+
+START_TEST(springs_stretched)
+{
+  CheckSprings(0.5);
+}
+END_TEST
+
+START_TEST(springs_compressed)
+{
+  CheckSprings(2.0);
+}
+END_TEST
+
+/* For one spring the projection is exact: the projected Hessian equals the eigen-clamped true one. */
+START_TEST(spring_projection_is_eigen_clamp)
+{
+  SimModel m;
+  PetscReal x[3 * NV], v[3 * NV], Hd[9 * NV * NV], Hp[9 * NV * NV], err = 0;
+  PetscInt pair[2] = {0, 1};
+  PetscReal rest = 3.0, k = 5.0;
+  SimEnergy term;
+  gsl_matrix *Q;
+  gsl_vector *eval;
+  gsl_eigen_symmv_workspace *w;
+  const PetscInt n = 3 * NV;
+
+  CHECK_PETSC(RandomModel(3, &m, x, v));
+  CHECK_PETSC(SimSpringsCreate("spring", 1, pair, &rest, &k, &term));
+  CHECK_PETSC(SimModelAddTerm(m, term));
+  CHECK_PETSC(SimModelFinalize(m));
+  CHECK_PETSC(DenseHessian(m, SIM_ENERGY_POTENTIAL, x, v, PETSC_FALSE, Hd));
+  CHECK_PETSC(DenseHessian(m, SIM_ENERGY_POTENTIAL, x, v, PETSC_TRUE, Hp));
+  /* clamp the eigenvalues of the true Hessian with GSL and compare */
+  Q = gsl_matrix_alloc(n, n);
+  eval = gsl_vector_alloc(n);
+  w = gsl_eigen_symmv_alloc(n);
+  {
+    gsl_matrix_view A = gsl_matrix_view_array(Hd, n, n);
+    gsl_eigen_symmv(&A.matrix, eval, Q, w);
+  }
+  for (PetscInt r = 0; r < n; r++)
+    for (PetscInt c = 0; c < n; c++) {
+      PetscReal s = 0;
+      for (PetscInt e = 0; e < n; e++) s += gsl_matrix_get(Q, r, e) * PetscMax(gsl_vector_get(eval, e), 0.0) * gsl_matrix_get(Q, c, e);
+      err = PetscMax(err, PetscAbsReal(s - Hp[r * n + c]));
+    }
+  ck_assert_msg(err < 1e-10 * k, "projected spring Hessian differs from the eigen-clamped one by %g", err);
+  gsl_eigen_symmv_free(w);
+  gsl_vector_free(eval);
+  gsl_matrix_free(Q);
+  CHECK_PETSC(SimModelDestroy(&m));
+}
+END_TEST
+
+/* Gravity, a tilted plane and a sphere with vertices inside both. */
+START_TEST(colliders_and_gravity)
+{
+  SimModel m;
+  SimEnergy term;
+  PetscReal x[3 * NV], v[3 * NV], gerr, herr, Hp[9 * NV * NV];
+
+  CHECK_PETSC(TestSetOptions("-gravity 0.3,-9.81,0.1 -plane_point 0,0.5,0 -plane_normal 0.2,1,0.1 -plane_stiffness 100 "
+                             "-sphere_center 0.5,0.5,0.5 -sphere_radius 0.4 -sphere_stiffness 50"));
+  CHECK_PETSC(RandomModel(11, &m, x, v));
+  CHECK_PETSC(VecAssemblyBegin(m->mass));
+  CHECK_PETSC(VecAssemblyEnd(m->mass));
+  CHECK_PETSC(SimEnergyCreate_Gravity(m, NULL, &term));
+  CHECK_PETSC(SimModelAddTerm(m, term));
+  CHECK_PETSC(SimEnergyCreate_Plane(m, "plane_", &term));
+  CHECK_PETSC(SimModelAddTerm(m, term));
+  CHECK_PETSC(SimEnergyCreate_Sphere(m, "sphere_", &term));
+  CHECK_PETSC(SimModelAddTerm(m, term));
+  CHECK_PETSC(SimModelFinalize(m));
+  {
+    PetscReal E;
+    CHECK_PETSC(SimModelEnergy(m, SIM_ENERGY_POTENTIAL, x, v, &E));
+    ck_assert_msg(PetscIsNormalReal(E), "energy not finite");
+  }
+  CHECK_PETSC(FDCheck(m, SIM_ENERGY_POTENTIAL, x, v, &gerr, &herr));
+  ck_assert_msg(gerr < 1e-6 && herr < 1e-5, "gravity+colliders: gradient error %g, Hessian error %g", gerr, herr);
+  CHECK_PETSC(DenseHessian(m, SIM_ENERGY_POTENTIAL, x, v, PETSC_TRUE, Hp));
+  ck_assert_msg(MinEigenvalue(Hp, 3 * NV) > -1e-9, "projected collider Hessian has a negative eigenvalue");
+  CHECK_PETSC(SimModelDestroy(&m));
+  CHECK_PETSC(TestSetOptions(NULL));
+}
+END_TEST
+
+/* Gravity's gradient is -m g exactly and the plane pushes out along its normal. */
+START_TEST(gravity_and_plane_values)
+{
+  SimModel m;
+  SimEnergy term;
+  PetscReal x[3 * NV], v[3 * NV], g[3 * NV];
+  const PetscScalar *mass;
+
+  CHECK_PETSC(TestSetOptions("-gravity 0,-9.81,0"));
+  CHECK_PETSC(RandomModel(5, &m, x, v));
+  CHECK_PETSC(VecAssemblyBegin(m->mass));
+  CHECK_PETSC(VecAssemblyEnd(m->mass));
+  CHECK_PETSC(SimEnergyCreate_Gravity(m, NULL, &term));
+  CHECK_PETSC(SimModelAddTerm(m, term));
+  CHECK_PETSC(SimModelFinalize(m));
+  CHECK_PETSC(SimModelGradient(m, SIM_ENERGY_POTENTIAL, x, v, g));
+  CHECK_PETSC(VecGetArrayRead(m->mass, &mass));
+  for (int i = 0; i < NV; i++) {
+    ck_assert_double_eq_tol(g[3 * i + 1], 9.81 * mass[3 * i], 1e-12);
+    ck_assert_double_eq_tol(g[3 * i], 0, 1e-15);
+  }
+  CHECK_PETSC(VecRestoreArrayRead(m->mass, &mass));
+  CHECK_PETSC(SimModelDestroy(&m));
+  CHECK_PETSC(TestSetOptions(NULL));
+}
+END_TEST
+
+/* Bad inputs to the model and the springs give errors, not silent garbage. */
+START_TEST(bad_inputs)
+{
+  SimModel m;
+  SimEnergy term = NULL;
+  PetscReal x[6] = {0, 0, 0, 1, 0, 0}, k = -1, rest = 1;
+  PetscInt pair[2] = {0, 1};
+  PetscErrorCode ierr;
+
+  CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  CHECK_PETSC(SimModelCreate(PETSC_COMM_SELF, &m));
+  CHECK_PETSC(SimModelSetVertices(m, 2, x));
+  ierr = SimModelPin(m, 2, "-cloth_pin_vertices");
+  ck_assert_msg(ierr != 0, "pinning vertex 2 of 2 must fail");
+  ierr = SimSpringsCreate("spring", 1, pair, &rest, &k, &term);
+  ck_assert_msg(ierr != 0, "a negative stiffness must fail");
+  CHECK_PETSC(SimModelSetVertexMass(m, 0, 1.0));
+  CHECK_PETSC(SimModelSetVertexMass(m, 1, -2.0));
+  ierr = SimModelFinalize(m);
+  ck_assert_msg(ierr != 0, "a negative mass must fail");
+  CHECK_PETSC(PetscPopErrorHandler());
+  CHECK_PETSC(SimModelDestroy(&m));
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+  Suite *s = suite_create("energy");
+  TCase *tc = tcase_create("derivatives");
+  tcase_add_test(tc, springs_stretched);
+  tcase_add_test(tc, springs_compressed);
+  tcase_add_test(tc, spring_projection_is_eigen_clamp);
+  tcase_add_test(tc, colliders_and_gravity);
+  tcase_add_test(tc, gravity_and_plane_values);
+  tcase_add_test(tc, bad_inputs);
+  suite_add_tcase(s, tc);
+  return s;
+}
