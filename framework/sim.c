@@ -120,9 +120,7 @@ static PetscErrorCode FitCamera(SimRun r)
   PetscCall(PetscMalloc1(6 * nv, &both));
   for (PetscInt k = 0; k < 3 * nv; k++) both[k] = x[k], both[3 * nv + k] = x[k] + (g > 0 ? diam * gdir[k % 3] : 0);
   PetscCall(VecRestoreArrayRead(r->model->x, &x));
-  r->model->nv = 2 * nv; /* SimCameraFit only reads nv points of the array */
-  PetscCall(SimCameraFit(r->model, both, 0.1, &r->camera));
-  r->model->nv = nv;
+  PetscCall(SimCameraFit(2 * nv, both, 0.1, &r->camera));
   PetscCall(PetscFree(both));
   PetscFunctionReturn(0);
 }

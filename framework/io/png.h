@@ -12,10 +12,10 @@ typedef struct {
   PetscInt width, height;
 } SimCamera;
 
-/* Fits the camera to the bounding box of x (flat 3*nv), enlarged by `margin` (fraction); the radius
+/* Fits the camera to the bounding box of npoints points x (flat 3*npoints), enlarged by `margin` (fraction); the radius
  * is at least 1 mm so that a single point still gets a view. Sets every field: the view direction
- * and size to the defaults (azimuth 30, elevation 20, 800x600), which the caller may change after. */
-PetscErrorCode SimCameraFit(SimModel model, const PetscReal *x, PetscReal margin, SimCamera *cam);
+ * and size to the defaults (azimuth 30, elevation 20, 800x600), which the caller may then change. */
+PetscErrorCode SimCameraFit(PetscInt npoints, const PetscReal *x, PetscReal margin, SimCamera *cam);
 /* Renders the model at x: triangles (or, without any, the tetrahedra's faces) flat-shaded in
  * painter's order with two-sided lighting, segments as lines, vertices of point-only models as
  * dots, pinned vertices marked in red, and a caption (e.g. "cloth  t = 1.00 s") in the top-left

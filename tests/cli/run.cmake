@@ -1,0 +1,54 @@
+# End-to-end tests of `pbsim list` and `pbsim run`: output files and bad input.
+
+# pbsim_cli_files_test(NAME <n> DIR <dir> ARGS <args...> GLOBS <globs...> [FAIL])
+function(pbsim_cli_files_test)
+  cmake_parse_arguments(T "FAIL" "NAME;DIR" "ARGS;GLOBS" ${ARGN})
+  add_test(NAME cli.${T_NAME} COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:pbsim> "-DARGS=${T_ARGS}" -DDIR=${T_DIR}
+           "-DGLOBS=${T_GLOBS}" -DFAIL=${T_FAIL} -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/check_files.cmake)
+  set_tests_properties(cli.${T_NAME} PROPERTIES TIMEOUT 300)
+endfunction()
+
+foreach(name explicit_euler symplectic_euler verlet midpoint heun rk4 implicit_euler linearized_implicit bdf2
+             implicit_midpoint ts oscillator rope cloth lattice file gravity plane sphere spring)
+  pbsim_cli_test(NAME list.${name} ARGS list EXPECT "\n  ${name} ")
+endforeach()
+pbsim_cli_test(NAME usage ARGS help EXPECT "pbsim run")
+pbsim_cli_test(NAME unknown_command ARGS frobnicate FAIL EXPECT "unknown command 'frobnicate'")
+
+# Acceptance 4: the cloth config writes VTK frames, the .pvd index, the CSV log and a PNG.
+pbsim_cli_files_test(NAME cloth_config_outputs DIR ${PBSIM_TEST_OUT}/cloth
+  ARGS run ${PBSIM_CONFIGS}/cloth.yaml -steps 20 -o ${PBSIM_TEST_OUT}/cloth
+  GLOBS "*.vtu" "*.pvd" "log.csv" "*.png")
+# Every scene runs a few steps with its default solver.
+foreach(scene oscillator rope cloth lattice)
+  pbsim_cli_test(NAME run.${scene} ARGS run -scene ${scene} -steps 5 -cloth_n 8 -o ${PBSIM_TEST_OUT}/${scene}
+                 EXPECT "done: 5 steps")
+endforeach()
+pbsim_cli_test(NAME help_lists_options ARGS run -scene cloth -solver implicit_euler -help
+               EXPECT "-cloth_k_struct.*-newton_rtol")
+
+# Bad input: a clear message and a non-zero exit.
+pbsim_cli_test(NAME bad.unknown_solver ARGS run -solver nope -o ${PBSIM_TEST_OUT}/bad FAIL
+               EXPECT "Unknown solver 'nope'. Valid solvers: explicit_euler, ")
+pbsim_cli_test(NAME bad.unknown_scene ARGS run -scene nope -o ${PBSIM_TEST_OUT}/bad FAIL
+               EXPECT "Unknown scene 'nope'. Valid scenes: oscillator, ")
+pbsim_cli_test(NAME bad.zero_dt ARGS run -scene oscillator -dt 0 -o ${PBSIM_TEST_OUT}/bad FAIL EXPECT "-dt must be > 0")
+pbsim_cli_test(NAME bad.negative_dt ARGS run -scene oscillator -dt -0.1 -o ${PBSIM_TEST_OUT}/bad FAIL EXPECT "-dt must be > 0")
+pbsim_cli_test(NAME bad.negative_mass ARGS run -scene oscillator -oscillator_mass -1 -o ${PBSIM_TEST_OUT}/bad FAIL
+               EXPECT "-oscillator_mass must be > 0")
+pbsim_cli_test(NAME bad.negative_density ARGS run -scene cloth -cloth_density -1 -o ${PBSIM_TEST_OUT}/bad FAIL
+               EXPECT "-cloth_density must be > 0")
+pbsim_cli_test(NAME bad.negative_stiffness ARGS run -scene cloth -cloth_k_struct -5 -o ${PBSIM_TEST_OUT}/bad FAIL
+               EXPECT "stiffnesses must be >= 0")
+pbsim_cli_test(NAME bad.pin_out_of_range ARGS run -scene cloth -cloth_n 4 -cloth_pin_vertices 99 -o ${PBSIM_TEST_OUT}/bad FAIL
+               EXPECT "-cloth_pin_vertices: vertex index 99 is out of range; valid indices are 0 .. 15")
+pbsim_cli_test(NAME bad.missing_config ARGS run /nonexistent/scene.yaml FAIL EXPECT "cannot open config file")
+pbsim_cli_test(NAME bad.unknown_pin_layout ARGS run -scene cloth -cloth_pin sideways -o ${PBSIM_TEST_OUT}/bad FAIL
+               EXPECT "sideways")
+# A blow-up: explicit Euler on a stiff cloth with a large step stops, names the step, says what to
+# try, and leaves the last good state.
+pbsim_cli_test(NAME bad.blowup_message ARGS run -scene cloth -cloth_n 8 -cloth_k_struct 1e5 -solver explicit_euler -dt 0.05
+               -steps 200 -o ${PBSIM_TEST_OUT}/blowup FAIL EXPECT "non-finite state.*smaller -dt.*implicit")
+pbsim_cli_files_test(NAME bad.blowup_last_good DIR ${PBSIM_TEST_OUT}/blowup2 FAIL
+  ARGS run -scene cloth -cloth_n 8 -cloth_k_struct 1e5 -solver explicit_euler -dt 0.05 -steps 200 -o ${PBSIM_TEST_OUT}/blowup2
+  GLOBS "last_good.vtu")

@@ -1,0 +1,15 @@
+# Runs EXE with ARGS, requires exit status 0 (or non-zero with FAIL), then requires at least one
+# file matching each glob in GLOBS (a ;-list of patterns relative to DIR).
+file(REMOVE_RECURSE ${DIR})
+execute_process(COMMAND ${EXE} ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(FAIL AND rc EQUAL 0)
+  message(FATAL_ERROR "expected a non-zero exit. Output:\n${out}${err}")
+elseif(NOT FAIL AND NOT rc EQUAL 0)
+  message(FATAL_ERROR "exit status ${rc}. Output:\n${out}${err}")
+endif()
+foreach(g ${GLOBS})
+  file(GLOB found ${DIR}/${g})
+  if(NOT found)
+    message(FATAL_ERROR "no file matches ${DIR}/${g}. Output:\n${out}${err}")
+  endif()
+endforeach()
