@@ -59,6 +59,25 @@ static PetscErrorCode CommandList(void)
   PetscFunctionReturn(0);
 }
 
+/* A misspelled option would otherwise be ignored silently: name every option nobody read.
+ * With -strict_options this is an error (the tests use it). */
+static PetscErrorCode CheckUnusedOptions(void)
+{
+  PetscInt n, unused;
+  char **names, **values;
+  PetscBool strict = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-strict_options", &strict, NULL));
+  PetscCall(PetscOptionsLeftGet(NULL, &n, &names, &values));
+  for (PetscInt i = 0; i < n; i++)
+    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "pbsim: warning: option -%s was never used (misspelled, or not an option of this scene/solver? -help lists them)\n", names[i]));
+  unused = n; /* LeftRestore zeroes n */
+  PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));
+  PetscCheck(!strict || unused == 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "%" PetscInt_FMT " option(s) were never used (-strict_options)", unused);
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode CommandRun(void)
 {
   SimRegistry reg;
@@ -71,6 +90,7 @@ static PetscErrorCode CommandRun(void)
   PetscCall(SimRunSetFromOptions(run));
   PetscCall(SimRunExecute(run));
   PetscCall(SimRunDestroy(&run));
+  PetscCall(CheckUnusedOptions());
   PetscCall(SimRegistryDestroy(&reg));
   PetscFunctionReturn(0);
 }

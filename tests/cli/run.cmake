@@ -20,10 +20,17 @@ pbsim_cli_files_test(NAME cloth_config_outputs DIR ${PBSIM_TEST_OUT}/cloth
   ARGS run ${PBSIM_CONFIGS}/cloth.yaml -steps 20 -o ${PBSIM_TEST_OUT}/cloth
   GLOBS "*.vtu" "*.pvd" "log.csv" "*.png")
 # Every scene runs a few steps with its default solver.
-foreach(scene oscillator rope cloth lattice)
-  pbsim_cli_test(NAME run.${scene} ARGS run -scene ${scene} -steps 5 -cloth_n 8 -o ${PBSIM_TEST_OUT}/${scene}
+# -strict_options: an option nobody reads (a typo) fails the run.
+foreach(scene oscillator rope lattice)
+  pbsim_cli_test(NAME run.${scene} ARGS run -scene ${scene} -steps 5 -strict_options -o ${PBSIM_TEST_OUT}/${scene}
                  EXPECT "done: 5 steps")
 endforeach()
+pbsim_cli_test(NAME run.cloth ARGS run -scene cloth -cloth_n 8 -steps 5 -strict_options -o ${PBSIM_TEST_OUT}/cloth8
+               EXPECT "done: 5 steps")
+pbsim_cli_test(NAME bad.misspelled_option ARGS run -scene oscillator -steps 1 -oscilator_k 5 -strict_options
+               -o ${PBSIM_TEST_OUT}/bad FAIL EXPECT "option -oscilator_k was never used")
+pbsim_cli_test(NAME warn.misspelled_option ARGS run -scene oscillator -steps 1 -oscilator_k 5 -o ${PBSIM_TEST_OUT}/warn
+               EXPECT "warning: option -oscilator_k was never used")
 pbsim_cli_test(NAME help_lists_options ARGS run -scene cloth -solver implicit_euler -help
                EXPECT "-cloth_k_struct.*-newton_rtol")
 
