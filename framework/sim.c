@@ -18,9 +18,36 @@ struct _p_SimRun {
   char scene_name[64], solver_name[64], outdir[PETSC_MAX_PATH_LEN];
   PetscReal dt;
   PetscInt steps, output_every, snapshot_every;
-  PetscBool progress, help;
+  PetscBool progress, help, snapshots, log;
   SimCamera camera;
+  PetscInt nmonitors;
+  SimRunMonitorFn monitor[8];
+  void *monitor_ctx[8];
 };
+
+PetscErrorCode SimRunAddMonitor(SimRun r, SimRunMonitorFn fn, void *ctx)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(r->nmonitors < 8, r->comm, PETSC_ERR_ARG_SIZ, "At most 8 monitors");
+  r->monitor[r->nmonitors] = fn;
+  r->monitor_ctx[r->nmonitors++] = ctx;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CallMonitors(SimRun r, PetscInt step, PetscReal t, const SimEnergyReport *rep, const SimStepStats *stats,
+                                   PetscReal wall_ms)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < r->nmonitors; i++) PetscCall(r->monitor[i](r, step, t, rep, stats, wall_ms, r->monitor_ctx[i]));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimRunGetScene(SimRun r, SimScene *scene)
+{
+  PetscFunctionBeginUser;
+  *scene = r->scene;
+  PetscFunctionReturn(0);
+}
 
 PetscErrorCode SimRunCreate(MPI_Comm comm, SimRegistry reg, SimRun *run)
 {
@@ -44,6 +71,8 @@ PetscErrorCode SimRunSetFromOptions(SimRun r)
   r->output_every = 1;
   r->snapshot_every = 0;
   r->progress = PETSC_TRUE;
+  r->snapshots = PETSC_TRUE;
+  r->log = PETSC_TRUE;
   PetscCall(SimRegistryNames(r->reg, SIM_KIND_SOLVER, solvers, sizeof(solvers)));
   PetscCall(SimRegistryNames(r->reg, SIM_KIND_SCENE, scenes, sizeof(scenes)));
   PetscOptionsBegin(r->comm, NULL, "pbsim run", "");
@@ -55,6 +84,8 @@ PetscErrorCode SimRunSetFromOptions(SimRun r)
   PetscCall(PetscOptionsInt("-output_every", "write a VTK frame every N steps (0: none)", "", r->output_every, &r->output_every, NULL));
   PetscCall(PetscOptionsInt("-snapshot_every", "write a PNG every N steps (first and last always; 0: only those)", "",
                             r->snapshot_every, &r->snapshot_every, NULL));
+  PetscCall(PetscOptionsBool("-snapshots", "write PNG snapshots", "", r->snapshots, &r->snapshots, NULL));
+  PetscCall(PetscOptionsBool("-log", "write the per-step CSV log DIR/log.csv", "", r->log, &r->log, NULL));
   PetscCall(PetscOptionsBool("-progress", "progress line on stderr when it is a terminal", "", r->progress, &r->progress, NULL));
   PetscOptionsEnd();
   PetscCheck(r->dt > 0 && PetscIsNormalReal(r->dt), r->comm, PETSC_ERR_ARG_OUTOFRANGE, "-dt must be > 0 (got %g)", (double)r->dt);
@@ -194,15 +225,20 @@ PetscErrorCode SimRunExecute(SimRun r)
   PetscCall(SimSolverSetUp(r->solver));
   PetscCall(SimSolverGetStats(r->solver, &stats));
   PetscCall(SimSolverEnergy(r->solver, &rep));
-  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/log.csv", r->outdir));
-  PetscCall(SimCSVLogCreate(path, &rep, &o.csv));
-  PetscCall(SimCSVLogRow(o.csv, 0, 0.0, r->dt, &rep, stats, 0.0));
-  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s.pvd", r->outdir, r->scene_name));
-  PetscCall(SimPVDCreate(path, &o.pvd));
-  PetscCall(FitCamera(r));
+  if (r->log) {
+    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/log.csv", r->outdir));
+    PetscCall(SimCSVLogCreate(path, &rep, &o.csv));
+    PetscCall(SimCSVLogRow(o.csv, 0, 0.0, r->dt, &rep, NULL, 0.0));
+  }
+  PetscCall(CallMonitors(r, 0, 0.0, &rep, NULL, 0.0));
+  if (r->output_every) {
+    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s.pvd", r->outdir, r->scene_name));
+    PetscCall(SimPVDCreate(path, &o.pvd));
+  }
+  if (r->snapshots) PetscCall(FitCamera(r));
   PetscCall(PetscLogEventBegin(ev.output, 0, 0, 0, 0));
   if (r->output_every) PetscCall(WriteFrame(r, &o, 0, 0.0));
-  PetscCall(WriteSnapshot(r, &o, 0, 0.0));
+  if (r->snapshots) PetscCall(WriteSnapshot(r, &o, 0, 0.0));
   PetscCall(PetscLogEventEnd(ev.output, 0, 0, 0, 0));
   PetscCall(PetscPrintf(r->comm, "pbsim: scene %s (%" PetscInt_FMT " vertices, %" PetscInt_FMT " pinned), solver %s, dt = %g s, %" PetscInt_FMT " steps -> %s/\n",
                         r->scene_name, r->model->nv, r->model->npinned, r->solver_name, (double)r->dt, r->steps, r->outdir));
@@ -233,9 +269,10 @@ PetscErrorCode SimRunExecute(SimRun r)
     total_newton += stats->nonlinear_its;
     PetscCall(SimSolverEnergy(r->solver, &rep));
     PetscCall(PetscLogEventBegin(ev.output, 0, 0, 0, 0));
-    PetscCall(SimCSVLogRow(o.csv, step, t, r->dt, &rep, stats, 1e3 * (t1 - t0)));
+    if (o.csv) PetscCall(SimCSVLogRow(o.csv, step, t, r->dt, &rep, stats, 1e3 * (t1 - t0)));
+    PetscCall(CallMonitors(r, step, t, &rep, stats, 1e3 * (t1 - t0)));
     if (r->output_every && step % r->output_every == 0) PetscCall(WriteFrame(r, &o, step, t));
-    if ((r->snapshot_every && step % r->snapshot_every == 0) || step == r->steps) PetscCall(WriteSnapshot(r, &o, step, t));
+    if (r->snapshots && ((r->snapshot_every && step % r->snapshot_every == 0) || step == r->steps)) PetscCall(WriteSnapshot(r, &o, step, t));
     PetscCall(PetscLogEventEnd(ev.output, 0, 0, 0, 0));
     PetscCall(SimProgressUpdate(&o.progress, step, t));
   }

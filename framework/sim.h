@@ -10,12 +10,20 @@ typedef struct _p_SimRun *SimRun;
  *   -scene NAME  -solver NAME  -dt SECONDS  -steps N  -o DIR (default out)
  *   -output_every N (VTK frame every N steps, 0 = none; default 1)
  *   -snapshot_every N (PNG every N steps; the first and last frames always; 0 = only those)
+ *   -snapshots (default true; false: no PNG at all)  -log (default true: DIR/log.csv)
  *   -progress (default on when stderr is a terminal) */
 PetscErrorCode SimRunCreate(MPI_Comm comm, SimRegistry reg, SimRun *run);
 PetscErrorCode SimRunSetFromOptions(SimRun run);
 /* Runs every step, writing output; a non-finite state stops the run: the last good state is
- * written to DIR/last_good.vtu and an error says which step and what to try. */
+ * written to DIR/last_good.vtu and an error (PETSC_ERR_FP) says which step and what to try. */
 PetscErrorCode SimRunExecute(SimRun run);
+/* A monitor is called after every step (and once for step 0 with stats NULL) with the figures the
+ * CSV log gets; the benchmark harness collects its metrics through monitors, so every number it
+ * reports comes from the run code. */
+typedef PetscErrorCode (*SimRunMonitorFn)(SimRun run, PetscInt step, PetscReal time, const SimEnergyReport *rep,
+                                          const SimStepStats *stats, PetscReal wall_ms, void *ctx);
+PetscErrorCode SimRunAddMonitor(SimRun run, SimRunMonitorFn fn, void *ctx);
 PetscErrorCode SimRunGetSolver(SimRun run, SimSolver *solver);
+PetscErrorCode SimRunGetScene(SimRun run, SimScene *scene);
 PetscErrorCode SimRunGetModel(SimRun run, SimModel *model);
 PetscErrorCode SimRunDestroy(SimRun *run); /* accepts NULL */

@@ -1,0 +1,314 @@
+/* Mesh dispatch by file extension, and the derived topology (edges, bending pairs, boundary faces).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "framework/mesh/mesh_impl.h"
+#include "framework/linalg/vec3.h"
+
+typedef struct {
+  const char *ext;
+  PetscErrorCode (*read)(const char *, SimMesh *);
+} SimMeshReaderEntry;
+
+/* One row per format; the error for an unknown extension lists them. */
+static const SimMeshReaderEntry mesh_readers[] = {
+    {".obj", SimMeshRead_Obj},
+    {".msh", SimMeshRead_Gmsh},
+    {".node", SimMeshRead_TetGen},
+    {".ele", SimMeshRead_TetGen},
+};
+#define SIM_MESH_SUPPORTED "supported are .obj (Wavefront), .msh (Gmsh), .node/.ele (TetGen)"
+
+/* Signed volume of the tetrahedron (a, b, c, d): positive when (b-a, c-a, d-a) is right-handed. */
+static PetscReal TetSignedVolume(const PetscReal *xyz, const PetscInt *t)
+{
+  PetscReal u[3], v[3], w[3], c[3];
+
+  Vec3Sub(xyz + 3 * t[1], xyz + 3 * t[0], u);
+  Vec3Sub(xyz + 3 * t[2], xyz + 3 * t[0], v);
+  Vec3Sub(xyz + 3 * t[3], xyz + 3 * t[0], w);
+  Vec3Cross(v, w, c);
+  return Vec3Dot(u, c) / 6;
+}
+
+/* Every format (and DMPlex, which inverts Gmsh tets) has its own orientation convention; the
+ * model's FEM terms assume positive volume, so fix it once here by swapping two vertices. */
+static PetscErrorCode OrientTetsPositive(SimMesh *mesh)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt e = 0; e < mesh->ntet; e++) {
+    PetscInt *t = mesh->tet + 4 * e;
+    if (TetSignedVolume(mesh->xyz, t) < 0) {
+      PetscInt s = t[2];
+      t[2] = t[3];
+      t[3] = s;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimMeshRead(MPI_Comm comm, const char *path, SimMesh *mesh)
+{
+  const SimMeshReaderEntry *reader = NULL;
+  const char *base, *ext;
+  FILE *fp;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(mesh, sizeof(*mesh)));
+  PetscCheck(path && path[0], comm, PETSC_ERR_ARG_NULL, "No mesh file name given (%s)",
+             SIM_MESH_SUPPORTED);
+  /* The extension is taken from the file name only: "run.v2/cube" has none. */
+  base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  ext = strrchr(base, '.');
+  for (size_t i = 0; ext && i < sizeof(mesh_readers) / sizeof(mesh_readers[0]); i++) {
+    if (!strcmp(ext, mesh_readers[i].ext)) reader = &mesh_readers[i];
+  }
+  PetscCheck(reader, comm, PETSC_ERR_ARG_WRONG, "Mesh file '%s' has an unknown extension '%s': %s",
+             path, ext ? ext : "", SIM_MESH_SUPPORTED);
+  fp = fopen(path, "r");
+  PetscCheck(fp, comm, PETSC_ERR_FILE_OPEN, "Cannot open mesh file '%s': %s", path,
+             strerror(errno));
+  (void)fclose(fp);
+
+  /* A failed reader leaves partial arrays in *mesh: free them so the caller has nothing to undo. */
+  ierr = reader->read(path, mesh);
+  if (ierr) PetscCall(SimMeshFree(mesh));
+  PetscCall(ierr);
+  PetscCall(OrientTetsPositive(mesh));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimMeshFree(SimMesh *mesh)
+{
+  PetscFunctionBeginUser;
+  if (!mesh) PetscFunctionReturn(0);
+  PetscCall(PetscFree(mesh->xyz));
+  PetscCall(PetscFree(mesh->tri));
+  PetscCall(PetscFree(mesh->tet));
+  PetscCall(PetscMemzero(mesh, sizeof(*mesh)));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimMeshEdges(const SimMesh *mesh, PetscInt *nedge, PetscInt **edges)
+{
+  /* Local edges of a triangle and of a tetrahedron, by corner. */
+  static const int tri_edge[3][2] = {{0, 1}, {1, 2}, {2, 0}};
+  static const int tet_edge[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+  const PetscInt64 nv = mesh->nv;
+  PetscInt64 *key;
+  PetscInt n = 0, m = 0;
+
+  PetscFunctionBeginUser;
+  /* Key i*nv + j (i < j) sorts edges lexicographically; duplicates become neighbours. */
+  PetscCall(PetscMalloc1(3 * mesh->ntri + 6 * mesh->ntet, &key));
+  for (PetscInt e = 0; e < mesh->ntri; e++) {
+    for (int k = 0; k < 3; k++) {
+      PetscInt64 a = mesh->tri[3 * e + tri_edge[k][0]], b = mesh->tri[3 * e + tri_edge[k][1]];
+      if (a != b) key[n++] = a < b ? a * nv + b : b * nv + a;
+    }
+  }
+  for (PetscInt e = 0; e < mesh->ntet; e++) {
+    for (int k = 0; k < 6; k++) {
+      PetscInt64 a = mesh->tet[4 * e + tet_edge[k][0]], b = mesh->tet[4 * e + tet_edge[k][1]];
+      if (a != b) key[n++] = a < b ? a * nv + b : b * nv + a;
+    }
+  }
+  PetscCall(PetscSortInt64(n, key));
+  for (PetscInt i = 0; i < n; i++) {
+    if (i == 0 || key[i] != key[i - 1]) key[m++] = key[i];
+  }
+  PetscCall(PetscMalloc1(2 * m, edges));
+  for (PetscInt i = 0; i < m; i++) {
+    (*edges)[2 * i] = (PetscInt)(key[i] / nv);
+    (*edges)[2 * i + 1] = (PetscInt)(key[i] % nv);
+  }
+  *nedge = m;
+  PetscCall(PetscFree(key));
+  PetscFunctionReturn(0);
+}
+
+/* A triangle edge (i < j) with the triangle's third vertex; tri breaks ties so the sort is
+ * deterministic. */
+typedef struct {
+  PetscInt i, j, opp, tri;
+} SimHalfEdge;
+
+static int CompareHalfEdge(const void *pa, const void *pb)
+{
+  const SimHalfEdge *a = pa, *b = pb;
+  if (a->i != b->i) return a->i < b->i ? -1 : 1;
+  if (a->j != b->j) return a->j < b->j ? -1 : 1;
+  if (a->tri != b->tri) return a->tri < b->tri ? -1 : 1;
+  return 0;
+}
+
+PetscErrorCode SimMeshBendingPairs(const SimMesh *mesh, PetscInt *npairs, PetscInt **pairs)
+{
+  SimHalfEdge *he;
+  PetscInt n = 0, np = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(3 * mesh->ntri, &he));
+  for (PetscInt e = 0; e < mesh->ntri; e++) {
+    const PetscInt *t = mesh->tri + 3 * e;
+    for (int k = 0; k < 3; k++) {
+      PetscInt a = t[k], b = t[(k + 1) % 3];
+      he[n].i = PetscMin(a, b);
+      he[n].j = PetscMax(a, b);
+      he[n].opp = t[(k + 2) % 3];
+      he[n].tri = e;
+      n++;
+    }
+  }
+  if (n > 1) qsort(he, (size_t)n, sizeof(*he), CompareHalfEdge);
+  /* Runs of equal (i, j): interior manifold edges have exactly two; boundary edges have one and
+   * non-manifold edges more, and neither gets a bending pair. */
+  PetscCall(PetscMalloc1(2 * (n / 2) + 1, pairs));
+  for (PetscInt s = 0; s < n;) {
+    PetscInt r = s + 1;
+    while (r < n && he[r].i == he[s].i && he[r].j == he[s].j)
+      r++;
+    if (r - s == 2 && he[s].opp != he[s + 1].opp) {
+      (*pairs)[2 * np] = he[s].opp;
+      (*pairs)[2 * np + 1] = he[s + 1].opp;
+      np++;
+    }
+    s = r;
+  }
+  *npairs = np;
+  PetscCall(PetscFree(he));
+  PetscFunctionReturn(0);
+}
+
+/* A tet face: sorted corners as the key, and the corners oriented outward. */
+typedef struct {
+  PetscInt key[3];
+  PetscInt f[3];
+} SimTetFace;
+
+static int CompareTetFace(const void *pa, const void *pb)
+{
+  const SimTetFace *a = pa, *b = pb;
+  for (int k = 0; k < 3; k++) {
+    if (a->key[k] != b->key[k]) return a->key[k] < b->key[k] ? -1 : 1;
+  }
+  return 0;
+}
+
+static void SortThree(const PetscInt in[3], PetscInt out[3])
+{
+  PetscInt a = in[0], b = in[1], c = in[2], s;
+  if (a > b) {
+    s = a;
+    a = b;
+    b = s;
+  }
+  if (b > c) {
+    s = b;
+    b = c;
+    c = s;
+  }
+  if (a > b) {
+    s = a;
+    a = b;
+    b = s;
+  }
+  out[0] = a;
+  out[1] = b;
+  out[2] = c;
+}
+
+PetscErrorCode SimMeshBoundaryFaces(const SimMesh *mesh, PetscInt *nface, PetscInt **faces)
+{
+  /* Face k of a tet is the one opposite corner k. */
+  static const int tet_face[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
+  SimTetFace *tf;
+  PetscInt n = 0, nb = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(4 * mesh->ntet, &tf));
+  for (PetscInt e = 0; e < mesh->ntet; e++) {
+    const PetscInt *t = mesh->tet + 4 * e;
+    for (int k = 0; k < 4; k++) {
+      SimTetFace *F = &tf[n++];
+      PetscInt cone[4] = {t[tet_face[k][0]], t[tet_face[k][1]], t[tet_face[k][2]], t[k]};
+
+      /* Outward means the normal points away from the opposite corner t[k], i.e. the tet (face,
+       * t[k]) is negative. Checked geometrically so any tet orientation gives outward faces. */
+      if (TetSignedVolume(mesh->xyz, cone) > 0) {
+        PetscInt s = cone[1];
+        cone[1] = cone[2];
+        cone[2] = s;
+      }
+      for (int c = 0; c < 3; c++)
+        F->f[c] = cone[c];
+      SortThree(F->f, F->key);
+    }
+  }
+  if (n > 1) qsort(tf, (size_t)n, sizeof(*tf), CompareTetFace);
+  PetscCall(PetscMalloc1(3 * n + 1, faces));
+  for (PetscInt s = 0; s < n;) {
+    PetscInt r = s + 1;
+    while (r < n && !CompareTetFace(&tf[r], &tf[s]))
+      r++;
+    if (r - s == 1) {
+      for (int c = 0; c < 3; c++)
+        (*faces)[3 * nb + c] = tf[s].f[c];
+      nb++;
+    }
+    s = r;
+  }
+  *nface = nb;
+  PetscCall(PetscFree(tf));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimMeshLineReaderOpen(const char *path, SimMeshLineReader *r)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(r, sizeof(*r)));
+  r->path = path;
+  r->fp = fopen(path, "r");
+  PetscCheck(r->fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot open mesh file '%s': %s", path,
+             strerror(errno));
+  r->cap = 256;
+  PetscCall(PetscMalloc1(r->cap, &r->line));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimMeshLineReaderNext(SimMeshLineReader *r, PetscBool *more)
+{
+  size_t len = 0;
+
+  PetscFunctionBeginUser;
+  *more = PETSC_FALSE;
+  r->line[0] = 0;
+  /* fgets into a buffer that doubles until the whole line (up to its newline) fits. */
+  for (;;) {
+    if (!fgets(r->line + len, (int)(r->cap - len), r->fp)) break;
+    len += strlen(r->line + len);
+    if ((len > 0 && r->line[len - 1] == '\n') || len + 1 < r->cap) break;
+    PetscCall(PetscRealloc(2 * r->cap, &r->line));
+    r->cap *= 2;
+  }
+  PetscCheck(!ferror(r->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ,
+             "Error reading mesh file '%s' after line %" PetscInt_FMT, r->path, r->lineno);
+  if (len == 0 && feof(r->fp)) PetscFunctionReturn(0);
+  while (len > 0 && (r->line[len - 1] == '\n' || r->line[len - 1] == '\r'))
+    r->line[--len] = 0;
+  r->lineno++;
+  *more = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimMeshLineReaderClose(SimMeshLineReader *r)
+{
+  PetscFunctionBeginUser;
+  if (r->fp) (void)fclose(r->fp);
+  PetscCall(PetscFree(r->line));
+  PetscCall(PetscMemzero(r, sizeof(*r)));
+  PetscFunctionReturn(0);
+}
