@@ -169,13 +169,7 @@ static PetscErrorCode SpringsAlloc(PetscInt n, const PetscInt *pair, const Petsc
   Springs *s;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscNew(&s));
-  s->n = n;
-  PetscCall(PetscMalloc3(2 * n, &s->pair, n, &s->rest, n, &s->k));
-  PetscCall(PetscArraycpy(s->pair, pair, 2 * n));
-  PetscCall(PetscArraycpy(s->k, k, n));
-  if (rest) PetscCall(PetscArraycpy(s->rest, rest, n));
-  else PetscCall(PetscArrayzero(s->rest, n));
+  /* validate before allocating, so an error leaks nothing */
   for (PetscInt q = 0; q < n; q++) {
     PetscCheck(pair[2 * q] != pair[2 * q + 1], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Spring %" PetscInt_FMT " connects vertex %" PetscInt_FMT " to itself", q, pair[2 * q]);
     PetscCheck(k[q] >= 0 && PetscIsNormalReal(k[q] + 1.0), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
@@ -184,6 +178,13 @@ static PetscErrorCode SpringsAlloc(PetscInt n, const PetscInt *pair, const Petsc
                "Spring %" PetscInt_FMT " (vertices %" PetscInt_FMT ", %" PetscInt_FMT ") has rest length %g: its vertices coincide",
                q, pair[2 * q], pair[2 * q + 1], (double)(rest ? rest[q] : 0));
   }
+  PetscCall(PetscNew(&s));
+  s->n = n;
+  PetscCall(PetscMalloc3(2 * n, &s->pair, n, &s->rest, n, &s->k));
+  PetscCall(PetscArraycpy(s->pair, pair, 2 * n));
+  PetscCall(PetscArraycpy(s->k, k, n));
+  if (rest) PetscCall(PetscArraycpy(s->rest, rest, n));
+  else PetscCall(PetscArrayzero(s->rest, n));
   *out = s;
   PetscFunctionReturn(0);
 }
