@@ -59,3 +59,9 @@ pbsim_cli_test(NAME bad.blowup_message ARGS run -scene cloth -cloth_n 8 -cloth_k
 pbsim_cli_files_test(NAME bad.blowup_last_good DIR ${PBSIM_TEST_OUT}/blowup2 FAIL
   ARGS run -scene cloth -cloth_n 8 -cloth_k_struct 1e5 -solver explicit_euler -dt 0.05 -steps 200 -o ${PBSIM_TEST_OUT}/blowup2
   GLOBS "last_good.vtu")
+
+# The PETSc TS bridge from its config, and an implicit TS type from the command line.
+pbsim_cli_test(NAME run.oscillator_ts ARGS run ${PBSIM_CONFIGS}/oscillator_ts.yaml -steps 20 -strict_options -o ${PBSIM_TEST_OUT}/osc_ts
+               EXPECT "solver ts.*done: 20 steps")
+pbsim_cli_test(NAME run.cloth_ts_bdf ARGS run -scene cloth -cloth_n 6 -solver ts -ts_type bdf -ts_adapt_type none -steps 5 -strict_options
+               -o ${PBSIM_TEST_OUT}/cloth_ts EXPECT "done: 5 steps")
