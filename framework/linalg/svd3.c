@@ -1,0 +1,214 @@
+/* 3x3 SVD (one-sided Jacobi, rotation-variant sign convention), polar decomposition and symmetric
+ * eigendecomposition (cyclic Jacobi); conventions documented in svd3.h. */
+#include <math.h>
+#include "framework/linalg/svd3.h"
+#include "framework/linalg/vec3.h"
+
+#define SVD3_MAX_SWEEPS 40
+/* Off-diagonal tolerance in units of machine epsilon: a rotation is skipped once
+ * |w_p . w_q| <= SVD3_TOL eps |w_p| |w_q|; the rounding of the dot product itself is a few eps. */
+#define SVD3_TOL 4.0
+/* Below this length (relative to the largest entry of F, which is scaled to 1) a Gram-Schmidt
+ * residual is not normalized; any unit vector orthogonal to u0 completes the frame instead. */
+#define SVD3_TINY 1e-280
+
+static const int svd3_pairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+
+/* t = sgn(z) / (|z| + sqrt(1 + z^2)), the smaller root of t^2 + 2 z t - 1 = 0; for |z| > 1e150
+ * (z^2 would overflow) sqrt(1 + z^2) = |z| to machine precision. */
+static inline PetscReal JacobiTangent(PetscReal z)
+{
+  const PetscReal a = PetscAbsReal(z), r = a < 1e150 ? PetscSqrtReal(1 + z * z) : a;
+  return (z >= 0 ? 1.0 : -1.0) / (a + r);
+}
+
+static PetscBool AllFinite(const PetscReal A[9])
+{
+  for (int k = 0; k < 9; k++)
+    if (!isfinite(A[k])) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
+/* Swaps columns a and b of one or two (v may be NULL) column-stored 3x3 matrices (w[k] = column k)
+ * and the matching keys n[]. */
+static void SwapColumns(PetscReal w[3][3], PetscReal v[3][3], PetscReal n[3], int a, int b)
+{
+  for (int r = 0; r < 3; r++) {
+    PetscReal t = w[a][r];
+    w[a][r] = w[b][r], w[b][r] = t;
+    if (!v) continue;
+    t = v[a][r];
+    v[a][r] = v[b][r], v[b][r] = t;
+  }
+  PetscReal t = n[a];
+  n[a] = n[b], n[b] = t;
+}
+
+/* Sorts the columns descending by n[] (three compare-swaps) and returns the permutation parity
+ * (1 when odd). */
+static int SortColumnsDescending(PetscReal w[3][3], PetscReal v[3][3], PetscReal n[3])
+{
+  int parity = 0;
+  if (n[0] < n[1]) SwapColumns(w, v, n, 0, 1), parity ^= 1;
+  if (n[1] < n[2]) SwapColumns(w, v, n, 1, 2), parity ^= 1;
+  if (n[0] < n[1]) SwapColumns(w, v, n, 0, 1), parity ^= 1;
+  return parity;
+}
+
+/* A unit vector orthogonal to the unit vector a: a x e_m for the axis e_m least aligned with a. */
+static void OrthogonalUnit(const PetscReal a[3], PetscReal b[3])
+{
+  PetscReal e[3] = {0, 0, 0}, len;
+  int m = 0;
+  for (int k = 1; k < 3; k++)
+    if (PetscAbsReal(a[k]) < PetscAbsReal(a[m])) m = k;
+  e[m] = 1;
+  Vec3Cross(a, e, b);
+  len = Vec3Norm(b);
+  for (int k = 0; k < 3; k++) b[k] /= len;
+}
+
+PetscErrorCode SimSvd3(const PetscReal F[9], PetscReal U[9], PetscReal sigma[3], PetscReal V[9])
+{
+  PetscReal w[3][3], v[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, n[3], u[3][3], r[3], rn, d, scale = 0, inv;
+  const PetscReal tol = SVD3_TOL * PETSC_MACHINE_EPSILON;
+
+  PetscFunctionBeginUser;
+  PetscCheck(AllFinite(F), PETSC_COMM_SELF, PETSC_ERR_FP, "SVD of a non-finite F = [%g %g %g; %g %g %g; %g %g %g]", (double)F[0],
+             (double)F[1], (double)F[2], (double)F[3], (double)F[4], (double)F[5], (double)F[6], (double)F[7], (double)F[8]);
+  /* work on F / max|F_ij| so that squared norms neither overflow nor underflow */
+  for (int k = 0; k < 9; k++) scale = PetscMax(scale, PetscAbsReal(F[k]));
+  inv = scale > 0 ? 1 / scale : 0;
+  for (int k = 0; k < 3; k++)
+    for (int i = 0; i < 3; i++) w[k][i] = inv * F[3 * i + k]; /* w[k] = column k of F / scale */
+
+  /* One-sided Jacobi: rotate column pairs of W = F V until they are mutually orthogonal. For the
+   * pair (p, q) with a = |w_p|^2, b = |w_q|^2, g = w_p . w_q, the rotation
+   * [w_p w_q] <- [w_p w_q] [[c, s], [-s, c]] zeroes the new dot product when
+   * t = s / c solves t^2 + 2 zeta t - 1 = 0, zeta = (b - a) / (2 g); the smaller root is taken. */
+  for (int sweep = 0; sweep < SVD3_MAX_SWEEPS; sweep++) {
+    PetscBool rotated = PETSC_FALSE;
+    for (int k = 0; k < 3; k++) {
+      const int p = svd3_pairs[k][0], q = svd3_pairs[k][1];
+      PetscReal a = Vec3Dot(w[p], w[p]), b = Vec3Dot(w[q], w[q]), g = Vec3Dot(w[p], w[q]), zeta, t, c, s;
+      if (!(PetscAbsReal(g) > tol * PetscSqrtReal(a) * PetscSqrtReal(b))) continue;
+      zeta = (b - a) / (2 * g);
+      t = JacobiTangent(zeta);
+      c = 1 / PetscSqrtReal(1 + t * t);
+      s = c * t;
+      for (int i = 0; i < 3; i++) {
+        PetscReal wp = w[p][i], wq = w[q][i], vp = v[p][i], vq = v[q][i];
+        w[p][i] = c * wp - s * wq, w[q][i] = s * wp + c * wq;
+        v[p][i] = c * vp - s * vq, v[q][i] = s * vp + c * vq;
+      }
+      rotated = PETSC_TRUE;
+    }
+    if (!rotated) break;
+  }
+
+  /* Sort by column length; V is a product of rotations, so an odd permutation is undone in the
+   * determinant by negating the last column of both V and W (F V = W still holds). */
+  for (int k = 0; k < 3; k++) n[k] = Vec3Norm(w[k]);
+  if (SortColumnsDescending(w, v, n))
+    for (int i = 0; i < 3; i++) w[2][i] = -w[2][i], v[2][i] = -v[2][i];
+
+  if (!(n[0] > 0)) { /* F = 0: sigma = 0, U = V so that R = U V^T = I */
+    for (int k = 0; k < 3; k++) {
+      sigma[k] = 0;
+      for (int i = 0; i < 3; i++) u[k][i] = v[k][i];
+    }
+  } else {
+    /* U from W = U diag(sigma): u0 = w0 / |w0|; u1 = Gram-Schmidt of w1 against u0 (or any unit
+     * vector orthogonal to u0 when F has rank 1); u2 = u0 x u1, so det U = +1 and
+     * sigma2 = u2 . w2 takes the sign of det F. */
+    sigma[0] = n[0];
+    for (int i = 0; i < 3; i++) u[0][i] = w[0][i] / n[0];
+    d = Vec3Dot(u[0], w[1]);
+    for (int i = 0; i < 3; i++) r[i] = w[1][i] - d * u[0][i];
+    rn = Vec3Norm(r);
+    if (rn > SVD3_TINY) {
+      for (int i = 0; i < 3; i++) u[1][i] = r[i] / rn;
+    } else
+      OrthogonalUnit(u[0], u[1]);
+    sigma[1] = Vec3Dot(u[1], w[1]);
+    if (sigma[1] < 0) {
+      sigma[1] = -sigma[1];
+      for (int i = 0; i < 3; i++) u[1][i] = -u[1][i];
+    }
+    Vec3Cross(u[0], u[1], u[2]);
+    sigma[2] = Vec3Dot(u[2], w[2]);
+    for (int k = 0; k < 3; k++) sigma[k] *= scale;
+  }
+  for (int i = 0; i < 3; i++)
+    for (int k = 0; k < 3; k++) {
+      U[3 * i + k] = u[k][i];
+      V[3 * i + k] = v[k][i];
+    }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimPolar3(const PetscReal F[9], PetscReal R[9], PetscReal S[9])
+{
+  PetscReal U[9], sigma[3], V[9];
+
+  PetscFunctionBeginUser;
+  PetscCall(SimSvd3(F, U, sigma, V));
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      PetscReal rij = 0, sij = 0;
+      for (int k = 0; k < 3; k++) {
+        rij += U[3 * i + k] * V[3 * j + k];
+        sij += V[3 * i + k] * sigma[k] * V[3 * j + k];
+      }
+      if (R) R[3 * i + j] = rij;
+      if (S) S[3 * i + j] = sij;
+    }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimSymEig3(const PetscReal A[9], PetscReal lambda[3], PetscReal Q[9])
+{
+  PetscReal a[3][3], q[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, norm2 = 0, l[3];
+  const PetscReal eps2 = PETSC_MACHINE_EPSILON * PETSC_MACHINE_EPSILON;
+
+  PetscFunctionBeginUser;
+  PetscCheck(AllFinite(A), PETSC_COMM_SELF, PETSC_ERR_FP, "Eigendecomposition of a non-finite symmetric matrix");
+  for (int i = 0; i < 3; i++)
+    for (int j = i; j < 3; j++) a[i][j] = a[j][i] = A[3 * i + j];
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) norm2 += a[i][j] * a[i][j];
+
+  /* Cyclic Jacobi (Golub & Van Loan, Alg. 8.5.3): the rotation in the (p, q) plane with
+   * theta = (a_qq - a_pp) / (2 a_pq), t = sgn(theta) / (|theta| + sqrt(theta^2 + 1)) zeroes a_pq. */
+  for (int sweep = 0; sweep < SVD3_MAX_SWEEPS; sweep++) {
+    PetscReal off2 = 2 * (a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2]);
+    if (off2 <= eps2 * norm2) break;
+    for (int k = 0; k < 3; k++) {
+      const int p = svd3_pairs[k][0], qq = svd3_pairs[k][1], o = 3 - p - qq;
+      PetscReal apq = a[p][qq], theta, t, c, s, aop, aoq;
+      if (apq == 0) continue;
+      theta = (a[qq][qq] - a[p][p]) / (2 * apq);
+      t = JacobiTangent(theta);
+      c = 1 / PetscSqrtReal(1 + t * t);
+      s = c * t;
+      a[p][p] -= t * apq;
+      a[qq][qq] += t * apq;
+      a[p][qq] = a[qq][p] = 0;
+      aop = a[o][p], aoq = a[o][qq];
+      a[o][p] = a[p][o] = c * aop - s * aoq;
+      a[o][qq] = a[qq][o] = s * aop + c * aoq;
+      for (int i = 0; i < 3; i++) {
+        PetscReal qp = q[p][i], qqv = q[qq][i]; /* q[k] = column k of Q */
+        q[p][i] = c * qp - s * qqv, q[qq][i] = s * qp + c * qqv;
+      }
+    }
+  }
+  for (int k = 0; k < 3; k++) l[k] = a[k][k];
+  if (SortColumnsDescending(q, NULL, l)) /* odd permutation: keep det Q = +1 */
+    for (int i = 0; i < 3; i++) q[2][i] = -q[2][i];
+  for (int i = 0; i < 3; i++) {
+    lambda[i] = l[i];
+    for (int k = 0; k < 3; k++) Q[3 * i + k] = q[k][i];
+  }
+  PetscFunctionReturn(0);
+}

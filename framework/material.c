@@ -1,0 +1,133 @@
+/* Materials: creation by registered name with validated E, nu, density (Lame conversion), and the
+ * dispatchers that check arguments and results around each material's batched ops. */
+#include "framework/material.h"
+
+/* Checks E > 0, -1 < nu < 0.5, density > 0; `opt` is the option prefix text ("-bunny_") or NULL
+ * for explicit parameters, so that the message names what the user actually set. */
+static PetscErrorCode ValidateParams(const char *name, const char *opt, PetscReal E, PetscReal nu, PetscReal rho)
+{
+  const char *p = opt ? opt : "";
+  const char *how = opt ? "" : " (SimMaterialCreateWithParams)";
+
+  PetscFunctionBeginUser;
+  PetscCheck(E > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "Material '%s': %syoungs %g is out of range: Young's modulus must be > 0 (Pa)%s", name, p, (double)E, how);
+  PetscCheck(nu > -1 && nu < 0.5, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "Material '%s': %spoisson %g is out of range: must be in (-1, 0.5); %s%s", name, p, (double)nu,
+             nu >= 0.5 ? "nu = 0.5 is incompressible and makes lambda infinite" : "nu = -1 makes mu infinite", how);
+  PetscCheck(rho > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "Material '%s': %sdensity %g is out of range: must be > 0 (kg/m^3)%s", name, p, (double)rho, how);
+  PetscFunctionReturn(0);
+}
+
+/* The common constructor: validates, converts to Lame, and calls the registered constructor. */
+static PetscErrorCode MaterialCreate(SimRegistry reg, const char *name, const char *opt, PetscReal E, PetscReal nu, PetscReal rho,
+                                     SimMaterial *mat)
+{
+  const SimRegEntry *entry;
+  SimMaterial m;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCheck(mat, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Material '%s': NULL output pointer", name);
+  *mat = NULL;
+  PetscCall(SimRegistryFind(reg, SIM_KIND_MATERIAL, name, &entry));
+  PetscCheck(entry->create, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Material '%s' is registered without a constructor", name);
+  PetscCall(ValidateParams(name, opt, E, nu, rho));
+  PetscCall(PetscNew(&m));
+  PetscCall(PetscStrncpy(m->name, name, sizeof(m->name)));
+  m->par.youngs = E;
+  m->par.poisson = nu;
+  m->par.density = rho;
+  m->par.mu = E / (2 * (1 + nu));                     /* shear modulus */
+  m->par.lambda = E * nu / ((1 + nu) * (1 - 2 * nu)); /* first Lame parameter */
+  ierr = ((SimMaterialCreateFn)entry->create)(m);
+  if (ierr) { /* free what the constructor set up before failing, then pass the error on */
+    PetscCall(SimMaterialDestroy(&m));
+    PetscCall(ierr);
+  }
+  if (!m->ops.energy || !m->ops.pk1 || !m->ops.hessian) {
+    PetscCall(SimMaterialDestroy(&m));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "Material '%s' must set the energy, pk1 and hessian ops in its constructor", name);
+  }
+  *mat = m;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimMaterialCreate(SimRegistry reg, const char *name, const char *prefix, SimMaterial *mat)
+{
+  PetscReal E = 1e5, nu = 0.3, rho = 1000;
+  char opt[128];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s", prefix ? prefix : ""));
+  PetscOptionsBegin(PETSC_COMM_SELF, prefix, "Material options", "");
+  PetscCall(PetscOptionsReal("-youngs", "Young's modulus E (Pa), > 0", "", E, &E, NULL));
+  PetscCall(PetscOptionsReal("-poisson", "Poisson ratio nu, in (-1, 0.5)", "", nu, &nu, NULL));
+  PetscCall(PetscOptionsReal("-density", "density (kg/m^3), > 0", "", rho, &rho, NULL));
+  PetscOptionsEnd();
+  PetscCall(MaterialCreate(reg, name, opt, E, nu, rho, mat));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimMaterialCreateWithParams(SimRegistry reg, const char *name, PetscReal youngs, PetscReal poisson,
+                                           PetscReal density, SimMaterial *mat)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MaterialCreate(reg, name, NULL, youngs, poisson, density, mat));
+  PetscFunctionReturn(0);
+}
+
+/* The argument checks every op shares. */
+static PetscErrorCode CheckArgs(SimMaterial mat, PetscInt n, const PetscReal *F, const void *out, const char *op)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(mat, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "%s: NULL material", op);
+  PetscCheck(n >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s (material '%s'): n = %" PetscInt_FMT " < 0", op, mat->name,
+             n);
+  PetscCheck(n == 0 || (F && out), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL,
+             "%s (material '%s'): NULL %s array for n = %" PetscInt_FMT, op, mat->name, F ? "output" : "F", n);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimMaterialEnergy(SimMaterial mat, PetscInt n, const PetscReal *F, PetscReal *psi)
+{
+  PetscFunctionBeginUser;
+  PetscCall(CheckArgs(mat, n, F, psi, "SimMaterialEnergy"));
+  PetscCall(mat->ops.energy(mat, n, F, psi));
+  for (PetscInt e = 0; e < n; e++)
+    PetscCheck(!PetscIsNanReal(psi[e]), PETSC_COMM_SELF, PETSC_ERR_FP,
+               "Material '%s' returned a NaN energy for F[%" PetscInt_FMT "]", mat->name, e);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimMaterialPK1(SimMaterial mat, PetscInt n, const PetscReal *F, PetscReal *P)
+{
+  PetscFunctionBeginUser;
+  PetscCall(CheckArgs(mat, n, F, P, "SimMaterialPK1"));
+  PetscCall(mat->ops.pk1(mat, n, F, P));
+  for (PetscInt k = 0; k < 9 * n; k++)
+    PetscCheck(!PetscIsInfOrNanReal(P[k]), PETSC_COMM_SELF, PETSC_ERR_FP,
+               "Material '%s' returned a non-finite stress P for F[%" PetscInt_FMT "]", mat->name, k / 9);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimMaterialHessian(SimMaterial mat, PetscInt n, const PetscReal *F, PetscBool psd, PetscReal *dPdF)
+{
+  PetscFunctionBeginUser;
+  PetscCall(CheckArgs(mat, n, F, dPdF, "SimMaterialHessian"));
+  PetscCall(mat->ops.hessian(mat, n, F, psd, dPdF));
+  for (PetscInt k = 0; k < 81 * n; k++)
+    PetscCheck(!PetscIsInfOrNanReal(dPdF[k]), PETSC_COMM_SELF, PETSC_ERR_FP,
+               "Material '%s' returned a non-finite dP/dF for F[%" PetscInt_FMT "]", mat->name, k / 81);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimMaterialDestroy(SimMaterial *mat)
+{
+  PetscFunctionBeginUser;
+  if (!mat || !*mat) PetscFunctionReturn(0);
+  if ((*mat)->ops.destroy) PetscCall((*mat)->ops.destroy(*mat));
+  PetscCall(PetscFree(*mat));
+  PetscFunctionReturn(0);
+}

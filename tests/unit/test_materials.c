@@ -1,0 +1,509 @@
+/* Materials: the 3x3 SVD and eigensolver, then every registered material against finite
+ * differences, rest state, PSD projection and rest tensor; parameter validation; throughput. */
+#include <math.h>
+#include <time.h>
+#include <gsl/gsl_eigen.h>
+#include <gsl/gsl_matrix.h>
+#include "material_checks.h"
+#include "framework/linalg/svd3.h"
+#include "framework/linalg/isotropic.h"
+
+/* What each built-in material satisfies; the conformance loop checks these rows, and a material
+ * missing from the table is checked against its own inversion_safe flag and the full linear
+ * elastic tensor (mu, lambda) at rest.
+ *   rest tensor: dP/dF(I) = mu_f mu (d_ik d_jl + d_il d_jk) + lambda_f lambda d_ij d_kl. */
+static const struct {
+  const char *name;
+  PetscBool inversion_safe;
+  PetscReal mu_f, lambda_f;
+} expected[] = {
+    {"stvk", PETSC_TRUE, 1, 1},              /* polynomial in F, reduces to linear elasticity */
+    {"corotated", PETSC_TRUE, 1, 1},         /* rotation-variant SVD, reduces to linear elasticity */
+    {"fixed_corotated", PETSC_TRUE, 1, 1},   /* idem */
+    {"neohookean", PETSC_FALSE, 1, 1},       /* +inf for J <= 0 */
+    {"stable_neohookean", PETSC_TRUE, 1, 1}, /* Lame reparametrized so that it reduces to linear elasticity */
+    {"arap", PETSC_TRUE, 1, 0},              /* no volume term: linear elasticity with lambda = 0 */
+};
+
+/* Parameter sets every material is checked with: moderate, nearly incompressible, auxetic. */
+static const PetscReal param_sets[][2] = {{1e5, 0.3}, {2e6, 0.45}, {5e4, -0.3}};
+
+/* ---- SVD ---- */
+
+static PetscReal Det3(const PetscReal A[9])
+{
+  return A[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (A[3] * A[8] - A[5] * A[6]) + A[2] * (A[3] * A[7] - A[4] * A[6]);
+}
+
+static PetscReal Frob(const PetscReal *A, PetscInt n)
+{
+  PetscReal s = 0;
+  for (PetscInt k = 0; k < n; k++) s += A[k] * A[k];
+  return PetscSqrtReal(s);
+}
+
+/* |Q^T Q - I| */
+static PetscReal OrthoError(const PetscReal Q[9])
+{
+  PetscReal e = 0;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      PetscReal s = Q[i] * Q[j] + Q[3 + i] * Q[3 + j] + Q[6 + i] * Q[6 + j] - (i == j);
+      e += s * s;
+    }
+  return PetscSqrtReal(e);
+}
+
+/* Checks SimSvd3 and SimPolar3 on F; `s_expect` (may be NULL) are the singular values F was built
+ * from, in the documented order and sign. Errors are measured on F / max|F_ij| so that F of any
+ * magnitude (1e-300 .. 1e300) is checked to the same relative tolerance. */
+static void CheckSvd(const PetscReal F[9], const PetscReal *s_expect, const char *label)
+{
+  PetscReal U[9], s[3], V[9], R[9], S[9], Fs[9], m = 0, inv, fn, det, err = 0;
+
+  for (int k = 0; k < 9; k++) m = PetscMax(m, PetscAbsReal(F[k]));
+  inv = m > 0 ? 1 / m : 1;
+  for (int k = 0; k < 9; k++) Fs[k] = inv * F[k];
+  fn = Frob(Fs, 9), det = Det3(Fs);
+  CHECK_PETSC(SimSvd3(F, U, s, V));
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      PetscReal g = U[3 * i] * s[0] * V[3 * j] + U[3 * i + 1] * s[1] * V[3 * j + 1] + U[3 * i + 2] * s[2] * V[3 * j + 2];
+      err += (inv * g - Fs[3 * i + j]) * (inv * g - Fs[3 * i + j]);
+    }
+  err = PetscSqrtReal(err);
+  ck_assert_msg(err <= 1e-12 * fn, "SVD of %s: |U S V^T - F| / |F| = %g", label, (double)(fn > 0 ? err / fn : err));
+  ck_assert_msg(OrthoError(U) < 1e-12 && OrthoError(V) < 1e-12, "SVD of %s: U or V not orthogonal (%g, %g)", label,
+                (double)OrthoError(U), (double)OrthoError(V));
+  ck_assert_msg(PetscAbsReal(Det3(U) - 1) < 1e-12 && PetscAbsReal(Det3(V) - 1) < 1e-12, "SVD of %s: det U = %g, det V = %g",
+                label, (double)Det3(U), (double)Det3(V));
+  ck_assert_msg(s[0] >= 0 && s[1] >= 0, "SVD of %s: sigma = (%g, %g, %g), the first two must be >= 0", label, (double)s[0],
+                (double)s[1], (double)s[2]);
+  ck_assert_msg(s[0] >= s[1] - 1e-14 * s[0] && s[1] >= PetscAbsReal(s[2]) - 1e-14 * s[0],
+                "SVD of %s: sigma = (%g, %g, %g) not sorted by |.|", label, (double)s[0], (double)s[1], (double)s[2]);
+  if (PetscAbsReal(det) > 1e-10 * fn * fn * fn)
+    ck_assert_msg((s[2] < 0) == (det < 0), "SVD of %s: sign of sigma_2 = %g does not match det F (%s)", label, (double)s[2],
+                  det < 0 ? "< 0" : "> 0");
+  if (s_expect)
+    for (int k = 0; k < 3; k++)
+      ck_assert_msg(PetscAbsReal(inv * s[k] - inv * s_expect[k]) <= 1e-12 * fn, "SVD of %s: sigma_%d = %.17g, expected %.17g",
+                    label, k, (double)s[k], (double)s_expect[k]);
+  /* polar F = R S: R a rotation, S symmetric */
+  CHECK_PETSC(SimPolar3(F, R, S));
+  ck_assert_msg(OrthoError(R) < 1e-12 && PetscAbsReal(Det3(R) - 1) < 1e-12, "polar of %s: R is not a rotation", label);
+  err = 0;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      PetscReal rs = inv * (R[3 * i] * S[j] + R[3 * i + 1] * S[3 + j] + R[3 * i + 2] * S[6 + j]),
+                as = inv * (S[3 * i + j] - S[3 * j + i]);
+      err += (rs - Fs[3 * i + j]) * (rs - Fs[3 * i + j]) + as * as;
+    }
+  ck_assert_msg(PetscSqrtReal(err) <= 1e-12 * fn, "polar of %s: |R S - F| or asymmetry of S = %g (relative)", label,
+                (double)(fn > 0 ? PetscSqrtReal(err) / fn : PetscSqrtReal(err)));
+}
+
+START_TEST(svd_special)
+{
+  const PetscReal Id[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, Z[9] = {0}, refl[9] = {1, 0, 0, 0, 1, 0, 0, 0, -1};
+  const PetscReal rank1[9] = {1 * 0.3, 1 * -0.2, 1 * 0.5, 2 * 0.3, 2 * -0.2, 2 * 0.5, -1 * 0.3, -1 * -0.2, -1 * 0.5};
+  const PetscReal diag[9] = {0.5, 0, 0, 0, -2, 0, 0, 0, 1}, perm[9] = {0, 1, 0, 1, 0, 0, 0, 0, 1};
+  const PetscReal e1[3] = {1, 1, 1}, e0[3] = {0, 0, 0}, er[3] = {1, 1, -1}, ed[3] = {2, 1, -0.5}, ep[3] = {1, 1, -1};
+  const PetscReal perm3[9] = {0, 0.5, 0.1, -2, 0, 0.3, 0.2, 0, 1};
+  PetscReal big[9], tiny[9];
+
+  CheckSvd(Id, e1, "identity");
+  CheckSvd(Z, e0, "zero");
+  CheckSvd(refl, er, "reflection diag(1, 1, -1)");
+  CheckSvd(rank1, NULL, "rank 1 (a b^T)");
+  CheckSvd(diag, ed, "diag(0.5, -2, 1)");
+  CheckSvd(perm, ep, "permutation (odd)");
+  for (int k = 0; k < 9; k++) big[k] = 1e300 * perm3[k], tiny[k] = 1e-300 * perm3[k];
+  CheckSvd(big, NULL, "1e300 (permuted diag(0.5, -2, 1) + off-diagonal)");
+  CheckSvd(tiny, NULL, "1e-300 (permuted diag(0.5, -2, 1) + off-diagonal)");
+}
+END_TEST
+
+START_TEST(svd_random)
+{
+  PetscRandom rnd;
+  /* singular values (documented order and sign), composed with random rotations */
+  const PetscReal cases[][3] = {{1.5, 1.0, 0.5},
+                                {1.2, 1.2, 0.7},
+                                {1.2, 0.7, 0.7},
+                                {1.3, 1.3, 1.3},
+                                {2, 1, -0.5},
+                                {2, 1, -1},
+                                {1, 1, -1},
+                                {1.1, 0.9, -1e-12},
+                                {1.1, 0.9, 1e-12},
+                                {1.1, 0.9, 0},
+                                {1.1, 0, 0},
+                                {3, 1e-8, 1e-9},
+                                {1 + 1e-14, 1, 1 - 1e-14},
+                                {1e3, 1, 1e-3},
+                                {1.2, 1.2, -1.2},
+                                {0.7 * (1 + 1e-9), 0.7, -0.3}};
+  char label[128];
+
+  CHECK_PETSC(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  CHECK_PETSC(PetscRandomSetSeed(rnd, 99));
+  CHECK_PETSC(PetscRandomSeed(rnd));
+  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+    for (int rep = 0; rep < 20; rep++) {
+      PetscReal F[9];
+      CHECK_PETSC(MaterialTestCompose(rnd, cases[c], F));
+      snprintf(label, sizeof(label), "R1 diag(%g, %g, %g) R2 #%d", (double)cases[c][0], (double)cases[c][1], (double)cases[c][2],
+               rep);
+      CheckSvd(F, cases[c], label);
+    }
+  /* general random matrices, and rank 2 ones (one column a combination of the others) */
+  for (int rep = 0; rep < 500; rep++) {
+    PetscReal F[9];
+    for (int k = 0; k < 9; k++) {
+      CHECK_PETSC(PetscRandomGetValueReal(rnd, &F[k]));
+      F[k] = 2 * F[k] - 1;
+    }
+    snprintf(label, sizeof(label), "random entries #%d", rep);
+    CheckSvd(F, NULL, label);
+    for (int r = 0; r < 3; r++) F[3 * r + 2] = 0.3 * F[3 * r] - 2 * F[3 * r + 1];
+    snprintf(label, sizeof(label), "random rank 2 #%d", rep);
+    CheckSvd(F, NULL, label);
+  }
+  CHECK_PETSC(PetscRandomDestroy(&rnd));
+}
+END_TEST
+
+START_TEST(svd_nonfinite)
+{
+  PetscReal F[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, U[9], s[3], V[9];
+  PetscErrorCode ierr;
+
+  CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  F[4] = (PetscReal)INFINITY;
+  ierr = SimSvd3(F, U, s, V);
+  ck_assert_msg(ierr == PETSC_ERR_FP, "SVD of an infinite F must fail with PETSC_ERR_FP, got %d", (int)ierr);
+  F[4] = (PetscReal)NAN;
+  ierr = SimSvd3(F, U, s, V);
+  ck_assert_msg(ierr == PETSC_ERR_FP, "SVD of a NaN F must fail with PETSC_ERR_FP, got %d", (int)ierr);
+  CHECK_PETSC(PetscPopErrorHandler());
+}
+END_TEST
+
+START_TEST(symeig3_random)
+{
+  PetscRandom rnd;
+  gsl_vector *eval = gsl_vector_alloc(3);
+  gsl_eigen_symm_workspace *w = gsl_eigen_symm_alloc(3);
+
+  CHECK_PETSC(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  CHECK_PETSC(PetscRandomSetSeed(rnd, 5));
+  CHECK_PETSC(PetscRandomSeed(rnd));
+  for (int rep = 0; rep < 300; rep++) {
+    PetscReal A[9], l[3], Q[9], B[9], err = 0, ref[3];
+    gsl_matrix_view Bv = gsl_matrix_view_array(B, 3, 3);
+    for (int i = 0; i < 3; i++)
+      for (int j = i; j < 3; j++) {
+        CHECK_PETSC(PetscRandomGetValueReal(rnd, &A[3 * i + j]));
+        A[3 * i + j] = A[3 * j + i] = 2 * A[3 * i + j] - 1;
+      }
+    if (rep % 3 == 1) A[1] = A[3] = 0, A[2] = A[6] = 0, A[4] = A[0]; /* a repeated eigenvalue */
+    if (rep % 3 == 2) A[1] = A[2] = A[3] = A[5] = A[6] = A[7] = 0;   /* already diagonal */
+    CHECK_PETSC(SimSymEig3(A, l, Q));
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) {
+        PetscReal s =
+            Q[3 * i] * l[0] * Q[3 * j] + Q[3 * i + 1] * l[1] * Q[3 * j + 1] + Q[3 * i + 2] * l[2] * Q[3 * j + 2] - A[3 * i + j];
+        err += s * s;
+      }
+    ck_assert_msg(PetscSqrtReal(err) < 1e-13 * PetscMax(Frob(A, 9), 1e-300), "SymEig3 #%d: |Q L Q^T - A| = %g", rep,
+                  (double)PetscSqrtReal(err));
+    ck_assert_msg(OrthoError(Q) < 1e-13 && PetscAbsReal(Det3(Q) - 1) < 1e-13, "SymEig3 #%d: Q is not a rotation", rep);
+    ck_assert_msg(l[0] >= l[1] && l[1] >= l[2], "SymEig3 #%d: eigenvalues not sorted descending", rep);
+    for (int k = 0; k < 9; k++) B[k] = A[k];
+    gsl_eigen_symm(&Bv.matrix, eval, w);
+    for (int k = 0; k < 3; k++) ref[k] = gsl_vector_get(eval, k);
+    CHECK_PETSC(PetscSortReal(3, ref));
+    for (int k = 0; k < 3; k++)
+      ck_assert_msg(PetscAbsReal(l[k] - ref[2 - k]) < 1e-13 * Frob(A, 9), "SymEig3 #%d: eigenvalue %g, GSL %g", rep, (double)l[k],
+                    (double)ref[2 - k]);
+  }
+  CHECK_PETSC(PetscRandomDestroy(&rnd));
+  gsl_eigen_symm_free(w);
+  gsl_vector_free(eval);
+}
+END_TEST
+
+/* ---- conformance: every registered material ---- */
+
+START_TEST(materials_registered)
+{
+  SimRegistry reg;
+  PetscInt n;
+  const SimRegEntry *e;
+
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  CHECK_PETSC(SimRegistryCount(reg, SIM_KIND_MATERIAL, &n));
+  ck_assert_msg(n >= (PetscInt)(sizeof(expected) / sizeof(expected[0])), "only %d materials registered", (int)n);
+  for (size_t k = 0; k < sizeof(expected) / sizeof(expected[0]); k++) {
+    CHECK_PETSC(SimRegistryLookup(reg, SIM_KIND_MATERIAL, expected[k].name, &e));
+    ck_assert_msg(e && e->help[0], "material '%s' is not registered (or has no help line)", expected[k].name);
+  }
+  CHECK_PETSC(SimRegistryDestroy(&reg));
+}
+END_TEST
+
+START_TEST(materials_conformance)
+{
+  SimRegistry reg;
+  PetscInt n;
+
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  CHECK_PETSC(SimRegistryCount(reg, SIM_KIND_MATERIAL, &n));
+  for (PetscInt i = 0; i < n; i++) {
+    const SimRegEntry *e;
+    PetscReal mu_f = 1, lambda_f = 1;
+    PetscBool listed = PETSC_FALSE, safe = PETSC_FALSE;
+
+    CHECK_PETSC(SimRegistryGet(reg, SIM_KIND_MATERIAL, i, &e));
+    for (size_t k = 0; k < sizeof(expected) / sizeof(expected[0]); k++)
+      if (!strcmp(expected[k].name, e->name))
+        listed = PETSC_TRUE, safe = expected[k].inversion_safe, mu_f = expected[k].mu_f, lambda_f = expected[k].lambda_f;
+    for (size_t p = 0; p < sizeof(param_sets) / sizeof(param_sets[0]); p++) {
+      SimMaterial mat;
+      CHECK_PETSC(SimMaterialCreateWithParams(reg, e->name, param_sets[p][0], param_sets[p][1], 1000, &mat));
+      ck_assert_msg(!strcmp(mat->name, e->name), "material name '%s' for '%s'", mat->name, e->name);
+      if (listed)
+        ck_assert_msg(mat->inversion_safe == safe, "%s: inversion_safe is %d, expected %d", e->name, (int)mat->inversion_safe,
+                      (int)safe);
+      MaterialCheckAll(mat, mu_f, lambda_f);
+      CHECK_PETSC(SimMaterialDestroy(&mat));
+    }
+  }
+  CHECK_PETSC(SimRegistryDestroy(&reg));
+}
+END_TEST
+
+/* the batched ops give the same results as one F at a time, and n = 0 is a no-op */
+START_TEST(materials_batched)
+{
+  SimRegistry reg;
+  PetscInt n;
+  MaterialTestSet set;
+
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  CHECK_PETSC(MaterialTestSetCreate(3, PETSC_FALSE, &set));
+  CHECK_PETSC(SimRegistryCount(reg, SIM_KIND_MATERIAL, &n));
+  for (PetscInt i = 0; i < n; i++) {
+    const SimRegEntry *e;
+    SimMaterial mat;
+    PetscReal psi[MC_MAX_F], P[9 * MC_MAX_F], H[81 * MC_MAX_F], psi1, P1[9], H1[81];
+
+    CHECK_PETSC(SimRegistryGet(reg, SIM_KIND_MATERIAL, i, &e));
+    CHECK_PETSC(SimMaterialCreateWithParams(reg, e->name, 1e5, 0.3, 1000, &mat));
+    CHECK_PETSC(SimMaterialEnergy(mat, 0, NULL, NULL));
+    CHECK_PETSC(SimMaterialEnergy(mat, set.n, &set.F[0][0], psi));
+    CHECK_PETSC(SimMaterialPK1(mat, set.n, &set.F[0][0], P));
+    CHECK_PETSC(SimMaterialHessian(mat, set.n, &set.F[0][0], PETSC_TRUE, H));
+    for (PetscInt c = 0; c < set.n; c++) {
+      CHECK_PETSC(SimMaterialEnergy(mat, 1, set.F[c], &psi1));
+      CHECK_PETSC(SimMaterialPK1(mat, 1, set.F[c], P1));
+      CHECK_PETSC(SimMaterialHessian(mat, 1, set.F[c], PETSC_TRUE, H1));
+      ck_assert_msg(psi1 == psi[c], "%s: batched energy differs", e->name);
+      for (int k = 0; k < 9; k++) ck_assert_msg(P1[k] == P[9 * c + k], "%s: batched P differs", e->name);
+      for (int k = 0; k < 81; k++) ck_assert_msg(H1[k] == H[81 * c + k], "%s: batched dP/dF differs", e->name);
+    }
+    CHECK_PETSC(SimMaterialDestroy(&mat));
+  }
+  CHECK_PETSC(SimRegistryDestroy(&reg));
+}
+END_TEST
+
+/* ---- neo-Hookean outside its domain ---- */
+
+START_TEST(neohookean_inverted)
+{
+  SimRegistry reg;
+  SimMaterial mat;
+  PetscReal F[3][9] = {{1, 0, 0, 0, 1, 0, 0, 0, -0.5}, {0}, {1, 0, 0, 0, 1, 0, 0, 0, 1}}, psi[3], P[9];
+  PetscErrorCode ierr;
+  const char *text;
+  char *msg;
+
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  CHECK_PETSC(SimMaterialCreateWithParams(reg, "neohookean", 1e5, 0.3, 1000, &mat));
+  CHECK_PETSC(SimMaterialEnergy(mat, 3, &F[0][0], psi)); /* J < 0, J = 0, J = 1 */
+  ck_assert_msg(PetscIsInfReal(psi[0]) && psi[0] > 0, "neo-Hookean energy at J < 0 is %g, expected +inf", (double)psi[0]);
+  ck_assert_msg(PetscIsInfReal(psi[1]) && psi[1] > 0, "neo-Hookean energy at J = 0 is %g, expected +inf", (double)psi[1]);
+  ck_assert_msg(PetscAbsReal(psi[2]) < 1e-12, "neo-Hookean energy at rest is %g", (double)psi[2]);
+  CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = SimMaterialPK1(mat, 1, F[0], P);
+  CHECK_PETSC(PetscPopErrorHandler());
+  ck_assert_msg(ierr, "neo-Hookean P at J < 0 must be an error");
+  CHECK_PETSC(PetscErrorMessage(ierr, &text, &msg));
+  ck_assert_msg(msg && strstr(msg, "J = det F"), "error message should name J: %s", msg ? msg : "(none)");
+  CHECK_PETSC(SimMaterialDestroy(&mat));
+  CHECK_PETSC(SimRegistryDestroy(&reg));
+}
+END_TEST
+
+/* ---- parameters ---- */
+
+/* Creates `name` with an options string (prefix "bunny_") or explicit parameters, expects an
+ * error whose message contains every string in `want` (NULL-terminated). */
+static void ExpectBadParams(SimRegistry reg, const char *opts, PetscReal E, PetscReal nu, PetscReal rho, const char *const *want)
+{
+  SimMaterial mat = NULL;
+  PetscErrorCode ierr;
+  char *msg = NULL;
+
+  if (opts) CHECK_PETSC(TestSetOptions(opts));
+  CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = opts ? SimMaterialCreate(reg, "stvk", "bunny_", &mat) : SimMaterialCreateWithParams(reg, "stvk", E, nu, rho, &mat);
+  CHECK_PETSC(PetscPopErrorHandler());
+  ck_assert_msg(ierr && !mat, "bad parameters (%s / E %g nu %g rho %g) were accepted", opts ? opts : "explicit", (double)E,
+                (double)nu, (double)rho);
+  CHECK_PETSC(PetscErrorMessage(ierr, NULL, &msg));
+  for (int k = 0; want[k]; k++)
+    ck_assert_msg(msg && strstr(msg, want[k]), "message for %s (E %g nu %g rho %g) should contain '%s': %s",
+                  opts ? opts : "explicit", (double)E, (double)nu, (double)rho, want[k], msg ? msg : "(none)");
+  CHECK_PETSC(TestSetOptions(NULL));
+}
+
+START_TEST(material_bad_params)
+{
+  SimRegistry reg;
+  const char *const poisson_opt[] = {"-bunny_poisson 0.5 is out of range: must be in (-1, 0.5)", "incompressible", NULL};
+  const char *const poisson_opt_m1[] = {"-bunny_poisson -1", "is out of range: must be in (-1, 0.5)", NULL};
+  const char *const youngs_opt[] = {"-bunny_youngs -3", "> 0", NULL};
+  const char *const density_opt[] = {"-bunny_density 0", "> 0", NULL};
+  const char *const poisson[] = {"poisson", "(-1, 0.5)", NULL};
+  const char *const youngs[] = {"youngs", NULL};
+  const char *const density[] = {"density", NULL};
+  const char *const unknown[] = {"Unknown material 'rubber'", "stable_neohookean", NULL};
+  SimMaterial mat = NULL;
+  PetscErrorCode ierr;
+  char *msg = NULL;
+
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  ExpectBadParams(reg, "-bunny_poisson 0.5", 0, 0, 0, poisson_opt);
+  ExpectBadParams(reg, "-bunny_poisson -1", 0, 0, 0, poisson_opt_m1);
+  ExpectBadParams(reg, "-bunny_youngs -3", 0, 0, 0, youngs_opt);
+  ExpectBadParams(reg, "-bunny_density 0", 0, 0, 0, density_opt);
+  ExpectBadParams(reg, NULL, 1e5, 0.5, 1000, poisson);
+  ExpectBadParams(reg, NULL, 1e5, -1, 1000, poisson);
+  ExpectBadParams(reg, NULL, 1e5, 0.7, 1000, poisson);
+  ExpectBadParams(reg, NULL, 0, 0.3, 1000, youngs);
+  ExpectBadParams(reg, NULL, -1e5, 0.3, 1000, youngs);
+  ExpectBadParams(reg, NULL, 1e5, 0.3, 0, density);
+  ExpectBadParams(reg, NULL, 1e5, 0.3, -1, density);
+  /* an unknown name lists the valid ones */
+  CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = SimMaterialCreateWithParams(reg, "rubber", 1e5, 0.3, 1000, &mat);
+  CHECK_PETSC(PetscPopErrorHandler());
+  ck_assert(ierr && !mat);
+  CHECK_PETSC(PetscErrorMessage(ierr, NULL, &msg));
+  for (int k = 0; unknown[k]; k++)
+    ck_assert_msg(msg && strstr(msg, unknown[k]), "unknown material message: %s", msg ? msg : "(none)");
+  CHECK_PETSC(SimRegistryDestroy(&reg));
+}
+END_TEST
+
+START_TEST(material_options)
+{
+  SimRegistry reg;
+  SimMaterial mat;
+  const PetscReal E = 2e6, nu = 0.4;
+
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  CHECK_PETSC(TestSetOptions("-bunny_youngs 2e6 -bunny_poisson 0.4 -bunny_density 1100"));
+  CHECK_PETSC(SimMaterialCreate(reg, "stable_neohookean", "bunny_", &mat));
+  ck_assert(mat->par.youngs == E && mat->par.poisson == nu && mat->par.density == 1100);
+  ck_assert(PetscAbsReal(mat->par.mu - E / (2 * (1 + nu))) < 1e-9 * E);
+  ck_assert(PetscAbsReal(mat->par.lambda - E * nu / ((1 + nu) * (1 - 2 * nu))) < 1e-9 * E);
+  CHECK_PETSC(SimMaterialDestroy(&mat));
+  /* defaults without options: E = 1e5, nu = 0.3, density 1000 */
+  CHECK_PETSC(TestSetOptions(NULL));
+  CHECK_PETSC(SimMaterialCreate(reg, "arap", NULL, &mat));
+  ck_assert(mat->par.youngs == 1e5 && mat->par.poisson == 0.3 && mat->par.density == 1000);
+  CHECK_PETSC(SimMaterialDestroy(&mat));
+  CHECK_PETSC(SimMaterialDestroy(NULL));
+  CHECK_PETSC(SimRegistryDestroy(&reg));
+}
+END_TEST
+
+/* ---- throughput (printed, not asserted): PBSIM_MATERIAL_BENCH_N deformation gradients ---- */
+
+START_TEST(material_throughput)
+{
+  SimRegistry reg;
+  PetscRandom rnd;
+  PetscInt n = 100000, nmat;
+  const char *env = getenv("PBSIM_MATERIAL_BENCH_N");
+  PetscReal *F, *out;
+
+  if (env) n = atoi(env);
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  CHECK_PETSC(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  CHECK_PETSC(PetscRandomSetSeed(rnd, 17));
+  CHECK_PETSC(PetscRandomSeed(rnd));
+  CHECK_PETSC(PetscMalloc2(9 * n, &F, 81 * n, &out));
+  CHECK_PETSC(PetscArrayzero(out, 81 * n)); /* fault the pages in before timing */
+  for (PetscInt e = 0; e < n; e++) {
+    PetscReal s[3];
+    for (int k = 0; k < 3; k++) {
+      CHECK_PETSC(PetscRandomGetValueReal(rnd, &s[k]));
+      s[k] += 0.5;
+    }
+    CHECK_PETSC(MaterialTestCompose(rnd, s, F + 9 * e));
+  }
+  CHECK_PETSC(SimRegistryCount(reg, SIM_KIND_MATERIAL, &nmat));
+  CHECK_PETSC(PetscPrintf(PETSC_COMM_SELF,
+                          "material throughput, %" PetscInt_FMT " random F (evaluations per CPU second, one thread):\n", n));
+  CHECK_PETSC(
+      PetscPrintf(PETSC_COMM_SELF, "  %-18s %12s %12s %12s %12s\n", "material", "energy", "pk1", "hessian", "hessian+psd"));
+  for (PetscInt i = 0; i < nmat; i++) {
+    const SimRegEntry *e;
+    SimMaterial mat;
+    double t[5]; /* process CPU time (s), robust to other load on the machine */
+
+    CHECK_PETSC(SimRegistryGet(reg, SIM_KIND_MATERIAL, i, &e));
+    CHECK_PETSC(SimMaterialCreateWithParams(reg, e->name, 1e5, 0.3, 1000, &mat));
+    t[0] = (double)clock() / CLOCKS_PER_SEC;
+    CHECK_PETSC(SimMaterialEnergy(mat, n, F, out));
+    t[1] = (double)clock() / CLOCKS_PER_SEC;
+    CHECK_PETSC(SimMaterialPK1(mat, n, F, out));
+    t[2] = (double)clock() / CLOCKS_PER_SEC;
+    CHECK_PETSC(SimMaterialHessian(mat, n, F, PETSC_FALSE, out));
+    t[3] = (double)clock() / CLOCKS_PER_SEC;
+    CHECK_PETSC(SimMaterialHessian(mat, n, F, PETSC_TRUE, out));
+    t[4] = (double)clock() / CLOCKS_PER_SEC;
+    CHECK_PETSC(PetscPrintf(PETSC_COMM_SELF, "  %-18s %12.3e %12.3e %12.3e %12.3e\n", e->name, n / (t[1] - t[0]),
+                            n / (t[2] - t[1]), n / (t[3] - t[2]), n / (t[4] - t[3])));
+    CHECK_PETSC(SimMaterialDestroy(&mat));
+  }
+  CHECK_PETSC(PetscFree2(F, out));
+  CHECK_PETSC(PetscRandomDestroy(&rnd));
+  CHECK_PETSC(SimRegistryDestroy(&reg));
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+  Suite *s = suite_create("materials");
+  TCase *tc = tcase_create("core");
+
+  tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, svd_special);
+  tcase_add_test(tc, svd_random);
+  tcase_add_test(tc, svd_nonfinite);
+  tcase_add_test(tc, symeig3_random);
+  tcase_add_test(tc, materials_registered);
+  tcase_add_test(tc, materials_conformance);
+  tcase_add_test(tc, materials_batched);
+  tcase_add_test(tc, neohookean_inverted);
+  tcase_add_test(tc, material_bad_params);
+  tcase_add_test(tc, material_options);
+  tcase_add_test(tc, material_throughput);
+  suite_add_tcase(s, tc);
+  return s;
+}
