@@ -10,6 +10,7 @@ PetscErrorCode SimSceneCreate(SimRegistry reg, const char *name, SimScene *scene
   PetscCall(PetscNew(scene));
   PetscCall(PetscStrncpy((*scene)->name, name, sizeof((*scene)->name)));
   (*scene)->default_gravity[1] = -9.81;
+  (*scene)->reg = reg;
   PetscCall(((SimSceneCreateFn)e->create)(*scene));
   PetscCheck((*scene)->ops.build, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Scene '%s' has no build operation", name);
   PetscFunctionReturn(0);

@@ -22,6 +22,7 @@ struct _p_SimScene {
   void *data;
   PetscReal default_gravity[3];  /* set by create; -gravity overrides */
   char default_colliders[64];    /* e.g. "plane"; used when -colliders is not given */
+  SimRegistry reg;               /* the tables it was created from (materials for FEM bodies) */
 };
 
 /* Constructor signature a scene registration carries (SIM_KIND_SCENE): sets ops and defaults. */

@@ -12,5 +12,7 @@ PetscErrorCode SimRegisterScenes(SimRegistry reg)
   ADD("cloth", "n x m cloth: structural, shear and bending springs; pinned corners or edge", SimSceneCreate_Cloth);
   ADD("lattice", "3D spring cube (structural + shear + bending) dropped on a ground plane", SimSceneCreate_Lattice);
   ADD("file", "a body from a mesh file (.obj springs + bending, .msh/.node tets as edge springs)", SimSceneCreate_File);
+  ADD("beam", "cantilever: a tet box clamped at x = 0 sagging under gravity (FEM; -beam_material)", SimSceneCreate_Beam);
+  ADD("drop", "a soft elastic box falling on a ground plane (FEM; -drop_material)", SimSceneCreate_Drop);
   PetscFunctionReturn(0);
 }

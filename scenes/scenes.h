@@ -7,3 +7,5 @@ PetscErrorCode SimSceneCreate_Rope(SimScene);
 PetscErrorCode SimSceneCreate_Cloth(SimScene);
 PetscErrorCode SimSceneCreate_Lattice(SimScene);
 PetscErrorCode SimSceneCreate_File(SimScene);
+PetscErrorCode SimSceneCreate_Beam(SimScene);
+PetscErrorCode SimSceneCreate_Drop(SimScene);

@@ -26,3 +26,8 @@ PetscErrorCode SimMeshEdges(const SimMesh *mesh, PetscInt *nedge, PetscInt **edg
 PetscErrorCode SimMeshBendingPairs(const SimMesh *mesh, PetscInt *npairs, PetscInt **pairs);
 /* Boundary faces of the tetrahedra (faces used by one tet), oriented outward. Caller frees. */
 PetscErrorCode SimMeshBoundaryFaces(const SimMesh *mesh, PetscInt *nface, PetscInt **faces);
+
+/* A box [lo, hi] split into n[0] x n[1] x n[2] cells, each cell into 6 tetrahedra sharing the
+ * cell's main diagonal (Kuhn subdivision: conforming across cells, all tets positive).
+ * Vertex (i, j, k) has index (k (n[1] + 1) + j) (n[0] + 1) + i. */
+PetscErrorCode SimMeshCreateBox(const PetscInt n[3], const PetscReal lo[3], const PetscReal hi[3], SimMesh *mesh);

@@ -1,0 +1,20 @@
+/* Linear tetrahedral finite elements with a hyperelastic material: E = sum_e W_e psi(F_e),
+ * F = Ds Dm^-1 (Sifakis & Barbic, "FEM simulation of 3D deformable solids", SIGGRAPH 2012 course). */
+#pragma once
+#include "framework/model/model.h"
+#include "framework/material.h"
+
+/* Builds the term for ntet tets (4 vertex indices each) at their rest positions rest[3*nv];
+ * the term takes ownership of the material. An inverted or degenerate rest tet is an input error
+ * naming the element. */
+PetscErrorCode SimFEMCreate(const char *name, PetscInt nv, const PetscReal *rest, PetscInt ntet, const PetscInt *tet, SimMaterial mat,
+                            SimEnergy *term);
+/* Lumped masses: each vertex gets a quarter of the mass density * volume of every tet it touches. */
+PetscErrorCode SimFEMAddLumpedMass(SimModel model, const PetscReal *rest, PetscInt ntet, const PetscInt *tet, PetscReal density);
+/* Deformation gradients of every element at x (9 per tet, row-major) and rest volumes; for tests
+ * and monitors (e.g. min det F). */
+PetscErrorCode SimFEMGetDeformation(SimEnergy term, const PetscReal *x, PetscInt *ntet, PetscReal *F, const PetscReal **volume);
+/* Per-vertex elastic forces by the finite-volume method (Teran et al. 2003): each tet adds
+ * -P (A1 N1 + A2 N2 + A3 N3) / 3 to each vertex, with A N the rest area-weighted outward normals of
+ * the three faces incident to it. f is 3*nv, overwritten. Equal to -dE/dx for linear tets. */
+PetscErrorCode SimFEMForcesFVM(SimEnergy term, const PetscReal *x, PetscReal *f);
