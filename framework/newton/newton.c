@@ -1,0 +1,514 @@
+/* The Newton minimizer of the incremental potential: Newton-CG preconditioned by the PSD-projected
+ * Hessian (or plain projected Newton) with an Armijo line search (see newton.h). */
+#include "framework/newton/newton.h"
+#include "framework/events.h"
+
+struct _p_SimNewton {
+  SimModel model; /* not owned */
+  MPI_Comm comm;
+  char prefix[64];
+  PetscInt n; /* 3*nv */
+  /* options */
+  PetscReal rtol, atol, vtol;
+  PetscInt max_it, ls_max;
+  PetscBool psd;
+  PetscBool exact_operator; /* Newton-CG: Krylov on the exact Hessian, preconditioned by the projected one */
+  PetscInt lag_its;         /* Newton-CG: keep the factorization while the Krylov solve takes <= lag_its */
+  PetscBool forcing;        /* inexact Newton: Krylov rtol = max(ksp_rtol, min(0.01, |g_k|/|g_0|)) */
+  PetscReal ksp_rtol;       /* the KSP's own rtol: the floor of the forcing term */
+  /* state */
+  PetscBool newton_cg;       /* the mode of the current minimization (Prepare_Newton) */
+  PetscBool krylov;          /* the KSP is not preonly */
+  PetscBool pc_ready;        /* the preconditioner holds a factorization */
+  PetscBool refactor;        /* the last solve was slow: refactor at the next iteration */
+  PetscBool has_dissipation; /* the model has DISSIPATION terms (else D and its derivatives vanish) */
+  /* linear algebra, created once: the Hessian pattern is fixed, so the symbolic factorization is
+   * reused by every numeric factorization */
+  KSP ksp;
+  Mat H;  /* the Hessian (projected when psd): the preconditioning matrix */
+  Mat Hx; /* the exact Hessian, the Krylov operator (exact_operator only) */
+  Vec g, p, diag;
+  /* flat scratch, 3*nv each: trial point, velocity v(x), a second gradient */
+  PetscReal *xt, *vel, *work;
+  SimEvents ev;
+};
+
+static const PetscReal ARMIJO_C = 1e-4; /* sufficient-decrease constant (Nocedal & Wright, 3.4) */
+
+/* v(x) = (x - X) / beta: the velocity the dissipation terms see. */
+static void Velocity_Newton(PetscInt n, PetscReal beta, const PetscReal *X, const PetscReal *x, PetscReal *v)
+{
+  const PetscReal ib = 1.0 / beta;
+  for (PetscInt i = 0; i < n; i++) v[i] = (x[i] - X[i]) * ib;
+}
+
+/* Phi(x) = 1/(2 beta^2) (x - y)^T M (x - y) + E(x) + beta D(xd, v(x)). *scale is the sum of the
+ * magnitudes of the three parts: the size of Phi's round-off, used by the line search. */
+static PetscErrorCode Value_Newton(SimNewton nt, PetscReal beta, const PetscReal *y, const PetscReal *X, const PetscReal *xd,
+                                   const PetscReal *x, PetscReal *phi, PetscReal *scale)
+{
+  SimModel model = nt->model;
+  const PetscReal *m;
+  PetscReal inertia = 0, E = 0, D = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(model->mass, &m));
+  for (PetscInt i = 0; i < nt->n; i++) {
+    const PetscReal d = x[i] - y[i];
+    if (!model->pinned[i / 3]) inertia += m[i] * d * d;
+  }
+  PetscCall(VecRestoreArrayRead(model->mass, &m));
+  inertia *= 0.5 / (beta * beta);
+  Velocity_Newton(nt->n, beta, X, x, nt->vel);
+  PetscCall(SimModelEnergy(model, SIM_ENERGY_POTENTIAL, x, nt->vel, &E));
+  if (nt->has_dissipation) PetscCall(SimModelEnergy(model, SIM_ENERGY_DISSIPATION, xd, nt->vel, &D));
+  *phi = inertia + E + beta * D;
+  if (scale) *scale = PetscAbsReal(inertia) + PetscAbsReal(E) + PetscAbsReal(beta * D);
+  PetscFunctionReturn(0);
+}
+
+/* grad Phi = M (x - y) / beta^2 + dE/dx(x) + dD/dv(xd, v(x))   (chain rule: d v / dx = I / beta,
+ * so the beta in front of D cancels); pinned entries are zero. */
+static PetscErrorCode Gradient_Newton(SimNewton nt, PetscReal beta, const PetscReal *y, const PetscReal *X, const PetscReal *xd,
+                                      const PetscReal *x, PetscReal *g)
+{
+  SimModel model = nt->model;
+  const PetscReal *m;
+  const PetscReal ib2 = 1.0 / (beta * beta);
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(nt->ev.force, 0, 0, 0, 0));
+  Velocity_Newton(nt->n, beta, X, x, nt->vel);
+  PetscCall(SimModelGradient(model, SIM_ENERGY_POTENTIAL, x, nt->vel, g));
+  if (nt->has_dissipation) {
+    PetscCall(SimModelGradient(model, SIM_ENERGY_DISSIPATION, xd, nt->vel, nt->work));
+    for (PetscInt i = 0; i < nt->n; i++) g[i] += nt->work[i];
+  }
+  PetscCall(VecGetArrayRead(model->mass, &m));
+  for (PetscInt i = 0; i < nt->n; i++) g[i] += m[i] * (x[i] - y[i]) * ib2;
+  PetscCall(VecRestoreArrayRead(model->mass, &m));
+  PetscCall(SimModelZeroPinned(model, g));
+  PetscCall(PetscLogEventEnd(nt->ev.force, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/* Hessian = M / beta^2 + d2E/dx2(x) + (1/beta) d2D/dv2(xd, v(x)), pinned rows/columns identity.
+ * H gets the per-term PSD projection when psd is on; Hx (Newton-CG mode only) the exact Hessian.
+ * pmat false skips H: the preconditioner's lagged factorization is kept. */
+static PetscErrorCode Hessian_Newton(SimNewton nt, PetscReal beta, const PetscReal *X, const PetscReal *xd, const PetscReal *x,
+                                     PetscBool pmat)
+{
+  const PetscReal cM = 1.0 / (beta * beta), cD = nt->has_dissipation ? 1.0 / beta : 0.0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(nt->ev.assemble, 0, 0, 0, 0));
+  Velocity_Newton(nt->n, beta, X, x, nt->vel);
+  if (pmat) {
+    PetscCall(SimModelHessianAssemble(nt->model, x, xd, nt->vel, cM, 1.0, cD, nt->psd, nt->H));
+    /* Assembly may reset the structural flags; restate them so Cholesky/ICC/CG accept the matrix. */
+    PetscCall(MatSetOption(nt->H, MAT_SYMMETRIC, PETSC_TRUE));
+    PetscCall(MatSetOption(nt->H, MAT_SPD, nt->psd));
+  }
+  if (nt->Hx) {
+    PetscCall(SimModelHessianAssemble(nt->model, x, xd, nt->vel, cM, 1.0, cD, PETSC_FALSE, nt->Hx));
+    PetscCall(MatSetOption(nt->Hx, MAT_SYMMETRIC, PETSC_TRUE));
+  }
+  PetscCall(PetscLogEventEnd(nt->ev.assemble, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/* Chooses the mode from the options and the KSP type, once per minimization: Newton-CG on the
+ * exact Hessian (psd, exact_operator and a Krylov method) or the plain projected Newton. */
+static PetscErrorCode Prepare_Newton(SimNewton nt)
+{
+  PetscBool preonly;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscObjectTypeCompare((PetscObject)nt->ksp, KSPPREONLY, &preonly));
+  nt->krylov = (PetscBool)!preonly;
+  nt->newton_cg = (PetscBool)(nt->psd && nt->exact_operator && !preonly);
+  if (nt->newton_cg && !nt->Hx) {
+    PetscCall(SimModelHessianCreate(nt->model, &nt->Hx));
+    PetscCall(MatSetOption(nt->Hx, MAT_SYMMETRIC, PETSC_TRUE));
+    PetscCall(MatSetOption(nt->Hx, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  }
+  if (!nt->newton_cg) PetscCall(MatDestroy(&nt->Hx));
+  PetscFunctionReturn(0);
+}
+
+/* One linear solve for the direction: H p = -g (projected Newton), or Hx p = -g by the Krylov
+ * method preconditioned with the factorization of H (Newton-CG). *slope = g.p. */
+static PetscErrorCode Solve_Newton(SimNewton nt, PetscBool reuse, PetscInt *its, KSPConvergedReason *reason, PetscReal *slope)
+{
+  PetscFunctionBeginUser;
+  PetscCall(KSPSetOperators(nt->ksp, nt->Hx ? nt->Hx : nt->H, nt->H));
+  PetscCall(KSPSetReusePreconditioner(nt->ksp, reuse));
+  PetscCall(PetscLogEventBegin(nt->ev.factor, 0, 0, 0, 0));
+  PetscCall(KSPSetUp(nt->ksp));
+  PetscCall(PetscLogEventEnd(nt->ev.factor, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(nt->ev.solve, 0, 0, 0, 0));
+  PetscCall(KSPSolve(nt->ksp, nt->g, nt->p));
+  PetscCall(PetscLogEventEnd(nt->ev.solve, 0, 0, 0, 0));
+  PetscCall(VecScale(nt->p, -1.0));
+  PetscCall(KSPGetIterationNumber(nt->ksp, its));
+  PetscCall(KSPGetConvergedReason(nt->ksp, reason));
+  PetscCall(VecDot(nt->g, nt->p, slope));
+  PetscFunctionReturn(0);
+}
+
+static PetscBool Descent_Newton(PetscReal slope)
+{
+  return (PetscBool)(slope < 0 && !PetscIsInfOrNanReal(slope));
+}
+
+/* The Newton direction at x (gradient in nt->g), into nt->p, with its slope g.p < 0.
+ * Newton-CG: CG on the exact Hessian, preconditioned by the Cholesky factorization of the projected
+ * Hessian. The factorization is lagged (kept across iterations and steps) while CG needs at most
+ * lag_its iterations. Where the exact Hessian is indefinite CG stops early (its direction is then
+ * still checked for descent); an unusable direction is retried with a fresh factorization, then
+ * replaced by the projected Newton direction -H^-1 g (one preconditioner application).
+ * Projected Newton (psd without Newton-CG, or psd off): H p = -g, refactored every iteration.
+ * gratio = |g_k|/|g_0| sets the Krylov tolerance when forcing is on.
+ * Last resort (possible with -newton_psd 0): the Jacobi-scaled gradient -g/|diag H|. */
+static PetscErrorCode Direction_Newton(SimNewton nt, PetscReal beta, const PetscReal *X, const PetscReal *xd, const PetscReal *x,
+                                       PetscReal gratio, PetscInt *its, PetscReal *slope)
+{
+  KSPConvergedReason reason;
+  PetscBool fresh = (PetscBool)(!nt->newton_cg || !nt->pc_ready || nt->refactor);
+  PetscInt it;
+
+  PetscFunctionBeginUser;
+  /* Inexact Newton forcing term (Eisenstat & Walker 1996, choice eta_k ~ |g_k|/|g_0|): loose solves
+   * far from the minimizer, tighter ones near it, which keeps the convergence superlinear. */
+  if (nt->krylov && nt->forcing)
+    PetscCall(
+        KSPSetTolerances(nt->ksp, PetscMax(nt->ksp_rtol, PetscMin(0.01, gratio)), PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+  PetscCall(Hessian_Newton(nt, beta, X, xd, x, fresh));
+  PetscCall(Solve_Newton(nt, (PetscBool)!fresh, &it, &reason, slope));
+  *its = it;
+  nt->pc_ready = PETSC_TRUE;
+  if (nt->newton_cg && !fresh && (!Descent_Newton(*slope) || reason < 0)) {
+    PetscCall(PetscInfo(nt->ksp, "Lagged preconditioner failed (%s): refactoring\n", KSPConvergedReasons[reason]));
+    PetscCall(Hessian_Newton(nt, beta, X, xd, x, PETSC_TRUE));
+    PetscCall(Solve_Newton(nt, PETSC_FALSE, &it, &reason, slope));
+    *its += it;
+    fresh = PETSC_TRUE;
+  }
+  /* Lag policy: refactor at the next iteration when this solve was slow. */
+  nt->refactor = (PetscBool)(nt->newton_cg && (it > nt->lag_its || reason < 0));
+  if (nt->newton_cg && !Descent_Newton(*slope)) {
+    PC pc;
+
+    PetscCall(PetscInfo(nt->ksp, "Exact-Hessian direction unusable (%s, g.p = %g): projected Newton direction\n",
+                        KSPConvergedReasons[reason], (double)*slope));
+    PetscCall(KSPGetPC(nt->ksp, &pc));
+    PetscCall(PCApply(pc, nt->g, nt->p));
+    PetscCall(VecScale(nt->p, -1.0));
+    PetscCall(VecDot(nt->g, nt->p, slope));
+  }
+  if (!Descent_Newton(*slope)) {
+    const PetscReal *g, *d;
+    PetscReal *p;
+
+    PetscCall(PetscInfo(nt->ksp, "Newton direction unusable (%s, g.p = %g): scaled gradient instead\n",
+                        KSPConvergedReasons[reason], (double)*slope));
+    PetscCall(MatGetDiagonal(nt->H, nt->diag));
+    PetscCall(VecGetArrayRead(nt->g, &g));
+    PetscCall(VecGetArrayRead(nt->diag, &d));
+    PetscCall(VecGetArray(nt->p, &p));
+    for (PetscInt i = 0; i < nt->n; i++) {
+      const PetscReal a = PetscAbsReal(d[i]);
+      p[i] = -g[i] / (a > 0 ? a : 1.0);
+    }
+    PetscCall(VecRestoreArray(nt->p, &p));
+    PetscCall(VecRestoreArrayRead(nt->diag, &d));
+    PetscCall(VecRestoreArrayRead(nt->g, &g));
+    PetscCall(VecDot(nt->g, nt->p, slope));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Backtracking (Armijo) line search from x along p: the first alpha = 2^-j with
+ *   Phi(x + alpha p) <= Phi(x) + c alpha g.p + slack,
+ * where slack = 64 eps * scale absorbs the round-off of Phi near the minimum (there the decrease is
+ * below what double precision resolves). On success x = x + alpha p and *phi is updated;
+ * *phiscale is the round-off scale of *phi (in: at x; out: at the accepted point);
+ * *ok is false after ls_max halvings (x unchanged). */
+static PetscErrorCode LineSearch_Newton(SimNewton nt, PetscReal beta, const PetscReal *y, const PetscReal *X, const PetscReal *xd,
+                                        PetscReal *x, PetscReal slope, PetscReal *phi, PetscReal *phiscale, PetscInt *cuts,
+                                        PetscBool *ok)
+{
+  const PetscReal *p;
+  PetscReal alpha = 1.0, slack = 64 * PETSC_MACHINE_EPSILON * *phiscale;
+
+  PetscFunctionBeginUser;
+  *ok = PETSC_FALSE;
+  PetscCall(PetscLogEventBegin(nt->ev.linesearch, 0, 0, 0, 0));
+  PetscCall(VecGetArrayRead(nt->p, &p));
+  for (PetscInt j = 0; j <= nt->ls_max; j++, alpha *= 0.5) {
+    PetscReal trial, tscale;
+
+    for (PetscInt i = 0; i < nt->n; i++) nt->xt[i] = x[i] + alpha * p[i];
+    PetscCall(Value_Newton(nt, beta, y, X, xd, nt->xt, &trial, &tscale));
+    if (!PetscIsInfOrNanReal(trial) && trial <= *phi + ARMIJO_C * alpha * slope + slack) {
+      PetscCall(PetscArraycpy(x, nt->xt, nt->n));
+      *phi = trial;
+      *phiscale = tscale;
+      *ok = PETSC_TRUE;
+      break;
+    }
+    (*cuts)++;
+  }
+  PetscCall(VecRestoreArrayRead(nt->p, &p));
+  PetscCall(PetscLogEventEnd(nt->ev.linesearch, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+static void Record_Newton(SimStepStats *st, PetscInt k, PetscReal gnorm, PetscReal phi)
+{
+  if (k < SIM_MAX_HISTORY) {
+    st->history[k] = gnorm;
+    st->objective[k] = phi;
+    st->nhistory = k + 1;
+  }
+  st->residual = gnorm;
+}
+
+PetscErrorCode SimNewtonCreate(SimModel model, const char *prefix, SimNewton *newton)
+{
+  SimNewton nt;
+  PC pc;
+
+  PetscFunctionBeginUser;
+  PetscCheck(model, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "SimNewtonCreate needs a model");
+  PetscCheck(model->nv > 0, model->comm, PETSC_ERR_ARG_WRONGSTATE, "SimNewtonCreate: the model has no vertices");
+  PetscCall(PetscNew(&nt));
+  nt->model = model;
+  nt->comm = model->comm;
+  nt->n = 3 * model->nv;
+  PetscCall(PetscStrncpy(nt->prefix, prefix ? prefix : "newton_", sizeof(nt->prefix)));
+  nt->rtol = 1e-8;
+  nt->atol = 1e-10;
+  nt->vtol = 1e-9;
+  nt->max_it = 50;
+  nt->ls_max = 30;
+  nt->psd = PETSC_TRUE;
+  nt->exact_operator = PETSC_TRUE;
+  nt->lag_its = 25;
+  nt->forcing = PETSC_TRUE;
+  nt->ksp_rtol = 1e-6;
+  for (PetscInt t = 0; t < model->nterms; t++)
+    if (model->term[t]->kind == SIM_ENERGY_DISSIPATION) nt->has_dissipation = PETSC_TRUE;
+  PetscCall(SimEventsGet(&nt->ev));
+
+  PetscCall(SimModelHessianCreate(model, &nt->H));
+  PetscCall(MatSetOption(nt->H, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(nt->H, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  PetscCall(MatCreateVecs(nt->H, &nt->p, &nt->g));
+  PetscCall(VecDuplicate(nt->g, &nt->diag));
+  PetscCall(PetscMalloc3(nt->n, &nt->xt, nt->n, &nt->vel, nt->n, &nt->work));
+
+  /* Defaults before KSPSetFromOptions, so -<prefix>ksp_type / -<prefix>pc_type override them. */
+  PetscCall(KSPCreate(nt->comm, &nt->ksp));
+  PetscCall(KSPSetOptionsPrefix(nt->ksp, nt->prefix));
+  PetscCall(KSPSetType(nt->ksp, KSPCG));
+  PetscCall(KSPSetTolerances(nt->ksp, 1e-6, PETSC_DEFAULT, PETSC_DEFAULT, 200));
+  PetscCall(KSPGetPC(nt->ksp, &pc));
+  PetscCall(PCSetType(pc, PCCHOLESKY));
+  PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERCHOLMOD));
+  *newton = nt;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimNewtonSetFromOptions(SimNewton nt)
+{
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(nt->comm, nt->prefix, "Newton minimizer of the incremental potential", "SimNewton");
+  PetscCall(PetscOptionsReal("-rtol", "Relative gradient tolerance (to the gradient at the guess), in [0, 1)",
+                             "SimNewtonMinimize", nt->rtol, &nt->rtol, NULL));
+  PetscCall(PetscOptionsReal("-atol", "Absolute gradient tolerance, N, >= 0", "SimNewtonMinimize", nt->atol, &nt->atol, NULL));
+  PetscCall(PetscOptionsReal("-vtol", "Step tolerance ||p||_inf/beta, m/s, >= 0 (0: off)", "SimNewtonMinimize", nt->vtol,
+                             &nt->vtol, NULL));
+  PetscCall(
+      PetscOptionsInt("-max_it", "Newton iterations per minimization, >= 1", "SimNewtonMinimize", nt->max_it, &nt->max_it, NULL));
+  PetscCall(PetscOptionsInt("-ls_max", "Line-search halvings before giving up, in [0, 60]", "SimNewtonMinimize", nt->ls_max,
+                            &nt->ls_max, NULL));
+  PetscCall(PetscOptionsBool("-psd", "Project each term's Hessian onto PSD", "SimNewtonMinimize", nt->psd, &nt->psd, NULL));
+  PetscCall(PetscOptionsBool(
+      "-exact_operator",
+      "Newton-CG: with -psd and a Krylov -ksp_type, the exact Hessian is the operator, the projected one the preconditioner",
+      "SimNewtonMinimize", nt->exact_operator, &nt->exact_operator, NULL));
+  PetscCall(PetscOptionsBool("-forcing", "Inexact Newton: Krylov rtol = max(-ksp_rtol, min(0.01, |g_k|/|g_0|))",
+                             "SimNewtonMinimize", nt->forcing, &nt->forcing, NULL));
+  PetscCall(PetscOptionsInt("-pc_lag_its",
+                            "Newton-CG: keep the preconditioner's factorization while the Krylov solve takes at most this many "
+                            "iterations (0: refactor every iteration)",
+                            "SimNewtonMinimize", nt->lag_its, &nt->lag_its, NULL));
+  PetscOptionsEnd();
+  PetscCheck(nt->rtol >= 0 && nt->rtol < 1, nt->comm, PETSC_ERR_ARG_OUTOFRANGE, "-%srtol %g is out of range: must be in [0, 1)",
+             nt->prefix, (double)nt->rtol);
+  PetscCheck(nt->atol >= 0, nt->comm, PETSC_ERR_ARG_OUTOFRANGE, "-%satol %g is out of range: must be >= 0", nt->prefix,
+             (double)nt->atol);
+  PetscCheck(nt->vtol >= 0, nt->comm, PETSC_ERR_ARG_OUTOFRANGE, "-%svtol %g is out of range: must be >= 0", nt->prefix,
+             (double)nt->vtol);
+  PetscCheck(nt->rtol > 0 || nt->atol > 0 || nt->vtol > 0, nt->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "-%srtol, -%satol and -%svtol are all 0: Newton could never converge; set one > 0", nt->prefix, nt->prefix,
+             nt->prefix);
+  PetscCheck(nt->max_it >= 1, nt->comm, PETSC_ERR_ARG_OUTOFRANGE, "-%smax_it %" PetscInt_FMT " is out of range: must be >= 1",
+             nt->prefix, nt->max_it);
+  PetscCheck(nt->ls_max >= 0 && nt->ls_max <= 60, nt->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "-%sls_max %" PetscInt_FMT " is out of range: must be in [0, 60]", nt->prefix, nt->ls_max);
+  PetscCheck(nt->lag_its >= 0, nt->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "-%spc_lag_its %" PetscInt_FMT " is out of range: must be >= 0", nt->prefix, nt->lag_its);
+  PetscCall(KSPSetFromOptions(nt->ksp));
+  PetscCall(KSPGetTolerances(nt->ksp, &nt->ksp_rtol, NULL, NULL, NULL));
+  nt->pc_ready = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimNewtonObjective(SimNewton nt, PetscReal beta, const PetscReal *y, const PetscReal *X, const PetscReal *xd,
+                                  const PetscReal *x, PetscReal *phi, PetscReal *g)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(beta > 0, nt->comm, PETSC_ERR_ARG_OUTOFRANGE, "SimNewton: beta = %g must be > 0", (double)beta);
+  PetscCall(Value_Newton(nt, beta, y, X, xd, x, phi, NULL));
+  if (g) PetscCall(Gradient_Newton(nt, beta, y, X, xd, x, g));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimNewtonHessian(SimNewton nt, PetscReal beta, const PetscReal *X, const PetscReal *xd, const PetscReal *x, Mat *H)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(beta > 0, nt->comm, PETSC_ERR_ARG_OUTOFRANGE, "SimNewton: beta = %g must be > 0", (double)beta);
+  PetscCall(Prepare_Newton(nt));
+  PetscCall(Hessian_Newton(nt, beta, X, xd, x, PETSC_TRUE));
+  nt->refactor = PETSC_TRUE; /* H no longer matches the lagged factorization */
+  *H = nt->H;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimNewtonMinimize(SimNewton nt, PetscReal beta, const PetscReal *y, const PetscReal *X, const PetscReal *xd,
+                                 Vec xvec, SimStepStats *stats)
+{
+  SimStepStats local;
+  SimStepStats *st = stats ? stats : &local;
+  PetscReal *x, *g, phi, scale, gnorm, gnorm0, tol;
+  PetscBool converged;
+  PetscInt n;
+
+  PetscFunctionBeginUser;
+  PetscCheck(beta > 0 && !PetscIsInfOrNanReal(beta), nt->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "SimNewtonMinimize: beta = %g must be finite and > 0", (double)beta);
+  PetscCall(VecGetLocalSize(xvec, &n));
+  PetscCheck(n == nt->n, nt->comm, PETSC_ERR_ARG_SIZ,
+             "SimNewtonMinimize: x has %" PetscInt_FMT " entries, the model %" PetscInt_FMT, n, nt->n);
+  PetscCall(PetscMemzero(st, sizeof(*st)));
+  PetscCall(Prepare_Newton(nt));
+
+  /* k = 0: the guess */
+  PetscCall(VecGetArray(xvec, &x));
+  PetscCall(Value_Newton(nt, beta, y, X, xd, x, &phi, &scale));
+  PetscCall(VecGetArray(nt->g, &g));
+  PetscCall(Gradient_Newton(nt, beta, y, X, xd, x, g));
+  PetscCall(VecRestoreArray(nt->g, &g));
+  PetscCall(VecNorm(nt->g, NORM_2, &gnorm));
+  Record_Newton(st, 0, gnorm, phi);
+  if (PetscIsInfOrNanReal(phi) || PetscIsInfOrNanReal(gnorm)) {
+    st->outcome = SIM_STEP_NONFINITE;
+    PetscCall(VecRestoreArray(xvec, &x));
+    PetscFunctionReturn(0);
+  }
+  gnorm0 = gnorm;
+  tol = PetscMax(nt->atol, nt->rtol * gnorm);
+  converged = (PetscBool)(gnorm <= tol);
+
+  for (PetscInt k = 1; !converged && k <= nt->max_it; k++) {
+    PetscInt its = 0;
+    PetscReal slope, pinf;
+    PetscBool ok;
+
+    /* The Newton direction (Newton-CG or projected Newton, see Direction_Newton), then the step. */
+    PetscCall(Direction_Newton(nt, beta, X, xd, x, gnorm / gnorm0, &its, &slope));
+    st->linear_its += its;
+    st->nonlinear_its = k;
+    PetscCall(VecNorm(nt->p, NORM_INFINITY, &pinf));
+
+    if (pinf / beta <= nt->vtol) {
+      /* The step changes no velocity by more than vtol: take it whole and stop (its decrease of
+       * Phi is below round-off, so the line search could not judge it). */
+      const PetscReal *p;
+
+      PetscCall(VecGetArrayRead(nt->p, &p));
+      for (PetscInt i = 0; i < nt->n; i++) x[i] += p[i];
+      PetscCall(VecRestoreArrayRead(nt->p, &p));
+      PetscCall(Value_Newton(nt, beta, y, X, xd, x, &phi, &scale));
+      converged = PETSC_TRUE;
+    } else {
+      PetscCall(LineSearch_Newton(nt, beta, y, X, xd, x, slope, &phi, &scale, &st->linesearch_cuts, &ok));
+      if (!ok) {
+        PetscCall(PetscInfo(
+            nt->ksp, "Newton iteration %" PetscInt_FMT ": line search failed after %" PetscInt_FMT " halvings (g.p = %g)\n", k,
+            nt->ls_max, (double)slope));
+        break;
+      }
+    }
+    PetscCall(VecGetArray(nt->g, &g));
+    PetscCall(Gradient_Newton(nt, beta, y, X, xd, x, g));
+    PetscCall(VecRestoreArray(nt->g, &g));
+    PetscCall(VecNorm(nt->g, NORM_2, &gnorm));
+    Record_Newton(st, k, gnorm, phi);
+    if (gnorm <= tol) converged = PETSC_TRUE;
+  }
+  PetscCall(VecRestoreArray(xvec, &x));
+  st->outcome = converged ? SIM_STEP_OK : SIM_STEP_NOT_CONVERGED;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimNewtonGetKSP(SimNewton nt, KSP *ksp)
+{
+  PetscFunctionBeginUser;
+  *ksp = nt->ksp;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimNewtonView(SimNewton nt, PetscViewer viewer)
+{
+  PetscBool iascii;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(0);
+  PetscCall(Prepare_Newton(nt));
+  PetscCall(PetscViewerASCIIPrintf(viewer,
+                                   "Newton (prefix -%s): %s; rtol %g, atol %g, vtol %g m/s, max_it %" PetscInt_FMT
+                                   ", line search up to %" PetscInt_FMT " halvings\n",
+                                   nt->prefix,
+                                   nt->newton_cg ? "Newton-CG on the exact Hessian, preconditioned by the PSD-projected one"
+                                                 : (nt->psd ? "projected Newton (PSD per term)" : "Newton on the exact Hessian"),
+                                   (double)nt->rtol, (double)nt->atol, (double)nt->vtol, nt->max_it, nt->ls_max));
+  if (nt->newton_cg)
+    PetscCall(PetscViewerASCIIPrintf(
+        viewer, "  factorization kept while the Krylov solve takes <= %" PetscInt_FMT " iterations\n", nt->lag_its));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(KSPView(nt->ksp, viewer));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimNewtonDestroy(SimNewton *newton)
+{
+  SimNewton nt;
+
+  PetscFunctionBeginUser;
+  if (!newton || !*newton) PetscFunctionReturn(0);
+  nt = *newton;
+  PetscCall(KSPDestroy(&nt->ksp));
+  PetscCall(MatDestroy(&nt->H));
+  PetscCall(MatDestroy(&nt->Hx));
+  PetscCall(VecDestroy(&nt->g));
+  PetscCall(VecDestroy(&nt->p));
+  PetscCall(VecDestroy(&nt->diag));
+  PetscCall(PetscFree3(nt->xt, nt->vel, nt->work));
+  PetscCall(PetscFree(*newton));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,526 @@
+/* Unit tests of the Newton minimizer and the implicit integrators (implicit Euler, BDF2, implicit
+ * midpoint, linearized implicit Euler): derivatives, convergence, energy behaviour, orders. */
+#include <string.h>
+#include "testing.h"
+#include "framework/scene.h"
+#include "framework/solver.h"
+#include "framework/newton/newton.h"
+
+/* A scene, its model and (optionally) a solver, built from an options string. */
+typedef struct {
+  SimRegistry reg;
+  SimScene scene;
+  SimModel model;
+  SimSolver solver;
+} Setup;
+
+static PetscErrorCode SetupCreate(const char *scene, const char *solver, const char *opts, Setup *s)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(s, sizeof(*s)));
+  PetscCall(TestSetOptions(opts));
+  PetscCall(TestRegistryCreate(&s->reg));
+  PetscCall(SimSceneCreate(s->reg, scene, &s->scene));
+  PetscCall(SimSceneBuildModel(s->scene, s->reg, PETSC_COMM_SELF, &s->model));
+  if (solver) {
+    PetscCall(SimSolverCreate(s->reg, solver, s->model, &s->solver));
+    PetscCall(SimSolverSetFromOptions(s->solver));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SetupDestroy(Setup *s)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SimSolverDestroy(&s->solver));
+  PetscCall(SimModelDestroy(&s->model));
+  PetscCall(SimSceneDestroy(&s->scene));
+  PetscCall(SimRegistryDestroy(&s->reg));
+  PetscFunctionReturn(0);
+}
+
+/* Records the first message of a PETSc error, so a test can check that it names the option. */
+typedef struct {
+  char msg[1024];
+} ErrorCapture;
+
+static PetscErrorCode CaptureError(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p,
+                                   const char *mess, void *ctx)
+{
+  ErrorCapture *c = (ErrorCapture *)ctx;
+  if (p == PETSC_ERROR_INITIAL && mess && !c->msg[0]) strncpy(c->msg, mess, sizeof(c->msg) - 1);
+  return n;
+}
+
+/* Deterministic pseudo-random numbers in [-1, 1] (no shared RNG). */
+static PetscReal Wiggle(PetscInt i, PetscInt salt)
+{
+  return PetscSinReal(12.9898 * (PetscReal)i + 78.233 * (PetscReal)salt + 0.5 * (PetscReal)(i % 7));
+}
+
+static PetscErrorCode CopyState(SimModel m, PetscReal *x, PetscReal *v)
+{
+  const PetscReal *a;
+  PetscInt n = 3 * m->nv;
+
+  PetscFunctionBeginUser;
+  if (x) {
+    PetscCall(VecGetArrayRead(m->x, &a));
+    PetscCall(PetscArraycpy(x, a, n));
+    PetscCall(VecRestoreArrayRead(m->x, &a));
+  }
+  if (v) {
+    PetscCall(VecGetArrayRead(m->v, &a));
+    PetscCall(PetscArraycpy(v, a, n));
+    PetscCall(VecRestoreArrayRead(m->v, &a));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The Newton objective's gradient and Hessian against central differences on a small damped cloth
+ * under gravity, at a deformed, moving state. The exact (unprojected) Hessian is used; the error
+ * is the smallest over a sweep of finite-difference steps (it must reach 1e-6 relative). */
+static PetscErrorCode NewtonDerivatives(PetscReal *gerr, PetscReal *herr)
+{
+  Setup s;
+  SimNewton nt;
+  Mat H;
+  Vec dvec, Hd;
+  PetscInt n;
+  PetscReal *x0, *y, *X, *xd, *d, *xp, *xm, *gp, *gm, *g, beta = 0.02, phip, phim, phi, gd, hdn;
+  const PetscReal *hd;
+
+  PetscFunctionBeginUser;
+  PetscCall(SetupCreate("cloth", NULL, "-cloth_n 5 -cloth_damping 0.7 -cloth_k_struct 200 -newton_psd 0", &s));
+  n = 3 * s.model->nv;
+  PetscCall(SimNewtonCreate(s.model, "newton_", &nt));
+  PetscCall(SimNewtonSetFromOptions(nt));
+  PetscCall(PetscMalloc5(n, &x0, n, &y, n, &X, n, &xd, n, &d));
+  PetscCall(PetscMalloc5(n, &xp, n, &xm, n, &gp, n, &gm, n, &g));
+  PetscCall(CopyState(s.model, X, NULL));
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscBool pin = s.model->pinned[i / 3];
+    xd[i] = X[i] + (pin ? 0 : 0.02 * Wiggle(i, 1));
+    y[i] = X[i] + (pin ? 0 : 0.05 * Wiggle(i, 2));
+    x0[i] = X[i] + (pin ? 0 : 0.04 * Wiggle(i, 3)); /* stretched and compressed springs, v != 0 */
+    d[i] = pin ? 0 : Wiggle(i, 4);
+  }
+  PetscCall(SimNewtonObjective(nt, beta, y, X, xd, x0, &phi, g));
+  gd = 0;
+  for (PetscInt i = 0; i < n; i++) gd += g[i] * d[i];
+  PetscCall(SimNewtonHessian(nt, beta, X, xd, x0, &H));
+  PetscCall(MatCreateVecs(H, &dvec, &Hd));
+  {
+    PetscReal *a;
+    PetscCall(VecGetArray(dvec, &a));
+    PetscCall(PetscArraycpy(a, d, n));
+    PetscCall(VecRestoreArray(dvec, &a));
+  }
+  PetscCall(MatMult(H, dvec, Hd));
+  PetscCall(VecNorm(Hd, NORM_2, &hdn));
+  PetscCall(VecGetArrayRead(Hd, &hd));
+  *gerr = *herr = PETSC_MAX_REAL;
+  for (PetscReal eps = 1e-3; eps >= 1e-8; eps *= 0.1) {
+    PetscReal ge, he = 0;
+    for (PetscInt i = 0; i < n; i++) {
+      xp[i] = x0[i] + eps * d[i];
+      xm[i] = x0[i] - eps * d[i];
+    }
+    PetscCall(SimNewtonObjective(nt, beta, y, X, xd, xp, &phip, gp));
+    PetscCall(SimNewtonObjective(nt, beta, y, X, xd, xm, &phim, gm));
+    ge = PetscAbsReal((phip - phim) / (2 * eps) - gd) / PetscAbsReal(gd);
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscReal e = (gp[i] - gm[i]) / (2 * eps) - hd[i];
+      he += e * e;
+    }
+    he = PetscSqrtReal(he) / hdn;
+    *gerr = PetscMin(*gerr, ge);
+    *herr = PetscMin(*herr, he);
+  }
+  PetscCall(VecRestoreArrayRead(Hd, &hd));
+  PetscCall(VecDestroy(&dvec));
+  PetscCall(VecDestroy(&Hd));
+  PetscCall(PetscFree5(x0, y, X, xd, d));
+  PetscCall(PetscFree5(xp, xm, gp, gm, g));
+  PetscCall(SimNewtonDestroy(&nt));
+  PetscCall(SetupDestroy(&s));
+  PetscFunctionReturn(0);
+}
+
+START_TEST(test_newton_derivatives)
+{
+  PetscReal gerr, herr;
+  CHECK_PETSC(NewtonDerivatives(&gerr, &herr));
+  ck_assert_msg(gerr < 1e-6, "gradient vs finite differences of Phi: relative error %g", (double)gerr);
+  ck_assert_msg(herr < 1e-6, "Hessian-vector product vs finite differences of the gradient: relative error %g", (double)herr);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* On the oscillator the spring moves along its axis, where E is exactly quadratic: Newton must
+ * finish in at most two iterations, and the step must be the closed-form implicit Euler update
+ * (1 + h^2 k/m) u1 = u0 + h v0, v1 = (u1 - u0)/h, with u = x - L. */
+static PetscErrorCode QuadraticOneStep(PetscInt *its, SimStepOutcome *outcome, PetscReal *err)
+{
+  Setup s;
+  const SimStepStats *st;
+  PetscReal x[6], v[6], h = 0.05, k = 100, mass = 1, L = 1, u0 = 0.1, v0 = 0, u1, v1;
+
+  PetscFunctionBeginUser;
+  PetscCall(SetupCreate("oscillator", "implicit_euler", "-newton_rtol 1e-12 -newton_atol 1e-14", &s));
+  PetscCall(SimSolverStep(s.solver, h, outcome));
+  PetscCall(SimSolverGetStats(s.solver, &st));
+  *its = st->nonlinear_its;
+  PetscCall(CopyState(s.model, x, v));
+  u1 = (u0 + h * v0) / (1 + h * h * k / mass);
+  v1 = (u1 - u0) / h;
+  *err = PetscMax(PetscAbsReal(x[3] - (L + u1)), PetscAbsReal(v[3] - v1));
+  for (int i = 0; i < 3; i++) *err = PetscMax(*err, PetscAbsReal(x[i]) + PetscAbsReal(v[i])); /* the anchor */
+  *err = PetscMax(*err, PetscAbsReal(x[4]) + PetscAbsReal(x[5]) + PetscAbsReal(v[4]) + PetscAbsReal(v[5]));
+  PetscCall(SetupDestroy(&s));
+  PetscFunctionReturn(0);
+}
+
+START_TEST(test_newton_quadratic)
+{
+  PetscInt its = -1;
+  SimStepOutcome outcome = SIM_STEP_NONFINITE;
+  PetscReal err = 1;
+  CHECK_PETSC(QuadraticOneStep(&its, &outcome, &err));
+  ck_assert_int_eq(outcome, SIM_STEP_OK);
+  ck_assert_msg(its >= 1 && its <= 2, "Newton took %d iterations on a quadratic energy", (int)its);
+  ck_assert_msg(err < 1e-12, "implicit Euler step differs from the closed form by %g", (double)err);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* Implicit Euler on a stiff hanging cloth at a large step: every step converges, the objective
+ * never increases within a step, the residual ends below tolerance, and the last Newton iterations
+ * contract superlinearly. */
+typedef struct {
+  PetscBool finite, all_ok, objective_monotone, reached_tol, pinned_fixed;
+  PetscReal worst_final_ratio; /* max over steps of history[K]/history[K-1] for steps with K >= 3 */
+  PetscInt max_its, total_its;
+} ClothRun;
+
+static PetscErrorCode StiffCloth(const char *solver, const char *extra, PetscInt nsteps, ClothRun *r)
+{
+  Setup s;
+  char opts[512];
+  PetscReal *x0, *x, rtol = 1e-8, atol = 1e-10;
+  PetscInt n;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-cloth_n 16 -cloth_k_struct 1e4 -cloth_damping 0.01 %s", extra ? extra : ""));
+  PetscCall(SetupCreate("cloth", solver, opts, &s));
+  n = 3 * s.model->nv;
+  PetscCall(PetscMalloc2(n, &x0, n, &x));
+  PetscCall(CopyState(s.model, x0, NULL));
+  PetscCall(PetscMemzero(r, sizeof(*r)));
+  r->all_ok = r->objective_monotone = r->reached_tol = r->pinned_fixed = PETSC_TRUE;
+  for (PetscInt k = 0; k < nsteps; k++) {
+    SimStepOutcome outcome;
+    const SimStepStats *st;
+    PetscInt K;
+
+    PetscCall(SimSolverStep(s.solver, 1.0 / 30, &outcome));
+    PetscCall(SimSolverGetStats(s.solver, &st));
+    if (outcome != SIM_STEP_OK) r->all_ok = PETSC_FALSE;
+    K = st->nhistory - 1;
+    r->max_its = PetscMax(r->max_its, st->nonlinear_its);
+    r->total_its += st->nonlinear_its;
+    for (PetscInt j = 1; j <= K; j++)
+      if (st->objective[j] > st->objective[j - 1] + 1e-12 * PetscAbsReal(st->objective[j - 1]))
+        r->objective_monotone = PETSC_FALSE;
+    if (st->history[K] > PetscMax(atol, rtol * st->history[0])) r->reached_tol = PETSC_FALSE;
+    if (K >= 3) r->worst_final_ratio = PetscMax(r->worst_final_ratio, st->history[K] / st->history[K - 1]);
+  }
+  PetscCall(CopyState(s.model, x, NULL));
+  r->finite = PETSC_TRUE;
+  for (PetscInt i = 0; i < n; i++) {
+    if (PetscIsInfOrNanReal(x[i])) r->finite = PETSC_FALSE;
+    if (s.model->pinned[i / 3] && x[i] != x0[i]) r->pinned_fixed = PETSC_FALSE;
+  }
+  PetscCall(PetscFree2(x0, x));
+  PetscCall(SetupDestroy(&s));
+  PetscFunctionReturn(0);
+}
+
+START_TEST(test_implicit_euler_stiff_cloth)
+{
+  ClothRun r;
+  CHECK_PETSC(StiffCloth("implicit_euler", NULL, 30, &r));
+  ck_assert_msg(r.finite, "state became non-finite");
+  ck_assert_msg(r.all_ok, "a Newton solve did not converge");
+  ck_assert_msg(r.objective_monotone, "the incremental potential increased within a step");
+  ck_assert_msg(r.reached_tol, "a step ended above the gradient tolerance");
+  ck_assert_msg(r.pinned_fixed, "a pinned vertex moved");
+  ck_assert_msg(r.max_its <= 20, "up to %d Newton iterations per step", (int)r.max_its);
+  ck_assert_msg(r.worst_final_ratio < 0.05, "last Newton contraction %g: not superlinear", (double)r.worst_final_ratio);
+}
+END_TEST
+
+/* Without PSD projection the same run must still converge (descent fallback, line search); so must
+ * the plain projected Newton. */
+START_TEST(test_implicit_euler_no_psd)
+{
+  ClothRun r;
+  CHECK_PETSC(StiffCloth("implicit_euler", "-newton_psd 0 -newton_pc_type lu -newton_pc_factor_mat_solver_type petsc", 10, &r));
+  ck_assert_msg(r.finite && r.all_ok && r.reached_tol, "implicit Euler without PSD projection failed");
+  /* plain projected Newton (one CHOLMOD factorization per iteration) converges too, more slowly */
+  CHECK_PETSC(StiffCloth("implicit_euler", "-newton_ksp_type preonly", 10, &r));
+  ck_assert_msg(r.finite && r.all_ok && r.reached_tol && r.objective_monotone,
+                "projected Newton (-newton_ksp_type preonly) failed");
+}
+END_TEST
+
+START_TEST(test_bdf2_midpoint_stiff_cloth)
+{
+  ClothRun r;
+  CHECK_PETSC(StiffCloth("bdf2", NULL, 10, &r));
+  ck_assert_msg(r.finite && r.all_ok && r.reached_tol && r.pinned_fixed, "BDF2 on the stiff cloth failed");
+  CHECK_PETSC(StiffCloth("implicit_midpoint", NULL, 10, &r));
+  ck_assert_msg(r.finite && r.all_ok && r.reached_tol && r.pinned_fixed, "implicit midpoint on the stiff cloth failed");
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* Every linear-solver configuration reaches the same step (Newton converges to the same minimizer):
+ * the default Newton-CG (CG on the exact Hessian, CHOLMOD factorization of the projected one as
+ * preconditioner), projected Newton with CHOLMOD (-newton_ksp_type preonly), and PCG with
+ * incomplete Cholesky (-newton_ksp_type cg -newton_pc_type icc). */
+static PetscErrorCode ClothState(const char *opts, PetscInt nsteps, PetscReal *x)
+{
+  Setup s;
+
+  PetscFunctionBeginUser;
+  PetscCall(SetupCreate("cloth", "implicit_euler", opts, &s));
+  for (PetscInt k = 0; k < nsteps; k++) PetscCall(SimSolverStep(s.solver, 1.0 / 60, NULL));
+  PetscCall(CopyState(s.model, x, NULL));
+  PetscCall(SetupDestroy(&s));
+  PetscFunctionReturn(0);
+}
+
+START_TEST(test_linear_solvers_agree)
+{
+  const char *base = "-cloth_n 12 -cloth_damping 0.02 -newton_rtol 1e-11 -newton_atol 1e-13";
+  char opts[512];
+  PetscReal a[3 * 144], b[3 * 144], c[3 * 144], dpre = 0, dicc = 0;
+
+  CHECK_PETSC(ClothState(base, 3, a));
+  PetscSNPrintf(opts, sizeof(opts), "%s -newton_ksp_type preonly", base);
+  CHECK_PETSC(ClothState(opts, 3, b));
+  PetscSNPrintf(opts, sizeof(opts), "%s -newton_ksp_type cg -newton_pc_type icc -newton_ksp_rtol 1e-10", base);
+  CHECK_PETSC(ClothState(opts, 3, c));
+  for (int i = 0; i < 3 * 144; i++) {
+    dpre = PetscMax(dpre, PetscAbsReal(a[i] - b[i]));
+    dicc = PetscMax(dicc, PetscAbsReal(a[i] - c[i]));
+  }
+  ck_assert_msg(dpre < 1e-8, "projected Newton (preonly + CHOLMOD) and Newton-CG steps differ by %g", (double)dpre);
+  ck_assert_msg(dicc < 1e-8, "CG+ICC and Newton-CG (CHOLMOD-preconditioned) steps differ by %g", (double)dicc);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* Energy behaviour on the undamped oscillator (omega h = 0.5, 200 steps): implicit Euler decays
+ * monotonically, the implicit midpoint rule conserves the (quadratic) energy to solver tolerance,
+ * BDF2 decays, more slowly than implicit Euler. */
+static PetscErrorCode OscillatorEnergy(const char *solver, PetscInt nsteps, PetscReal h, PetscReal *E0, PetscReal *Efinal,
+                                       PetscReal *maxdev, PetscBool *monotone)
+{
+  Setup s;
+  SimEnergyReport rep;
+  PetscReal Eprev;
+
+  PetscFunctionBeginUser;
+  PetscCall(SetupCreate("oscillator", solver, "-newton_rtol 1e-12 -newton_atol 1e-14", &s));
+  PetscCall(SimSolverEnergy(s.solver, &rep));
+  *E0 = Eprev = rep.total;
+  *maxdev = 0;
+  *monotone = PETSC_TRUE;
+  for (PetscInt k = 0; k < nsteps; k++) {
+    PetscCall(SimSolverStep(s.solver, h, NULL));
+    PetscCall(SimSolverEnergy(s.solver, &rep));
+    if (!(rep.total < Eprev)) *monotone = PETSC_FALSE;
+    *maxdev = PetscMax(*maxdev, PetscAbsReal(rep.total - *E0) / *E0);
+    Eprev = rep.total;
+  }
+  *Efinal = rep.total;
+  PetscCall(SetupDestroy(&s));
+  PetscFunctionReturn(0);
+}
+
+START_TEST(test_energy_behaviour)
+{
+  PetscReal E0, Eie, Ebdf, Emid, dev;
+  PetscBool mono;
+
+  CHECK_PETSC(OscillatorEnergy("implicit_euler", 200, 0.05, &E0, &Eie, &dev, &mono));
+  ck_assert_msg(mono, "implicit Euler energy did not decrease at every step");
+  ck_assert_msg(Eie < 0.5 * E0, "implicit Euler kept %g of the energy", (double)(Eie / E0));
+
+  CHECK_PETSC(OscillatorEnergy("implicit_midpoint", 200, 0.05, &E0, &Emid, &dev, &mono));
+  ck_assert_msg(dev < 1e-10, "implicit midpoint energy drifted by %g (relative)", (double)dev);
+
+  CHECK_PETSC(OscillatorEnergy("bdf2", 200, 0.05, &E0, &Ebdf, &dev, &mono));
+  ck_assert_msg(Ebdf < E0 * (1 - 1e-3), "BDF2 did not dissipate (E/E0 = %g)", (double)(Ebdf / E0));
+  ck_assert_msg(Ebdf > Eie, "BDF2 (E/E0 = %g) dissipated more than implicit Euler (%g)", (double)(Ebdf / E0), (double)(Eie / E0));
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* Observed order of the position error at T = 1 on the oscillator against its exact solution. */
+static PetscErrorCode OscillatorError(const char *solver, const char *extra, PetscInt nsteps, PetscReal *err)
+{
+  Setup s;
+  char opts[256];
+  PetscReal x[6], v[6], xe[6], ve[6];
+  PetscBool has;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-newton_rtol 1e-12 -newton_atol 1e-14 %s", extra ? extra : ""));
+  PetscCall(SetupCreate("oscillator", solver, opts, &s));
+  for (PetscInt k = 0; k < nsteps; k++) PetscCall(SimSolverStep(s.solver, 1.0 / nsteps, NULL));
+  PetscCall(CopyState(s.model, x, v));
+  PetscCall(SimSceneExact(s.scene, 1.0, xe, ve, &has));
+  PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the oscillator has no exact solution");
+  *err = PetscAbsReal(x[3] - xe[3]);
+  PetscCall(SetupDestroy(&s));
+  PetscFunctionReturn(0);
+}
+
+static void CheckOrder(const char *solver, const char *extra, PetscInt n0, PetscReal expected)
+{
+  PetscReal e[3], p1, p2;
+  for (int l = 0; l < 3; l++) CHECK_PETSC(OscillatorError(solver, extra, n0 << l, &e[l]));
+  p1 = PetscLog2Real(e[0] / e[1]);
+  p2 = PetscLog2Real(e[1] / e[2]);
+  ck_assert_msg(PetscAbsReal(p1 - expected) < 0.15 && PetscAbsReal(p2 - expected) < 0.15,
+                "%s %s: errors %g %g %g, observed orders %.3f %.3f, expected %g", solver, extra ? extra : "", (double)e[0],
+                (double)e[1], (double)e[2], (double)p1, (double)p2, (double)expected);
+}
+
+START_TEST(test_orders)
+{
+  CheckOrder("implicit_euler", NULL, 400, 1);
+  CheckOrder("bdf2", NULL, 400, 2); /* the implicit Euler start makes the approach to order 2 slow */
+  CheckOrder("implicit_midpoint", NULL, 100, 2);
+  CheckOrder("linearized_implicit", "-linearized_beta 1", 400, 1);
+  CheckOrder("linearized_implicit", "-linearized_beta 0", 400, 1);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* linearized_implicit: a bad -linearized_beta is an error naming the option; beta = 0 is
+ * symplectic Euler; beta = 1 is implicit Euler where the energy is quadratic. */
+static PetscErrorCode BadBeta(PetscErrorCode *ierr, ErrorCapture *cap)
+{
+  Setup s;
+  SimSolver solver = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(cap, sizeof(*cap)));
+  PetscCall(SetupCreate("oscillator", NULL, "-linearized_beta 2", &s));
+  PetscCall(SimSolverCreate(s.reg, "linearized_implicit", s.model, &solver));
+  PetscCall(PetscPushErrorHandler(CaptureError, cap));
+  *ierr = SimSolverSetFromOptions(solver);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(SimSolverDestroy(&solver));
+  PetscCall(SetupDestroy(&s));
+  PetscFunctionReturn(0);
+}
+
+START_TEST(test_linearized_bad_beta)
+{
+  PetscErrorCode ierr;
+  ErrorCapture cap;
+  CHECK_PETSC(BadBeta(&ierr, &cap));
+  ck_assert_msg(ierr != 0, "-linearized_beta 2 was accepted");
+  ck_assert_msg(strstr(cap.msg, "-linearized_beta") && strstr(cap.msg, "[0, 1]"),
+                "message does not name the option and range: '%s'", cap.msg);
+}
+END_TEST
+
+static PetscErrorCode OneStep(const char *solver, const char *opts, PetscInt nsteps, PetscReal *x, PetscReal *v)
+{
+  Setup s;
+
+  PetscFunctionBeginUser;
+  PetscCall(SetupCreate("oscillator", solver, opts, &s));
+  for (PetscInt k = 0; k < nsteps; k++) PetscCall(SimSolverStep(s.solver, 0.05, NULL));
+  PetscCall(CopyState(s.model, x, v));
+  PetscCall(SetupDestroy(&s));
+  PetscFunctionReturn(0);
+}
+
+START_TEST(test_linearized_limits)
+{
+  PetscReal xa[6], va[6], xb[6], vb[6], d0 = 0, d1 = 0;
+  const char *opts = "-oscillator_amplitude 0.2 -newton_rtol 1e-13 -newton_atol 1e-14";
+  char o[256];
+
+  /* a moving start: one symplectic step first is not needed, the initial stretch gives a force */
+  PetscSNPrintf(o, sizeof(o), "%s -linearized_beta 0", opts);
+  CHECK_PETSC(OneStep("linearized_implicit", o, 3, xa, va));
+  CHECK_PETSC(OneStep("symplectic_euler", opts, 3, xb, vb));
+  for (int i = 0; i < 6; i++) d0 = PetscMax(d0, PetscAbsReal(xa[i] - xb[i]) + PetscAbsReal(va[i] - vb[i]));
+  ck_assert_msg(d0 < 1e-12, "linearized beta = 0 differs from symplectic Euler by %g", (double)d0);
+
+  PetscSNPrintf(o, sizeof(o), "%s -linearized_beta 1", opts);
+  CHECK_PETSC(OneStep("linearized_implicit", o, 3, xa, va));
+  CHECK_PETSC(OneStep("implicit_euler", opts, 3, xb, vb));
+  for (int i = 0; i < 6; i++) d1 = PetscMax(d1, PetscAbsReal(xa[i] - xb[i]) + PetscAbsReal(va[i] - vb[i]));
+  ck_assert_msg(d1 < 1e-10, "linearized beta = 1 differs from implicit Euler on a quadratic energy by %g", (double)d1);
+}
+END_TEST
+
+/* Bad Newton options name the option. */
+static PetscErrorCode BadNewtonOption(const char *opts, PetscErrorCode *ierr, ErrorCapture *cap)
+{
+  Setup s;
+  SimSolver solver = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(cap, sizeof(*cap)));
+  PetscCall(SetupCreate("oscillator", NULL, opts, &s));
+  PetscCall(SimSolverCreate(s.reg, "implicit_euler", s.model, &solver));
+  PetscCall(PetscPushErrorHandler(CaptureError, cap));
+  *ierr = SimSolverSetFromOptions(solver);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(SimSolverDestroy(&solver));
+  PetscCall(SetupDestroy(&s));
+  PetscFunctionReturn(0);
+}
+
+START_TEST(test_newton_bad_options)
+{
+  PetscErrorCode ierr;
+  ErrorCapture cap;
+  CHECK_PETSC(BadNewtonOption("-newton_rtol 2", &ierr, &cap));
+  ck_assert_msg(ierr && strstr(cap.msg, "-newton_rtol"), "bad -newton_rtol: '%s'", cap.msg);
+  CHECK_PETSC(BadNewtonOption("-newton_max_it 0", &ierr, &cap));
+  ck_assert_msg(ierr && strstr(cap.msg, "-newton_max_it"), "bad -newton_max_it: '%s'", cap.msg);
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+  Suite *s = suite_create("implicit");
+  TCase *tc = tcase_create("core");
+
+  tcase_set_timeout(tc, 300);
+  tcase_add_test(tc, test_newton_derivatives);
+  tcase_add_test(tc, test_newton_quadratic);
+  tcase_add_test(tc, test_newton_bad_options);
+  tcase_add_test(tc, test_implicit_euler_stiff_cloth);
+  tcase_add_test(tc, test_implicit_euler_no_psd);
+  tcase_add_test(tc, test_bdf2_midpoint_stiff_cloth);
+  tcase_add_test(tc, test_linear_solvers_agree);
+  tcase_add_test(tc, test_energy_behaviour);
+  tcase_add_test(tc, test_orders);
+  tcase_add_test(tc, test_linearized_bad_beta);
+  tcase_add_test(tc, test_linearized_limits);
+  suite_add_tcase(s, tc);
+  return s;
+}
