@@ -58,7 +58,7 @@ static PetscErrorCode StateIsFinite(SimModel m, PetscBool *finite)
 
 PetscErrorCode SimSolverStep(SimSolver s, PetscReal dt, SimStepOutcome *outcome)
 {
-  PetscBool finite;
+  PetscBool finite = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCheck(dt > 0 && PetscIsNormalReal(dt), s->comm, PETSC_ERR_ARG_OUTOFRANGE, "The time step must be > 0 (got dt = %g)", (double)dt);

@@ -35,7 +35,7 @@ static PetscErrorCode SurfaceTriangles(PetscInt n, PetscInt *ntri, PetscInt **tr
 
 static PetscErrorCode Build_Lattice(SimScene scene, SimModel model)
 {
-  PetscInt n = 6, ntri, *tri;
+  PetscInt n = 6, ntri = 0, *tri = NULL;
   PetscReal size = 0.5, height = 0.5, density = 100, k = 5e3, kd = 0, h;
   PetscReal *xyz;
   SimSpringList springs = {0};

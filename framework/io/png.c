@@ -285,8 +285,8 @@ PetscErrorCode SimPNGWrite(SimModel model, const PetscReal *x, const SimCamera *
                            const char *caption, const char *path)
 {
   char tmp[PETSC_MAX_PATH_LEN];
-  const PetscInt *faces;
-  PetscInt *owned, nface;
+  const PetscInt *faces = NULL;
+  PetscInt *owned = NULL, nface = 0;
   DepthKey *keys;
   double *s;
   View view;
