@@ -27,12 +27,15 @@ PetscErrorCode SimSolverCreate(SimRegistry reg, const char *type, SimModel model
 
 PetscErrorCode SimSolverSetFromOptions(SimSolver s)
 {
+  PetscErrorCode ierr;
+
   PetscFunctionBeginUser;
   if (!s->ops.setfromoptions) PetscFunctionReturn(0);
   /* implementations read their options inside this block with PetscOptionsHeadBegin(PetscOptionsObject, ...) */
   PetscOptionsBegin(s->comm, NULL, "Solver options", "");
-  PetscCall(s->ops.setfromoptions(s, PetscOptionsObject));
-  PetscOptionsEnd();
+  ierr = s->ops.setfromoptions(s, PetscOptionsObject);
+  PetscOptionsEnd(); /* close the block before propagating an error, or its strings leak */
+  PetscCall(ierr);
   PetscFunctionReturn(0);
 }
 

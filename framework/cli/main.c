@@ -10,6 +10,7 @@
 #include "scenes/register.h"
 #include "energies/register.h"
 #include "materials/register.h"
+#include "benchmarks/harness.h"
 
 static const char usage[] =
   "pbsim " PBSIM_VERSION " (" PBSIM_COMMIT ") - physically based simulation on PETSc\n"
@@ -17,6 +18,8 @@ static const char usage[] =
   "usage:\n"
   "  pbsim run [CONFIG.yaml] [-option value ...]   run a simulation (options override the config)\n"
   "  pbsim run [CONFIG.yaml] -help                  list every option of the chosen scene and solver\n"
+  "  pbsim bench SUITE.yaml [-o DIR]                run a benchmark suite: CSVs, plots, summary.json, report.md\n"
+  "                                                 (-bench_cases a,b runs some cases; docs/benchmarks.md)\n"
   "  pbsim list                                     list solvers, scenes, energy terms and materials\n"
   "  pbsim help                                     this text\n"
   "\n"
@@ -95,6 +98,21 @@ static PetscErrorCode CommandRun(void)
   PetscFunctionReturn(0);
 }
 
+/* Runs a benchmark suite (benchmarks/harness.h); its file is not an options file: each run gets its
+ * own options database from the suite. */
+static PetscErrorCode CommandBench(const char *suite)
+{
+  SimRegistry reg;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimRegistryCreate(&reg));
+  PetscCall(RegisterAll(reg));
+  PetscCall(BenchRunSuite(PETSC_COMM_WORLD, reg, suite));
+  PetscCall(CheckUnusedOptions());
+  PetscCall(SimRegistryDestroy(&reg));
+  PetscFunctionReturn(0);
+}
+
 static int IsConfigFile(const char *a)
 {
   size_t n = strlen(a);
@@ -108,20 +126,28 @@ int main(int argc, char **argv)
   int nargs = 0;
   PetscErrorCode ierr;
   PetscBool traceback = PETSC_FALSE;
+  const char *suite = NULL; /* bench: the suite file */
 
   if (!strcmp(cmd, "help") || !strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
     fputs(usage, stdout);
     return 0;
   }
-  if (strcmp(cmd, "run") && strcmp(cmd, "list")) {
+  if (strcmp(cmd, "run") && strcmp(cmd, "list") && strcmp(cmd, "bench")) {
     fprintf(stderr, "pbsim: unknown command '%s'\n\n%s", cmd, usage);
     return 2;
+  }
+  if (!strcmp(cmd, "bench")) {
+    if (argc < 3 || argv[2][0] == '-') {
+      fprintf(stderr, "pbsim bench: missing the suite file (e.g. pbsim bench benchmarks/integrators.yaml -o out/integrators)\n\n%s", usage);
+      return 2;
+    }
+    suite = argv[2];
   }
   /* PETSc sees: the program name, then the config as -options_file_yaml (so that every later
    * command-line option overrides it), then the remaining arguments in order. */
   args = (char **)calloc((size_t)argc + 3, sizeof(char *));
   args[nargs++] = argv[0];
-  for (int i = 2; i < argc; i++) {
+  for (int i = suite ? 3 : 2; i < argc; i++) {
     if (i == 2 && IsConfigFile(argv[i])) {
       FILE *f = fopen(argv[i], "r");
       if (!f) {
@@ -144,7 +170,7 @@ int main(int argc, char **argv)
   }
   ierr = PetscOptionsGetBool(NULL, NULL, "-pbsim_traceback", &traceback, NULL);
   if (!ierr && !traceback) ierr = PetscPushErrorHandler(ShortErrorHandler, NULL);
-  if (!ierr) ierr = !strcmp(cmd, "list") ? CommandList() : CommandRun();
+  if (!ierr) ierr = !strcmp(cmd, "list") ? CommandList() : suite ? CommandBench(suite) : CommandRun();
   if (PetscFinalize()) ierr = ierr ? ierr : 1;
   free(args);
   return ierr ? 1 : 0;
