@@ -1,0 +1,269 @@
+/* FEM elements: derivatives against finite differences for every material, FEM forces equal FVM
+ * forces (Teran et al. 2003), the patch test, and a cantilever against Euler-Bernoulli. */
+#include "testing.h"
+#include "framework/scene.h"
+#include "framework/solver.h"
+#include "framework/material.h"
+#include "framework/mesh/mesh.h"
+#include "energies/fem.h"
+
+/* A 2x2x2-cell box (27 vertices, 48 tets) with an FEM term of material `name`, at rest positions. */
+static PetscErrorCode BoxModel(SimRegistry reg, const char *name, PetscInt cells, SimModel *model, SimEnergy *term)
+{
+  const PetscInt n[3] = {cells, cells, cells};
+  const PetscReal lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  SimMesh mesh;
+  SimMaterial mat;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimMeshCreateBox(n, lo, hi, &mesh));
+  PetscCall(SimMaterialCreateWithParams(reg, name, 1e5, 0.3, 1000, &mat));
+  PetscCall(SimModelCreate(PETSC_COMM_SELF, model));
+  PetscCall(SimModelSetVertices(*model, mesh.nv, mesh.xyz));
+  PetscCall(SimFEMAddLumpedMass(*model, mesh.xyz, mesh.ntet, mesh.tet, 1000));
+  PetscCall(SimFEMCreate("elastic", mesh.nv, mesh.xyz, mesh.ntet, mesh.tet, mat, term));
+  PetscCall(SimModelAddTerm(*model, *term));
+  PetscCall(SimModelFinalize(*model));
+  PetscCall(SimMeshFree(&mesh));
+  PetscFunctionReturn(0);
+}
+
+/* Positions: rest + a smooth large deformation (no inversion) + a small random jitter. */
+static PetscErrorCode Deform(SimModel m, unsigned long seed, PetscReal *x)
+{
+  const PetscScalar *x0;
+  PetscRandom rnd;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, seed));
+  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(VecGetArrayRead(m->x, &x0));
+  for (PetscInt i = 0; i < m->nv; i++) {
+    const PetscReal *p = x0 + 3 * i;
+    x[3 * i] = 1.1 * p[0] + 0.2 * p[1] * p[1];
+    x[3 * i + 1] = 0.9 * p[1] + 0.1 * PetscSinReal(p[2]);
+    x[3 * i + 2] = p[2] + 0.15 * p[0] * p[1];
+    for (int d = 0; d < 3; d++) {
+      PetscReal r;
+      PetscCall(PetscRandomGetValueReal(rnd, &r));
+      x[3 * i + d] += 0.01 * (r - 0.5);
+    }
+  }
+  PetscCall(VecRestoreArrayRead(m->x, &x0));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscFunctionReturn(0);
+}
+
+/* Max relative error of the gradient (vs central differences of E) and of the Hessian (vs
+ * central differences of the gradient), over all DOFs; best over a sweep of steps. */
+static PetscErrorCode DerivativeErrors(SimModel m, PetscReal *x, PetscReal *gerr, PetscReal *herr)
+{
+  const PetscInt n = 3 * m->nv;
+  PetscReal *g, *gp, *gm, *H, *v, gs = 0, hs = 0;
+  const PetscReal steps[3] = {1e-4, 1e-5, 1e-6};
+  Mat A;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscCalloc5(n, &g, n, &gp, n, &gm, n * n, &H, n, &v));
+  PetscCall(SimModelGradient(m, SIM_ENERGY_POTENTIAL, x, v, g));
+  PetscCall(SimModelHessianCreate(m, &A));
+  PetscCall(SimModelHessianAssemble(m, x, x, v, 0, 1, 0, PETSC_FALSE, A));
+  for (PetscInt r = 0; r < n; r++)
+    for (PetscInt c = 0; c < n; c++) PetscCall(MatGetValue(A, r, c, &H[r * n + c]));
+  PetscCall(MatDestroy(&A));
+  for (PetscInt k = 0; k < n; k++) gs = PetscMax(gs, PetscAbsReal(g[k]));
+  for (PetscInt k = 0; k < n * n; k++) hs = PetscMax(hs, PetscAbsReal(H[k]));
+  *gerr = *herr = PETSC_MAX_REAL;
+  for (int s = 0; s < 3; s++) {
+    PetscReal eps = steps[s], ge = 0, he = 0;
+    for (PetscInt k = 0; k < n; k++) {
+      PetscReal save = x[k], Ep, Em;
+      x[k] = save + eps;
+      PetscCall(SimModelEnergy(m, SIM_ENERGY_POTENTIAL, x, v, &Ep));
+      PetscCall(SimModelGradient(m, SIM_ENERGY_POTENTIAL, x, v, gp));
+      x[k] = save - eps;
+      PetscCall(SimModelEnergy(m, SIM_ENERGY_POTENTIAL, x, v, &Em));
+      PetscCall(SimModelGradient(m, SIM_ENERGY_POTENTIAL, x, v, gm));
+      x[k] = save;
+      ge = PetscMax(ge, PetscAbsReal((Ep - Em) / (2 * eps) - g[k]));
+      for (PetscInt r = 0; r < n; r++) he = PetscMax(he, PetscAbsReal((gp[r] - gm[r]) / (2 * eps) - H[r * n + k]));
+    }
+    *gerr = PetscMin(*gerr, ge / gs);
+    *herr = PetscMin(*herr, he / hs);
+  }
+  PetscCall(PetscFree5(g, gp, gm, H, v));
+  PetscFunctionReturn(0);
+}
+
+START_TEST(derivatives_every_material)
+{
+  SimRegistry reg;
+  PetscInt nmat;
+
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  CHECK_PETSC(SimRegistryCount(reg, SIM_KIND_MATERIAL, &nmat));
+  ck_assert_int_ge(nmat, 6);
+  for (PetscInt i = 0; i < nmat; i++) {
+    const SimRegEntry *e;
+    SimModel m;
+    SimEnergy term;
+    PetscReal *x, gerr, herr;
+
+    CHECK_PETSC(SimRegistryGet(reg, SIM_KIND_MATERIAL, i, &e));
+    CHECK_PETSC(BoxModel(reg, e->name, 1, &m, &term));
+    CHECK_PETSC(PetscMalloc1(3 * m->nv, &x));
+    CHECK_PETSC(Deform(m, 17 + i, x));
+    CHECK_PETSC(DerivativeErrors(m, x, &gerr, &herr));
+    ck_assert_msg(gerr < 1e-6 && herr < 1e-6, "FEM with %s: gradient error %g, Hessian error %g", e->name, gerr, herr);
+    CHECK_PETSC(PetscFree(x));
+    CHECK_PETSC(SimModelDestroy(&m));
+  }
+  CHECK_PETSC(SimRegistryDestroy(&reg));
+}
+END_TEST
+
+/* Teran et al. 2003: the FVM force equals -dE/dx for linear tetrahedra. */
+START_TEST(fvm_equals_fem)
+{
+  SimRegistry reg;
+  SimModel m;
+  SimEnergy term;
+  PetscReal *x, *g, *f, *v, err = 0, scale = 0;
+
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  CHECK_PETSC(BoxModel(reg, "stable_neohookean", 2, &m, &term));
+  CHECK_PETSC(PetscCalloc4(3 * m->nv, &x, 3 * m->nv, &g, 3 * m->nv, &f, 3 * m->nv, &v));
+  CHECK_PETSC(Deform(m, 5, x));
+  CHECK_PETSC(term->ops.gradient(term, x, v, g));
+  CHECK_PETSC(SimFEMForcesFVM(term, x, f));
+  for (PetscInt k = 0; k < 3 * m->nv; k++) {
+    err = PetscMax(err, PetscAbsReal(f[k] + g[k]));
+    scale = PetscMax(scale, PetscAbsReal(g[k]));
+  }
+  ck_assert_msg(scale > 1 && err < 1e-12 * scale, "FVM and FEM forces differ by %g (scale %g)", err, scale);
+  CHECK_PETSC(PetscFree4(x, g, f, v));
+  CHECK_PETSC(SimModelDestroy(&m));
+  CHECK_PETSC(SimRegistryDestroy(&reg));
+}
+END_TEST
+
+/* Patch test: x = A X + b gives F = A in every element, P = P(A), and no net force on interior
+ * vertices (the element forces of a uniform stress cancel). */
+START_TEST(patch_test)
+{
+  SimRegistry reg;
+  SimModel m;
+  SimEnergy term;
+  const PetscReal A[9] = {1.2, 0.1, -0.05, 0.02, 0.9, 0.1, 0.0, -0.1, 1.05}, b[3] = {0.3, -0.2, 0.1};
+  PetscReal *x, *g, *v, *F, P[9], PA[9], scale = 0, Ferr = 0, ferr = 0;
+  const PetscScalar *x0;
+  PetscInt ntet;
+  const PetscReal *vol;
+
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  CHECK_PETSC(BoxModel(reg, "neohookean", 3, &m, &term));
+  CHECK_PETSC(PetscCalloc4(3 * m->nv, &x, 3 * m->nv, &g, 3 * m->nv, &v, 9 * 6 * 27, &F));
+  CHECK_PETSC(VecGetArrayRead(m->x, &x0));
+  for (PetscInt i = 0; i < m->nv; i++)
+    for (int r = 0; r < 3; r++) x[3 * i + r] = A[3 * r] * x0[3 * i] + A[3 * r + 1] * x0[3 * i + 1] + A[3 * r + 2] * x0[3 * i + 2] + b[r];
+  CHECK_PETSC(SimFEMGetDeformation(term, x, &ntet, F, &vol));
+  ck_assert_int_eq(ntet, 6 * 27);
+  for (PetscInt e = 0; e < ntet; e++)
+    for (int k = 0; k < 9; k++) Ferr = PetscMax(Ferr, PetscAbsReal(F[9 * e + k] - A[k]));
+  ck_assert_msg(Ferr < 1e-12, "F differs from A by %g", Ferr);
+  {
+    SimMaterial mat;
+    CHECK_PETSC(SimMaterialCreateWithParams(reg, "neohookean", 1e5, 0.3, 1000, &mat));
+    CHECK_PETSC(SimMaterialPK1(mat, 1, A, PA));
+    CHECK_PETSC(SimMaterialPK1(mat, 1, F + 9 * 40, P));
+    for (int k = 0; k < 9; k++) ck_assert_double_eq_tol(P[k], PA[k], 1e-9 * 1e5);
+    CHECK_PETSC(SimMaterialDestroy(&mat));
+  }
+  CHECK_PETSC(term->ops.gradient(term, x, v, g));
+  for (PetscInt i = 0; i < m->nv; i++) {
+    const PetscReal *p = x0 + 3 * i;
+    PetscBool interior = PETSC_TRUE;
+    for (int d = 0; d < 3; d++) {
+      scale = PetscMax(scale, PetscAbsReal(g[3 * i + d]));
+      if (p[d] < 1e-12 || p[d] > 1 - 1e-12) interior = PETSC_FALSE;
+    }
+    if (interior)
+      for (int d = 0; d < 3; d++) ferr = PetscMax(ferr, PetscAbsReal(g[3 * i + d]));
+  }
+  CHECK_PETSC(VecRestoreArrayRead(m->x, &x0));
+  ck_assert_msg(scale > 1 && ferr < 1e-10 * scale, "interior vertices carry a net force %g (boundary scale %g)", ferr, scale);
+  CHECK_PETSC(PetscFree4(x, g, v, F));
+  CHECK_PETSC(SimModelDestroy(&m));
+  CHECK_PETSC(SimRegistryDestroy(&reg));
+}
+END_TEST
+
+/* Static tip deflection of the cantilever under its own weight (quasi-static: implicit Euler with
+ * a step so long that inertia vanishes), relative to Euler-Bernoulli q L^4 / (8 E I). */
+static PetscErrorCode BeamTipError(PetscInt n, PetscReal *rel_err)
+{
+  SimRegistry reg;
+  SimScene scene;
+  SimModel model;
+  SimSolver s;
+  const PetscScalar *x, *x0;
+  Vec rest;
+  char opts[256];
+  PetscReal L = 1, w = 0.1, E = 1e8, rho = 1000, g = 9.81, tip = 0, exact;
+  PetscInt count = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-beam_n %" PetscInt_FMT " -beam_youngs %g -beam_poisson 0 -beam_density %g -newton_rtol 1e-10", n, (double)E, (double)rho));
+  PetscCall(TestSetOptions(opts));
+  PetscCall(TestRegistryCreate(&reg));
+  PetscCall(SimSceneCreate(reg, "beam", &scene));
+  PetscCall(SimSceneBuildModel(scene, reg, PETSC_COMM_SELF, &model));
+  PetscCall(VecDuplicate(model->x, &rest));
+  PetscCall(VecCopy(model->x, rest));
+  PetscCall(SimSolverCreate(reg, "implicit_euler", model, &s));
+  PetscCall(SimSolverSetFromOptions(s));
+  for (int k = 0; k < 3; k++) PetscCall(SimSolverStep(s, 1e3, NULL));
+  PetscCall(VecGetArrayRead(model->x, &x));
+  PetscCall(VecGetArrayRead(rest, &x0));
+  for (PetscInt i = 0; i < model->nv; i++)
+    if (PetscAbsReal(x0[3 * i] - L) < 1e-12) tip += x0[3 * i + 1] - x[3 * i + 1], count++;
+  PetscCall(VecRestoreArrayRead(rest, &x0));
+  PetscCall(VecRestoreArrayRead(model->x, &x));
+  tip /= count;
+  exact = rho * g * w * w * PetscPowReal(L, 4) / (8 * E * w * w * w * w / 12);
+  *rel_err = PetscAbsReal(tip - exact) / exact;
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  beam n = %3" PetscInt_FMT ": tip deflection %.6e m, Euler-Bernoulli %.6e m, relative error %.4f\n", n, (double)tip,
+                        (double)exact, (double)*rel_err));
+  PetscCall(VecDestroy(&rest));
+  PetscCall(SimSolverDestroy(&s));
+  PetscCall(SimModelDestroy(&model));
+  PetscCall(SimSceneDestroy(&scene));
+  PetscCall(SimRegistryDestroy(&reg));
+  PetscCall(TestSetOptions(NULL));
+  PetscFunctionReturn(0);
+}
+
+START_TEST(cantilever_euler_bernoulli)
+{
+  PetscReal e[3];
+  const PetscInt n[3] = {20, 40, 80};
+  for (int r = 0; r < 3; r++) CHECK_PETSC(BeamTipError(n[r], &e[r]));
+  ck_assert_msg(e[1] < e[0] && e[2] < e[1], "the error must decrease under refinement (%g, %g, %g)", e[0], e[1], e[2]);
+  /* linear tets lock in bending: only a refined mesh (80 x 8 x 8 cells) gets within 5% */
+  ck_assert_msg(e[2] < 0.05, "tip deflection on the refined mesh is %.1f%% off Euler-Bernoulli", 100 * e[2]);
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+  Suite *s = suite_create("fem");
+  TCase *tc = tcase_create("elements");
+  tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, derivatives_every_material);
+  tcase_add_test(tc, fvm_equals_fem);
+  tcase_add_test(tc, patch_test);
+  tcase_add_test(tc, cantilever_euler_bernoulli);
+  suite_add_tcase(s, tc);
+  return s;
+}
