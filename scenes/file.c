@@ -2,6 +2,7 @@
  * .node/.ele tetrahedra: edge springs), with lumped masses from its density. */
 #include "scenes/scenes.h"
 #include "energies/springs.h"
+#include "scenes/fem_body.h"
 #include "framework/mesh/mesh.h"
 #include "framework/linalg/vec3.h"
 
@@ -12,6 +13,7 @@ typedef struct {
   PetscReal scale, translate[3], density, k, k_bend, damping, top_fraction;
   PetscBool density_set; /* else the default for the mesh read: volume or surface */
   PetscInt npin, *pin;
+  char material[64]; /* empty: edge springs; else an FEM body of this material (tet meshes) */
 } FileOptions;
 
 static PetscErrorCode ReadOptions(MPI_Comm comm, FileOptions *o)
@@ -40,6 +42,8 @@ static PetscErrorCode ReadOptions(MPI_Comm comm, FileOptions *o)
   PetscCall(PetscOptionsReal(
       "-density", "kg/m^3 for tetrahedra (default 1000), kg/m^2 for surfaces (default 0.1)", "",
       o->density, &o->density, &o->density_set));
+  PetscCall(PetscOptionsString("-material", "tet meshes: an FEM body of this material (-file_youngs, -file_poisson) instead of edge springs", "",
+                               o->material, o->material, sizeof(o->material), NULL));
   PetscCall(PetscOptionsReal("-k", "edge spring stiffness (N/m)", "", o->k, &o->k, NULL));
   PetscCall(PetscOptionsReal(
       "-k_bend",
@@ -190,13 +194,20 @@ static PetscErrorCode AddPins(const SimMesh *mesh, const FileOptions *o, SimMode
 }
 
 /* Everything after reading: transform, masses, springs, topology, pins. */
-static PetscErrorCode BuildBody(const FileOptions *o, SimMesh *mesh, PetscReal *mass,
+static PetscErrorCode BuildBody(SimScene scene, const FileOptions *o, SimMesh *mesh, PetscReal *mass,
                                 SimSpringList *springs, SimModel model)
 {
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < mesh->nv; i++)
     for (int d = 0; d < 3; d++)
       mesh->xyz[3 * i + d] = o->scale * mesh->xyz[3 * i + d] + o->translate[d];
+  if (o->material[0]) {
+    PetscCheck(mesh->ntet, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "-file_material needs a tetrahedral mesh; '%s' is a surface (drop -file_material to use springs)", o->path);
+    PetscCall(SimSceneAddFEMBody(scene, model, mesh, "file_", o->material, 1e5));
+    PetscCall(AddPins(mesh, o, model));
+    PetscFunctionReturn(0);
+  }
   PetscCall(
       LumpedMass(mesh, o->path, o->density_set ? o->density : (mesh->ntet ? 1000 : 0.1), mass));
   PetscCall(SimModelSetVertices(model, mesh->nv, mesh->xyz));
@@ -235,7 +246,7 @@ static PetscErrorCode Build_File(SimScene scene, SimModel model)
   ierr = ReadOptions(model->comm, &o);
   if (!ierr) ierr = SimMeshRead(model->comm, o.path, &mesh);
   if (!ierr) ierr = PetscMalloc1(mesh.nv, &mass);
-  if (!ierr) ierr = BuildBody(&o, &mesh, mass, &springs, model);
+  if (!ierr) ierr = BuildBody(scene, &o, &mesh, mass, &springs, model);
   PetscCall(SimSpringListFree(&springs));
   PetscCall(PetscFree(mass));
   PetscCall(PetscFree(o.pin));
