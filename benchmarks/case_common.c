@@ -1,0 +1,64 @@
+/* Helpers the case drivers share: CSV files, run options, step counts, notes (see cases.h). */
+#include <math.h>
+#include "benchmarks/cases.h"
+
+PetscErrorCode BenchCSVOpen(BenchContext *bc, BenchCaseResult *res, const char *suffix, const char *header, FILE **fp)
+{
+  char name[96], path[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(name, sizeof(name), "%s%s.csv", res->c->name, suffix));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", bc->outdir, name));
+  PetscCall(PetscFOpen(bc->comm, path, "w", fp));
+  PetscCall(PetscFPrintf(bc->comm, *fp, "%s\n", header));
+  PetscCall(BenchResultAddFile(res, name));
+  PetscFunctionReturn(0);
+}
+
+PetscInt BenchCaseSteps(const BenchCase *c, PetscReal dt)
+{
+  if (c->steps > 0) return c->steps;
+  return PetscMax(1, (PetscInt)round(c->t_end / dt));
+}
+
+PetscErrorCode BenchRunOptions(const char *point_options, PetscReal dt, PetscInt steps, char *buf, size_t len)
+{
+  PetscFunctionBeginUser;
+  /* %.17g: the run gets exactly the dt the harness computed */
+  PetscCall(PetscSNPrintf(buf, len, "%s -dt %.17g -steps %" PetscInt_FMT, point_options, (double)dt, steps));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode BenchRowNoteRun(BenchRow *row, const BenchRunRecord *rec)
+{
+  char text[BENCH_MESSAGE_LEN + 128];
+
+  PetscFunctionBeginUser;
+  if (!strcmp(rec->status, "ok")) PetscFunctionReturn(0);
+  if (rec->message[0] && strstr(row->note, rec->message)) PetscFunctionReturn(0); /* said already (another dt) */
+  if (!strcmp(rec->status, "nonfinite"))
+    PetscCall(PetscSNPrintf(text, sizeof(text), "blew up (NaN/Inf) at step %" PetscInt_FMT ", t = %.4g s, dt = %.6g",
+                            rec->steps_done + 1, (double)(rec->time_reached + rec->dt), (double)rec->dt));
+  else
+    PetscCall(PetscSNPrintf(text, sizeof(text), "run failed (dt = %.6g, after %" PetscInt_FMT " steps): %s", (double)rec->dt,
+                            rec->steps_done, rec->message));
+  PetscCall(BenchRowNote(row, text));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode BenchRunPoint(BenchContext *bc, const BenchCase *c, BenchCaseResult *res, PetscInt point, SimRunMonitorFn fn,
+                             void *ctx, BenchRow **row, BenchRunRecord **rec)
+{
+  char label[BENCH_LABEL_LEN], popts[4096], opts[4200];
+  PetscInt steps = BenchCaseSteps(c, c->dt);
+
+  PetscFunctionBeginUser;
+  PetscCall(BenchCasePoint(c, point, label, sizeof(label), popts, sizeof(popts)));
+  PetscCall(BenchRunOptions(popts, c->dt, steps, opts, sizeof(opts)));
+  PetscCall(BenchResultAddRun(res, label, c->dt, steps, rec));
+  PetscCall(BenchRunIsolated(bc, opts, fn, ctx, *rec));
+  PetscCall(BenchResultAddRow(res, label, row));
+  PetscCall(BenchRowSetTimings(*row, &(*rec)->timing));
+  PetscCall(BenchRowNoteRun(*row, *rec));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,29 @@
+/* The case drivers, one per metric (DESIGN §8), and the few helpers they share. A driver runs every
+ * sweep point of its case through BenchRunIsolated with a monitor collecting its metric, writes
+ * <case>.csv (raw numbers, reproducible) in the output directory, and fills one result row per
+ * sweep point. Timings never go into <case>.csv: the harness writes them to <case>_timing.csv. */
+#pragma once
+#include <stdio.h>
+#include "benchmarks/isolate.h"
+
+typedef PetscErrorCode (*BenchCaseDriver)(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
+
+PetscErrorCode BenchCaseRun_Convergence(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
+PetscErrorCode BenchCaseRun_Energy(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
+PetscErrorCode BenchCaseRun_Stability(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
+PetscErrorCode BenchCaseRun_Solver(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
+PetscErrorCode BenchCaseRun_Performance(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
+
+/* Opens DIR/<case><suffix>.csv for writing on rank 0, writes the header line, and lists the file in
+ * res. Close with PetscFClose(bc->comm, fp). */
+PetscErrorCode BenchCSVOpen(BenchContext *bc, BenchCaseResult *res, const char *suffix, const char *header, FILE **fp);
+/* The number of steps of size dt to reach t_end (nearest integer; at least 1), or c->steps. */
+PetscInt BenchCaseSteps(const BenchCase *c, PetscReal dt);
+/* Options of one run: the point's options, then -dt and -steps. */
+PetscErrorCode BenchRunOptions(const char *point_options, PetscReal dt, PetscInt steps, char *buf, size_t len);
+/* A note on the row for a run that did not finish: "<status> at t = ... (step n): message". */
+PetscErrorCode BenchRowNoteRun(BenchRow *row, const BenchRunRecord *rec);
+/* Runs a case's point with fixed dt and steps: the common part of the energy, solver and performance
+ * drivers. Adds the run record, and a row with the run's timings. */
+PetscErrorCode BenchRunPoint(BenchContext *bc, const BenchCase *c, BenchCaseResult *res, PetscInt point, SimRunMonitorFn fn,
+                             void *ctx, BenchRow **row, BenchRunRecord **rec);

@@ -1,0 +1,260 @@
+/* The suite loop: options, output directory, each case through its metric's driver, timings, figures,
+ * then summary.json and report.md (see harness.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "benchmarks/harness.h"
+#include "benchmarks/cases.h"
+#include "benchmarks/plots.h"
+#include "benchmarks/report.h"
+
+/* The drivers as data, indexed by metric. */
+static const BenchCaseDriver drivers[BENCH_NMETRICS] = {
+    [BENCH_CONVERGENCE] = BenchCaseRun_Convergence, [BENCH_ENERGY] = BenchCaseRun_Energy,
+    [BENCH_STABILITY] = BenchCaseRun_Stability,     [BENCH_SOLVER] = BenchCaseRun_Solver,
+    [BENCH_PERFORMANCE] = BenchCaseRun_Performance,
+};
+
+/* mkdir -p */
+static PetscErrorCode MakeDirectory(const char *path)
+{
+  char buf[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(buf, path, sizeof(buf)));
+  for (char *p = buf + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = 0;
+    PetscCheck(!mkdir(buf, 0777) || errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create directory '%s': %s",
+               buf, strerror(errno));
+    *p = '/';
+  }
+  PetscCheck(!mkdir(buf, 0777) || errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN,
+             "Cannot create output directory '%s': %s", buf, strerror(errno));
+  PetscFunctionReturn(0);
+}
+
+/* <case>_timing.csv: one row per run, everything that differs between identical runs. */
+static PetscErrorCode WriteTimingCSV(BenchContext *bc, BenchCaseResult *res)
+{
+  FILE *fp;
+  char header[512] = "label,dt,steps,status,ms_per_step", col[32];
+
+  PetscFunctionBeginUser;
+  for (PetscInt e = 0; e < BENCH_NEVENTS; e++) {
+    PetscCall(PetscSNPrintf(col, sizeof(col), ",%s_ms", BenchEventName(e)));
+    PetscCall(PetscStrlcat(header, col, sizeof(header)));
+  }
+  PetscCall(PetscStrlcat(header, ",other_ms,throughput,peak_rss_mb", sizeof(header)));
+  PetscCall(BenchCSVOpen(bc, res, "_timing", header, &fp));
+  res->nfiles--; /* listed by the report separately: not a file of reproducible numbers */
+  for (PetscInt i = 0; i < res->nruns; i++) {
+    const BenchRunRecord *u = &res->runs[i];
+    PetscCall(PetscFPrintf(bc->comm, fp, "%s,%.9e,%" PetscInt_FMT ",%s,%.6g", u->label, (double)u->dt, u->steps, u->status,
+                           (double)u->timing.ms_per_step));
+    for (PetscInt e = 0; e < BENCH_NEVENTS; e++) PetscCall(PetscFPrintf(bc->comm, fp, ",%.6g", (double)u->timing.event_ms[e]));
+    PetscCall(PetscFPrintf(bc->comm, fp, ",%.6g,%.6g,%.6g\n", (double)u->timing.other_ms, (double)u->timing.throughput,
+                           (double)u->timing.peak_rss_mb));
+  }
+  PetscCall(PetscFClose(bc->comm, fp));
+  PetscFunctionReturn(0);
+}
+
+/* Whether `name` is a whitespace-separated token of `list`. */
+static PetscBool HasToken(const char *list, const char *name)
+{
+  size_t n = strlen(name);
+
+  for (const char *p = list; (p = strstr(p, name)); p += n)
+    if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n])) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
+/* Whether option `name` was left unread by every run that got as far as reading its options. */
+static PetscBool UnreadEverywhere(const BenchCaseResult *res, PetscInt n, const char *name)
+{
+  PetscBool any = PETSC_FALSE;
+
+  for (PetscInt c = 0; c < n; c++)
+    for (PetscInt i = 0; i < res[c].nruns; i++) {
+      if (!strcmp(res[c].runs[i].status, "error")) continue;
+      if (!HasToken(res[c].runs[i].unused, name)) return PETSC_FALSE;
+      any = PETSC_TRUE;
+    }
+  return any;
+}
+
+/* Appends to buf the options named in `options` (tokens "-name") that no run of res[0..n) read. */
+static PetscErrorCode NeverUsed(const BenchCaseResult *res, PetscInt n, const char *options, char *buf, size_t len)
+{
+  char copy[4096], *save = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(copy, options, sizeof(copy)));
+  for (char *tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+    if (tok[0] != '-' || !((tok[1] >= 'a' && tok[1] <= 'z') || (tok[1] >= 'A' && tok[1] <= 'Z')))
+      continue; /* values, e.g. -9.81 */
+    if (!UnreadEverywhere(res, n, tok) || HasToken(buf, tok)) continue;
+    if (buf[0]) PetscCall(PetscStrlcat(buf, " ", len));
+    PetscCall(PetscStrlcat(buf, tok, len));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The case's own options (its `options` and sweep values) that none of its runs read: likely typos.
+ * The suite's common options are checked over the whole suite (SuiteNeverUsed). */
+static PetscErrorCode CaseNeverUsed(BenchContext *bc, BenchCaseResult *res)
+{
+  const BenchCase *c = res->c;
+
+  PetscFunctionBeginUser;
+  PetscCall(NeverUsed(res, 1, c->own_options, res->never_used, sizeof(res->never_used)));
+  for (PetscInt s = 0; s < c->nsweeps; s++)
+    for (PetscInt v = 0; v < c->sweep[s].n; v++) {
+      char opt[4200];
+      PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s %s", c->sweep[s].option, c->sweep[s].value[v]));
+      PetscCall(NeverUsed(res, 1, opt, res->never_used, sizeof(res->never_used)));
+    }
+  if (res->never_used[0])
+    PetscCall(PetscFPrintf(bc->comm, stderr, "bench: warning: case '%s': no run read the option(s) %s (misspelled?)\n", c->name,
+                           res->never_used));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SuiteNeverUsed(BenchContext *bc, const BenchSuite *suite, const BenchCaseResult *res, PetscInt n)
+{
+  char buf[BENCH_MESSAGE_LEN] = "";
+
+  PetscFunctionBeginUser;
+  PetscCall(NeverUsed(res, n, suite->options, buf, sizeof(buf)));
+  if (buf[0])
+    PetscCall(
+        PetscFPrintf(bc->comm, stderr, "bench: warning: suite options %s: no run of any case read them (misspelled?)\n", buf));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode RunCase(BenchContext *bc, const BenchCase *c, BenchCaseResult *res, PetscBool plots)
+{
+  PetscLogDouble t0, t1;
+  PetscInt failed = 0, blown = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscTime(&t0));
+  PetscCall(BenchResultInit(res, c));
+  PetscCall(drivers[c->metric](bc, c, res));
+  PetscCall(WriteTimingCSV(bc, res));
+  PetscCall(CaseNeverUsed(bc, res));
+  if (plots) PetscCall(BenchPlotsMake(bc, res));
+  PetscCall(PetscTime(&t1));
+  for (PetscInt i = 0; i < res->nruns; i++) {
+    failed += !strcmp(res->runs[i].status, "error");
+    blown += !strcmp(res->runs[i].status, "nonfinite");
+  }
+  PetscCall(PetscPrintf(bc->comm, "bench:   %" PetscInt_FMT " runs in %.1f s", res->nruns, (double)(t1 - t0)));
+  if (blown) PetscCall(PetscPrintf(bc->comm, ", %" PetscInt_FMT " blew up", blown));
+  if (failed) PetscCall(PetscPrintf(bc->comm, ", %" PetscInt_FMT " FAILED (messages in report.md)", failed));
+  PetscCall(PetscPrintf(bc->comm, "\n"));
+  PetscFunctionReturn(0);
+}
+
+/* Whether case `name` is selected by -bench_cases (all when the option is absent). */
+static PetscBool Selected(char **names, PetscInt n, PetscBool set, const char *name)
+{
+  if (!set) return PETSC_TRUE;
+  for (PetscInt i = 0; i < n; i++)
+    if (!strcmp(names[i], name)) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
+static PetscErrorCode CheckSelection(const BenchSuite *suite, char **names, PetscInt n)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt c;
+    for (c = 0; c < suite->ncases; c++)
+      if (!strcmp(suite->cases[c].name, names[i])) break;
+    PetscCheck(c < suite->ncases, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-bench_cases: suite %s has no case '%s'", suite->path,
+               names[i]);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Removes what the runs left in the scratch directory (a blow-up's last_good.vtu, gnuplot's log). */
+static void RemoveScratch(const BenchContext *bc)
+{
+  const char *files[] = {"last_good.vtu", "gnuplot.log"};
+  char path[PETSC_MAX_PATH_LEN + 32];
+
+  for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+    snprintf(path, sizeof(path), "%s/%s", bc->scratch, files[i]);
+    (void)remove(path);
+  }
+  (void)rmdir(bc->scratch);
+}
+
+PetscErrorCode BenchRunSuite(MPI_Comm comm, SimRegistry reg, const char *suite_file)
+{
+  BenchContext bc = {.comm = comm, .reg = reg};
+  BenchSuite *suite;
+  BenchCaseResult *res;
+  BenchProvenance prov;
+  char *names[64], path[PETSC_MAX_PATH_LEN + 32];
+  PetscInt nnames = 64, n = 0;
+  PetscBool set_o, set_cases, plots;
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBeginUser;
+  PetscCall(BenchSuiteLoad(comm, suite_file, &suite));
+  PetscCall(PetscSNPrintf(bc.outdir, sizeof(bc.outdir), "out/bench/%s", suite->name));
+  PetscOptionsBegin(comm, NULL, "pbsim bench", "");
+  PetscCall(PetscOptionsString("-o", "output directory", "", bc.outdir, bc.outdir, sizeof(bc.outdir), &set_o));
+  PetscCall(PetscOptionsStringArray("-bench_cases", "run only these cases", "", names, &nnames, &set_cases));
+  PetscCall(PetscOptionsBool("-bench_verbose", "show every run's options and output", "", bc.verbose, &bc.verbose, NULL));
+  PetscOptionsEnd();
+  if (!set_cases) nnames = 0;
+  PetscCall(CheckSelection(suite, names, nnames));
+  PetscCheck(!strchr(bc.outdir, '\''), comm, PETSC_ERR_ARG_WRONG,
+             "-o: the output directory may not contain a single quote (got %s)", bc.outdir);
+  PetscCall(MakeDirectory(bc.outdir));
+  PetscCall(PetscSNPrintf(bc.scratch, sizeof(bc.scratch), "%s/.scratch", bc.outdir));
+  PetscCall(MakeDirectory(bc.scratch));
+  PetscCall(BenchTimingStart());
+  PetscCall(BenchProvenanceCollect(comm, &prov));
+  PetscCall(PetscSNPrintf(prov.command, sizeof(prov.command), "pbsim bench %s -o %s%s", suite_file, bc.outdir,
+                          set_cases ? " -bench_cases ..." : ""));
+  PetscCall(BenchPlotsAvailable(&plots));
+  if (!plots)
+    PetscCall(
+        PetscFPrintf(comm, stderr, "bench: warning: gnuplot not found: no figures (install the Debian package gnuplot-nox)\n"));
+  bc.devnull = fopen("/dev/null", "w");
+
+  PetscCall(PetscCalloc1(suite->ncases, &res));
+  PetscCall(PetscPrintf(comm, "bench: suite %s (%s): %" PetscInt_FMT " case(s) -> %s/\n", suite->name, suite_file,
+                        set_cases ? nnames : suite->ncases, bc.outdir));
+  PetscCall(PetscTime(&t0));
+  for (PetscInt i = 0; i < suite->ncases; i++) {
+    const BenchCase *c = &suite->cases[i];
+    if (!Selected(names, nnames, set_cases, c->name)) continue;
+    PetscCall(PetscPrintf(comm, "bench: case %s (%s, %" PetscInt_FMT " sweep point(s))\n", c->name, BenchMetricName(c->metric),
+                          BenchCaseNumPoints(c)));
+    PetscCall(RunCase(&bc, c, &res[n++], plots));
+  }
+  PetscCall(PetscTime(&t1));
+  prov.wall_seconds = t1 - t0;
+  PetscCall(SuiteNeverUsed(&bc, suite, res, n));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/summary.json", bc.outdir));
+  PetscCall(BenchSummaryWrite(comm, path, suite, &prov, n, res));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/report.md", bc.outdir));
+  PetscCall(BenchReportWrite(comm, path, suite, &prov, n, res));
+  PetscCall(PetscPrintf(comm, "bench: done in %.1f s: %s/report.md, %s/summary.json\n", (double)prov.wall_seconds, bc.outdir,
+                        bc.outdir));
+
+  RemoveScratch(&bc);
+  if (bc.devnull) fclose(bc.devnull);
+  for (PetscInt i = 0; i < n; i++) PetscCall(BenchResultDestroy(&res[i]));
+  PetscCall(PetscFree(res));
+  for (PetscInt i = 0; i < nnames; i++) PetscCall(PetscFree(names[i]));
+  PetscCall(BenchSuiteDestroy(&suite));
+  PetscFunctionReturn(0);
+}

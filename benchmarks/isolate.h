@@ -1,0 +1,24 @@
+/* One simulation run of the harness, isolated: its own PETSc options database, its errors caught
+ * and recorded instead of ending the suite, its timing read from the log events. */
+#pragma once
+#include "framework/sim.h"
+#include "benchmarks/results.h"
+
+/* What every run of a suite shares. */
+typedef struct {
+  MPI_Comm comm;
+  SimRegistry reg;
+  char outdir[PETSC_MAX_PATH_LEN];  /* -o DIR */
+  char scratch[PETSC_MAX_PATH_LEN]; /* the runs' -o (only a blow-up writes there: last_good.vtu) */
+  PetscBool verbose;                /* show the runs' own output */
+  FILE *devnull;                    /* where the runs' stdout goes unless verbose */
+} BenchContext;
+
+/* Runs a simulation with exactly `options` (plus -o <scratch> -log 0 -snapshots 0 -output_every 0
+ * -progress 0, which win) in a fresh options database pushed for the run and popped after it:
+ * SimRunCreate, SimRunSetFromOptions, the monitor fn(ctx) if not NULL, SimRunExecute, SimRunDestroy.
+ * The outcome goes to rec: status "ok", "nonfinite" (a step produced NaN/Inf: PETSC_ERR_FP) or
+ * "error" with the first error message; the options database as run; options nothing read; steps,
+ * time reached, vertex count, steps that did not converge; timing. A failed run is not an error of
+ * this function: its errors are only the harness's own (e.g. an unparsable option string). */
+PetscErrorCode BenchRunIsolated(BenchContext *bc, const char *options, SimRunMonitorFn fn, void *ctx, BenchRunRecord *rec);

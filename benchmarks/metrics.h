@@ -1,0 +1,37 @@
+/* The benchmark harness's own arithmetic (DESIGN §8): order and drift fits, energy-error statistics
+ * and the stable-dt bisection. Pure functions of numbers, unit-tested on synthetic data. */
+#pragma once
+#include <petscsys.h>
+
+/* Least-squares line y = intercept + slope t through (t[i], y[i]), i < n (GSL gsl_fit_linear).
+ * n < 2, or all t equal: both NaN. */
+PetscErrorCode BenchFitLine(PetscInt n, const PetscReal t[], const PetscReal y[], PetscReal *slope, PetscReal *intercept);
+
+/* Observed order of convergence (DESIGN §8): the least-squares slope of log(err) against log(dt) over
+ * the points whose error is finite and > 0, and the slope of the last two such points (the finest
+ * pair). dt[] in any order. Fewer than two usable points: NaN. */
+PetscErrorCode BenchFitOrder(PetscInt n, const PetscReal dt[], const PetscReal err[], PetscReal *order, PetscReal *last_pair);
+
+/* Energy-error statistics of a series E[0..n-1] at times t[0..n-1] (DESIGN §8), with
+ * e(t) = |E(t) - E(0)| / |E(0)|:
+ *   max   = max_t e(t);  final = e(t[n-1]);
+ *   drift = least-squares slope of the signed relative deviation (E(t) - E(0)) / |E(0)| against t
+ *           (1/s; > 0: energy gained, < 0: lost).
+ * E(0) = 0 (the relative error is undefined) or n < 1 is an input error. */
+typedef struct {
+  PetscReal max, final, drift;
+} BenchEnergyStats;
+PetscErrorCode BenchEnergyErrorStats(PetscInt n, const PetscReal t[], const PetscReal E[], BenchEnergyStats *st);
+
+/* Largest stable step by bisection. stable(ctx, dt, &ok) is the criterion (the harness runs the
+ * simulation; tests pass a synthetic one). The search assumes stability is monotone in dt on
+ * [lo, hi]:
+ *   stable at hi:   *dt = hi, *how = BENCH_STABLE_AT_HI (hi is a lower bound of the answer);
+ *   unstable at lo: *dt = lo, *how = BENCH_UNSTABLE_AT_LO (lo is an upper bound);
+ *   otherwise geometric bisection (mid = sqrt(lo hi)) until hi / lo <= 1 + rtol; *dt is the last
+ *   stable step, within a factor 1 + rtol below the boundary; *how = BENCH_BRACKETED.
+ * *nprobes (may be NULL) is the number of criterion evaluations. Requires 0 < lo < hi, rtol > 0. */
+typedef PetscErrorCode (*BenchStableFn)(void *ctx, PetscReal dt, PetscBool *stable);
+typedef enum { BENCH_BRACKETED, BENCH_STABLE_AT_HI, BENCH_UNSTABLE_AT_LO } BenchBracket;
+PetscErrorCode BenchBisectStable(PetscReal lo, PetscReal hi, PetscReal rtol, BenchStableFn stable, void *ctx, PetscReal *dt,
+                                 BenchBracket *how, PetscInt *nprobes);

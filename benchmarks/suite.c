@@ -1,0 +1,469 @@
+/* Reading a suite file: YAML -> a private PETSc options database -> checked cases (see suite.h).
+ * PETSc's YAML reader flattens nested maps into prefixed options (`case: {dt: 0.01}` is
+ * `-case_dt 0.01`) and sequences into comma-separated values, so a case's keys are the options
+ * under the prefix "<case>_". */
+#include <math.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "benchmarks/suite.h"
+
+/* The metrics as data: name and the keys a case of that metric reads besides the common ones. */
+static const struct {
+  const char *name;
+  const char *keys;
+} metrics[BENCH_NMETRICS] = {
+    [BENCH_CONVERGENCE] = {"convergence", "dt, t_end, refinements, reference, ode_rtol, ode_atol"},
+    [BENCH_ENERGY] = {"energy", "dt, t_end or steps, samples"},
+    [BENCH_STABILITY] = {"stability", "t_end, dt_min, dt_max, threshold, bisect_rtol"},
+    [BENCH_SOLVER] = {"solver", "dt, t_end or steps, plot_step"},
+    [BENCH_PERFORMANCE] = {"performance", "dt, t_end or steps"},
+};
+static const char common_keys[] = "metric, title, options, sweep_<option>";
+static const char top_keys[] = "suite, title, options, cases, table, table_<column>";
+
+const char *BenchMetricName(BenchMetric m)
+{
+  return (m >= 0 && m < BENCH_NMETRICS) ? metrics[m].name : "?";
+}
+
+typedef struct {
+  const char *path;
+  PetscOptions db;
+  PetscInt nkeys;
+  char **keys; /* every option of the file, without the dash */
+  BenchSuite *suite;
+} Loader;
+
+/* Reads `key` of case `c` (NULL: a top-level key) as a string; buf is unchanged when the key is
+ * absent (it holds the default); too long a value is an error. */
+static PetscErrorCode GetString(Loader *L, const char *c, const char *key, char *buf, size_t len, PetscBool *set)
+{
+  char prefix[80], name[80];
+  size_t n;
+  PetscBool has;
+
+  PetscFunctionBeginUser;
+  if (c) PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%s_", c));
+  PetscCall(PetscSNPrintf(name, sizeof(name), "-%s", key));
+  PetscCall(PetscOptionsHasName(L->db, c ? prefix : NULL, name, &has));
+  if (set) *set = has;
+  if (!has) PetscFunctionReturn(0);
+  buf[0] = 0;
+  PetscCall(PetscOptionsGetString(L->db, c ? prefix : NULL, name, buf, len, NULL));
+  PetscCall(PetscStrlen(buf, &n));
+  PetscCheck(n + 1 < len, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%s: %s%s%skey '%s' is too long (at most %d characters)", L->path,
+             c ? "case '" : "", c ? c : "", c ? "': " : "", key, (int)len - 2);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GetReal(Loader *L, const char *c, const char *key, PetscBool required, PetscReal *v, PetscBool *set)
+{
+  char buf[256], *end;
+  PetscBool has;
+  double d;
+
+  PetscFunctionBeginUser;
+  PetscCall(GetString(L, c, key, buf, sizeof(buf), &has));
+  if (set) *set = has;
+  PetscCheck(has || !required, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: case '%s' needs the key '%s'", L->path, c, key);
+  if (!has) PetscFunctionReturn(0);
+  errno = 0;
+  d = strtod(buf, &end);
+  while (*end == ' ') end++;
+  PetscCheck(end != buf && !*end && !errno && (PetscIsNormalReal(d) || d == 0), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "%s: case '%s': key '%s' must be a number (got '%s')", L->path, c, key, buf);
+  *v = d;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GetInt(Loader *L, const char *c, const char *key, PetscInt *v, PetscBool *set)
+{
+  PetscReal r = *v;
+
+  PetscFunctionBeginUser;
+  PetscCall(GetReal(L, c, key, PETSC_FALSE, &r, set));
+  PetscCheck(r == PetscFloorReal(r) && PetscAbsReal(r) < 1e9, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "%s: case '%s': key '%s' must be an integer (got %.6g)", L->path, c, key, (double)r);
+  *v = (PetscInt)r;
+  PetscFunctionReturn(0);
+}
+
+/* The case whose name, followed by '_', is the longest prefix of key; -1 if none. */
+static PetscInt Owner(Loader *L, const char *key)
+{
+  PetscInt best = -1;
+  size_t bestlen = 0;
+
+  for (PetscInt i = 0; i < L->suite->ncases; i++) {
+    const char *name = L->suite->cases[i].name;
+    size_t n = strlen(name);
+    if (n > bestlen && !strncmp(key, name, n) && key[n] == '_') best = i, bestlen = n;
+  }
+  return best;
+}
+
+/* Splits "label=value" (or a bare value, which is also its label) into fresh strings. */
+static PetscErrorCode SplitSweepValue(Loader *L, const char *c, const char *item, char **label, char **value)
+{
+  const char *eq = strchr(item, '='), *space = strchr(item, ' ');
+  char buf[BENCH_LABEL_LEN];
+
+  PetscFunctionBeginUser;
+  if (eq && (!space || eq < space)) {
+    PetscCheck(eq > item && eq[1], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "%s: case '%s': sweep value '%s' must be LABEL=VALUE with both parts", L->path, c, item);
+    PetscCheck((size_t)(eq - item) < sizeof(buf), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
+               "%s: case '%s': sweep label in '%s' is too long", L->path, c, item);
+    PetscCall(PetscStrncpy(buf, item, (size_t)(eq - item) + 1));
+    PetscCall(PetscStrallocpy(buf, label));
+    PetscCall(PetscStrallocpy(eq + 1, value));
+  } else {
+    PetscCheck(strlen(item) < sizeof(buf), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
+               "%s: case '%s': sweep value '%s' is too long for a label: write LABEL=VALUE", L->path, c, item);
+    PetscCall(PetscStrallocpy(item, label));
+    PetscCall(PetscStrallocpy(item, value));
+  }
+  PetscCheck(!strpbrk(*label, "\"\\,|"), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "%s: case '%s': sweep label '%s' may not contain \" \\ , or |", L->path, c, *label);
+  PetscFunctionReturn(0);
+}
+
+/* Every `<case>_sweep_<option>` key of case ci becomes a sweep. */
+static PetscErrorCode ReadSweeps(Loader *L, PetscInt ci)
+{
+  BenchCase *c = &L->suite->cases[ci];
+  char prefix[80], list[4096];
+  size_t plen;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%s_sweep_", c->name));
+  plen = strlen(prefix);
+  for (PetscInt k = 0; k < L->nkeys; k++) {
+    BenchSweep *s;
+    char key[80], *save = NULL;
+
+    if (strncmp(L->keys[k], prefix, plen) || Owner(L, L->keys[k]) != ci) continue;
+    PetscCheck(c->nsweeps < BENCH_MAX_SWEEPS, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%s: case '%s' has more than %d sweeps",
+               L->path, c->name, BENCH_MAX_SWEEPS);
+    s = &c->sweep[c->nsweeps++];
+    PetscCall(PetscStrncpy(s->option, L->keys[k] + plen, sizeof(s->option)));
+    PetscCheck(s->option[0], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "%s: case '%s': a sweep key is sweep_<option>, e.g. sweep_solver", L->path, c->name);
+    PetscCall(PetscSNPrintf(key, sizeof(key), "sweep_%s", s->option));
+    PetscCall(GetString(L, c->name, key, list, sizeof(list), NULL));
+    for (char *item = strtok_r(list, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+      while (*item == ' ') item++;
+      for (char *e = item + strlen(item); e > item && e[-1] == ' ';) *--e = 0;
+      if (!*item) continue;
+      PetscCheck(s->n < BENCH_MAX_SWEEP_VALUES, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
+                 "%s: case '%s': key '%s' has more than %d values", L->path, c->name, key, BENCH_MAX_SWEEP_VALUES);
+      PetscCall(SplitSweepValue(L, c->name, item, &s->label[s->n], &s->value[s->n]));
+      s->n++;
+    }
+    PetscCheck(s->n > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: case '%s': key '%s' lists no values", L->path, c->name, key);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* dt, t_end / steps: each metric's time keys. */
+static PetscErrorCode ReadTimeKeys(Loader *L, BenchCase *c)
+{
+  PetscBool has_t, has_steps;
+  const char *n = c->name;
+
+  PetscFunctionBeginUser;
+  if (c->metric != BENCH_STABILITY) {
+    PetscCall(GetReal(L, n, "dt", PETSC_TRUE, &c->dt, NULL));
+    PetscCheck(c->dt > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: case '%s': dt must be > 0 (got %.6g)", L->path, n,
+               (double)c->dt);
+  }
+  PetscCall(GetReal(L, n, "t_end", PETSC_FALSE, &c->t_end, &has_t));
+  has_steps = PETSC_FALSE;
+  if (c->metric == BENCH_ENERGY || c->metric == BENCH_SOLVER || c->metric == BENCH_PERFORMANCE)
+    PetscCall(GetInt(L, n, "steps", &c->steps, &has_steps));
+  PetscCheck(has_t || has_steps, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: case '%s' (metric %s) needs the key 't_end'%s",
+             L->path, n, BenchMetricName(c->metric),
+             c->metric == BENCH_CONVERGENCE || c->metric == BENCH_STABILITY ? "" : " or 'steps'");
+  PetscCheck(!(has_t && has_steps), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: case '%s': give 't_end' or 'steps', not both",
+             L->path, n);
+  PetscCheck(!has_t || c->t_end > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: case '%s': t_end must be > 0 (got %.6g)",
+             L->path, n, (double)c->t_end);
+  PetscCheck(!has_steps || c->steps > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "%s: case '%s': steps must be > 0 (got %" PetscInt_FMT ")", L->path, n, c->steps);
+  if (c->metric == BENCH_CONVERGENCE) {
+    /* every refinement must land exactly on t_end */
+    PetscReal steps = c->t_end / c->dt;
+    PetscCheck(PetscAbsReal(steps - round(steps)) < 1e-6 * steps, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "%s: case '%s': t_end (%.6g) must be a whole multiple of dt (%.6g)", L->path, n, (double)c->t_end, (double)c->dt);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The keys of one metric, with defaults and ranges. */
+static PetscErrorCode ReadMetricKeys(Loader *L, BenchCase *c)
+{
+  const char *n = c->name;
+  PetscBool set;
+
+  PetscFunctionBeginUser;
+  switch (c->metric) {
+  case BENCH_CONVERGENCE:
+    c->refinements = 3;
+    c->ode_rtol = 1e-12;
+    c->ode_atol = 1e-14;
+    PetscCall(PetscStrcpy(c->reference, "analytic"));
+    PetscCall(GetInt(L, n, "refinements", &c->refinements, NULL));
+    PetscCheck(c->refinements >= 1 && c->refinements <= 16, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "%s: case '%s': refinements must be in [1, 16] (got %" PetscInt_FMT ")", L->path, n, c->refinements);
+    PetscCall(GetString(L, n, "reference", c->reference, sizeof(c->reference), &set));
+    PetscCheck(!strcmp(c->reference, "analytic") || !strcmp(c->reference, "ode") || !strcmp(c->reference, "finest"),
+               PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: case '%s': reference must be analytic, ode or finest (got '%s')",
+               L->path, n, c->reference);
+    PetscCall(GetReal(L, n, "ode_rtol", PETSC_FALSE, &c->ode_rtol, NULL));
+    PetscCall(GetReal(L, n, "ode_atol", PETSC_FALSE, &c->ode_atol, NULL));
+    PetscCheck(c->ode_rtol > 0 && c->ode_atol > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "%s: case '%s': ode_rtol and ode_atol must be > 0", L->path, n);
+    break;
+  case BENCH_ENERGY:
+    c->samples = 200;
+    PetscCall(GetInt(L, n, "samples", &c->samples, NULL));
+    PetscCheck(c->samples >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "%s: case '%s': samples must be >= 2 (got %" PetscInt_FMT ")", L->path, n, c->samples);
+    break;
+  case BENCH_STABILITY:
+    c->threshold = 1;
+    c->bisect_rtol = 0.02;
+    PetscCall(GetReal(L, n, "dt_min", PETSC_TRUE, &c->dt_min, NULL));
+    PetscCall(GetReal(L, n, "dt_max", PETSC_TRUE, &c->dt_max, NULL));
+    PetscCheck(c->dt_min > 0 && c->dt_max > c->dt_min, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "%s: case '%s': need 0 < dt_min < dt_max (got %.6g, %.6g)", L->path, n, (double)c->dt_min, (double)c->dt_max);
+    PetscCall(GetReal(L, n, "threshold", PETSC_FALSE, &c->threshold, NULL));
+    PetscCall(GetReal(L, n, "bisect_rtol", PETSC_FALSE, &c->bisect_rtol, NULL));
+    PetscCheck(c->threshold > 0 && c->bisect_rtol > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "%s: case '%s': threshold and bisect_rtol must be > 0", L->path, n);
+    break;
+  case BENCH_SOLVER:
+    PetscCall(GetInt(L, n, "plot_step", &c->plot_step, NULL));
+    PetscCheck(c->plot_step >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "%s: case '%s': plot_step must be >= 0 (0: the last step)", L->path, n);
+    break;
+  default:
+    break;
+  }
+  PetscCall(ReadTimeKeys(L, c));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ReadCase(Loader *L, PetscInt ci, const char *suite_options)
+{
+  BenchCase *c = &L->suite->cases[ci];
+  char buf[4096];
+  PetscBool set;
+  PetscInt m;
+
+  PetscFunctionBeginUser;
+  PetscCall(GetString(L, c->name, "metric", buf, sizeof(buf), &set));
+  PetscCheck(set && buf[0], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "%s: case '%s' needs the key 'metric' (convergence, energy, stability, solver or performance)", L->path, c->name);
+  for (m = 0; m < BENCH_NMETRICS; m++)
+    if (!strcmp(buf, metrics[m].name)) break;
+  PetscCheck(m < BENCH_NMETRICS, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "%s: case '%s': unknown metric '%s'; valid metrics: convergence, energy, stability, solver, performance", L->path,
+             c->name, buf);
+  c->metric = (BenchMetric)m;
+  PetscCall(GetString(L, c->name, "title", c->title, sizeof(c->title), NULL));
+  buf[0] = 0;
+  PetscCall(GetString(L, c->name, "options", buf, sizeof(buf), NULL));
+  PetscCall(PetscStrallocpy(buf, &c->own_options));
+  PetscCall(PetscMalloc1(strlen(suite_options) + strlen(buf) + 2, &c->options));
+  PetscCall(PetscSNPrintf(c->options, strlen(suite_options) + strlen(buf) + 2, "%s %s", suite_options, buf));
+  PetscCall(ReadMetricKeys(L, c));
+  PetscCall(ReadSweeps(L, ci));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ReadTable(Loader *L)
+{
+  BenchSuite *s = L->suite;
+  char list[1024] = "", *save = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(GetString(L, NULL, "table", list, sizeof(list), NULL));
+  for (char *name = strtok_r(list, ", ", &save); name; name = strtok_r(NULL, ", ", &save)) {
+    BenchColumn *col;
+    char key[96], refs[1024] = "", *save2 = NULL;
+    PetscBool set;
+
+    PetscCheck(s->ncolumns < BENCH_MAX_COLUMNS, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%s: the table has more than %d columns",
+               L->path, BENCH_MAX_COLUMNS);
+    col = &s->column[s->ncolumns++];
+    PetscCall(PetscStrncpy(col->name, name, sizeof(col->name)));
+    PetscCall(PetscSNPrintf(key, sizeof(key), "table_%s", name));
+    PetscCall(GetString(L, NULL, key, refs, sizeof(refs), &set));
+    PetscCheck(
+        set && refs[0], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+        "%s: table column '%s' needs a value: the list of CASE.KEY it shows (write the table as a list of `- %s: case.key`)",
+        L->path, name, name);
+    for (char *ref = strtok_r(refs, ", ", &save2); ref; ref = strtok_r(NULL, ", ", &save2)) {
+      char *dot = strchr(ref, '.');
+      PetscInt ci;
+
+      PetscCheck(col->nrefs < BENCH_MAX_COLUMN_REFS, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
+                 "%s: table column '%s' has more than %d references", L->path, name, BENCH_MAX_COLUMN_REFS);
+      PetscCheck(dot && dot > ref && dot[1], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: table column '%s': '%s' is not CASE.KEY",
+                 L->path, name, ref);
+      *dot = 0;
+      for (ci = 0; ci < s->ncases; ci++)
+        if (!strcmp(s->cases[ci].name, ref)) break;
+      PetscCheck(ci < s->ncases, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+                 "%s: table column '%s' refers to case '%s', which is not in `cases`", L->path, name, ref);
+      PetscCall(PetscStrncpy(col->ref_case[col->nrefs], ref, sizeof(col->ref_case[0])));
+      PetscCall(PetscStrncpy(col->ref_key[col->nrefs], dot + 1, sizeof(col->ref_key[0])));
+      col->nrefs++;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Any key left unread is a typo or misplaced: name it, its case, and the valid keys. */
+static PetscErrorCode CheckUnread(Loader *L)
+{
+  PetscInt n;
+  char **names, **values, msg[1024] = "";
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsLeftGet(L->db, &n, &names, &values));
+  if (n > 0) {
+    PetscInt ci = Owner(L, names[0]);
+    if (ci >= 0) {
+      const BenchCase *c = &L->suite->cases[ci];
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: case '%s' (metric %s) has an unknown key '%s'; valid keys: %s, %s", L->path,
+                              c->name, BenchMetricName(c->metric), names[0] + strlen(c->name) + 1, common_keys,
+                              metrics[c->metric].keys));
+    } else {
+      PetscCall(PetscSNPrintf(msg, sizeof(msg),
+                              "%s: unknown top-level key '%s'; valid: %s; a case's keys go under a case listed in `cases`",
+                              L->path, names[0], top_keys));
+    }
+  }
+  PetscCall(PetscOptionsLeftRestore(L->db, &n, &names, &values));
+  PetscCheck(!msg[0], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s", msg);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ReadSuite(Loader *L)
+{
+  BenchSuite *s = L->suite;
+  char list[4096] = "", options[4096] = "", *save = NULL;
+  PetscBool set;
+
+  PetscFunctionBeginUser;
+  PetscCall(GetString(L, NULL, "suite", s->name, sizeof(s->name), &set));
+  if (!set || !s->name[0]) {
+    /* default: the file's base name without extension */
+    const char *base = strrchr(L->path, '/') ? strrchr(L->path, '/') + 1 : L->path;
+    PetscCall(PetscStrncpy(s->name, base, sizeof(s->name)));
+    if (strchr(s->name, '.')) *strchr(s->name, '.') = 0;
+  }
+  PetscCall(GetString(L, NULL, "title", s->title, sizeof(s->title), NULL));
+  PetscCall(GetString(L, NULL, "options", options, sizeof(options), NULL));
+  PetscCall(PetscStrallocpy(options, &s->options));
+  PetscCall(GetString(L, NULL, "cases", list, sizeof(list), &set));
+  PetscCheck(set && list[0], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: the suite needs a `cases` key listing its cases in order",
+             L->path);
+  {
+    /* count the names first (on a copy: strtok writes into its string) */
+    char copy[sizeof(list)], *save1 = NULL;
+    PetscInt n = 0;
+    PetscCall(PetscStrcpy(copy, list));
+    for (char *name = strtok_r(copy, ", ", &save1); name; name = strtok_r(NULL, ", ", &save1)) n++;
+    PetscCall(PetscCalloc1(n, &s->cases));
+  }
+  for (char *name = strtok_r(list, ", ", &save); name; name = strtok_r(NULL, ", ", &save)) {
+    PetscCheck(strlen(name) < sizeof(s->cases[0].name), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%s: case name '%s' is too long",
+               L->path, name);
+    for (PetscInt i = 0; i < s->ncases; i++)
+      PetscCheck(strcmp(s->cases[i].name, name), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: case '%s' is listed twice in `cases`",
+                 L->path, name);
+    PetscCall(PetscStrcpy(s->cases[s->ncases++].name, name));
+  }
+  for (PetscInt i = 0; i < s->ncases; i++) PetscCall(ReadCase(L, i, options));
+  PetscCall(ReadTable(L));
+  PetscCall(CheckUnread(L));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode BenchSuiteLoad(MPI_Comm comm, const char *path, BenchSuite **suite)
+{
+  Loader L = {0};
+  FILE *f;
+  char **values;
+
+  PetscFunctionBeginUser;
+  f = fopen(path, "r");
+  PetscCheck(f, comm, PETSC_ERR_FILE_OPEN, "Cannot open suite file '%s': %s", path, strerror(errno));
+  fclose(f);
+  PetscCall(PetscNew(suite));
+  PetscCall(PetscStrncpy((*suite)->path, path, sizeof((*suite)->path)));
+  L.path = path;
+  L.suite = *suite;
+  PetscCall(PetscOptionsCreate(&L.db));
+  PetscCall(PetscOptionsInsertFileYAML(comm, L.db, path, PETSC_TRUE));
+  /* before anything is read every key is "left": that is the list of keys */
+  PetscCall(PetscOptionsLeftGet(L.db, &L.nkeys, &L.keys, &values));
+  PetscCall(ReadSuite(&L));
+  PetscCall(PetscOptionsLeftRestore(L.db, &L.nkeys, &L.keys, &values));
+  PetscCall(PetscOptionsDestroy(&L.db));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode BenchSuiteDestroy(BenchSuite **suite)
+{
+  PetscFunctionBeginUser;
+  if (!suite || !*suite) PetscFunctionReturn(0);
+  for (PetscInt i = 0; i < (*suite)->ncases; i++) {
+    BenchCase *c = &(*suite)->cases[i];
+    PetscCall(PetscFree(c->options));
+    PetscCall(PetscFree(c->own_options));
+    for (PetscInt s = 0; s < c->nsweeps; s++)
+      for (PetscInt v = 0; v < c->sweep[s].n; v++) {
+        PetscCall(PetscFree(c->sweep[s].label[v]));
+        PetscCall(PetscFree(c->sweep[s].value[v]));
+      }
+  }
+  PetscCall(PetscFree((*suite)->cases));
+  PetscCall(PetscFree((*suite)->options));
+  PetscCall(PetscFree(*suite));
+  PetscFunctionReturn(0);
+}
+
+PetscInt BenchCaseNumPoints(const BenchCase *c)
+{
+  PetscInt n = 1;
+  for (PetscInt s = 0; s < c->nsweeps; s++) n *= c->sweep[s].n;
+  return n;
+}
+
+PetscErrorCode BenchCasePoint(const BenchCase *c, PetscInt i, char *label, size_t llen, char *options, size_t olen)
+{
+  PetscInt stride = BenchCaseNumPoints(c);
+
+  PetscFunctionBeginUser;
+  PetscCheck(i >= 0 && i < stride, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "Sweep point %" PetscInt_FMT " of case '%s' is out of range", i, c->name);
+  PetscCall(PetscStrncpy(label, c->nsweeps ? "" : c->name, llen));
+  PetscCall(PetscStrncpy(options, c->options, olen));
+  for (PetscInt s = 0; s < c->nsweeps; s++) {
+    /* mixed radix, first sweep slowest */
+    PetscInt k;
+    size_t n;
+    stride /= c->sweep[s].n;
+    k = (i / stride) % c->sweep[s].n;
+    if (s) PetscCall(PetscStrlcat(label, "/", llen));
+    PetscCall(PetscStrlcat(label, c->sweep[s].label[k], llen));
+    PetscCall(PetscStrlen(options, &n));
+    PetscCall(PetscSNPrintf(options + n, olen - n, " -%s %s", c->sweep[s].option, c->sweep[s].value[k]));
+  }
+  PetscFunctionReturn(0);
+}

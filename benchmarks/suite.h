@@ -1,0 +1,76 @@
+/* A benchmark suite: a YAML file read into its own PETSc options database, checked key by key, and
+ * turned into cases and sweep points (DESIGN §8; the schema is documented in docs/benchmarks.md). */
+#pragma once
+#include <petscsys.h>
+
+#define BENCH_MAX_SWEEPS 4
+#define BENCH_MAX_SWEEP_VALUES 32
+#define BENCH_MAX_COLUMNS 16
+#define BENCH_MAX_COLUMN_REFS 4
+#define BENCH_LABEL_LEN 128
+
+/* What a case measures; each has a driver in cases.h. */
+typedef enum { BENCH_CONVERGENCE, BENCH_ENERGY, BENCH_STABILITY, BENCH_SOLVER, BENCH_PERFORMANCE, BENCH_NMETRICS } BenchMetric;
+const char *BenchMetricName(BenchMetric m);
+
+/* One swept option: `sweep_<option>: v1,v2,...`. A value may be `label=value -more options`: the
+ * label names the run in tables and plots, and everything after `=` follows `-<option>`. */
+typedef struct {
+  char option[64]; /* without the dash, e.g. "solver", "cloth_n" */
+  PetscInt n;
+  char *label[BENCH_MAX_SWEEP_VALUES];
+  char *value[BENCH_MAX_SWEEP_VALUES];
+} BenchSweep;
+
+typedef struct {
+  char name[64];
+  char title[256];
+  BenchMetric metric;
+  char *options;     /* the suite's options, then the case's: what every run of the case starts from */
+  char *own_options; /* the case's `options` alone */
+  PetscInt nsweeps;
+  BenchSweep sweep[BENCH_MAX_SWEEPS]; /* alphabetical by option (the options database's order) */
+  PetscReal dt;                       /* s; convergence: the coarsest (refinements are dt / 2^k) */
+  PetscReal t_end;                    /* s; 0 when `steps` is given instead */
+  PetscInt steps;                     /* 0 when `t_end` is given */
+  /* convergence */
+  PetscInt refinements; /* runs at dt / 2^k, k = 0..refinements */
+  char reference[16];   /* analytic | ode | finest */
+  PetscReal ode_rtol, ode_atol;
+  /* energy */
+  PetscInt samples; /* CSV rows per run (evenly spaced steps, plus the last) */
+  /* stability */
+  PetscReal dt_min, dt_max, threshold, bisect_rtol;
+  /* solver */
+  PetscInt plot_step; /* the step whose residual history is plotted; 0: the last */
+} BenchCase;
+
+/* A column of the suite's summary table: the first referenced case.key that has the row's label. */
+typedef struct {
+  char name[64];
+  PetscInt nrefs;
+  char ref_case[BENCH_MAX_COLUMN_REFS][64];
+  char ref_key[BENCH_MAX_COLUMN_REFS][64];
+} BenchColumn;
+
+typedef struct {
+  char path[PETSC_MAX_PATH_LEN];
+  char name[64];
+  char title[256];
+  char *options; /* the suite's `options` (also at the start of every case's) */
+  PetscInt ncases;
+  BenchCase *cases;
+  PetscInt ncolumns;
+  BenchColumn column[BENCH_MAX_COLUMNS];
+} BenchSuite;
+
+/* Reads and checks a suite file. Every error names the file, the case and the key, and what is
+ * valid; a key nothing reads (a typo) is an error too. */
+PetscErrorCode BenchSuiteLoad(MPI_Comm comm, const char *path, BenchSuite **suite);
+PetscErrorCode BenchSuiteDestroy(BenchSuite **suite); /* accepts NULL */
+
+/* The sweep points of a case: the cartesian product of its sweeps, the first sweep varying slowest.
+ * Point i gets a label (sweep labels joined by '/', or the case name without sweeps) and its options
+ * (the case's options followed by `-<option> <value>` of each sweep). */
+PetscInt BenchCaseNumPoints(const BenchCase *c);
+PetscErrorCode BenchCasePoint(const BenchCase *c, PetscInt i, char *label, size_t llen, char *options, size_t olen);

@@ -1,0 +1,262 @@
+/* summary.json and the provenance it records: commit, versions, date, machine, ranks (see report.h). */
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+#include "benchmarks/report.h"
+#include "benchmarks/json.h"
+
+/* First line of a shell command's output, or "" (used for git). */
+static void CommandLine(const char *command, char *buf, size_t len)
+{
+  FILE *p = popen(command, "r");
+
+  buf[0] = 0;
+  if (!p) return;
+  if (!fgets(buf, (int)len, p)) buf[0] = 0;
+  buf[strcspn(buf, "\r\n")] = 0;
+  pclose(p);
+}
+
+static void CPUModel(char *buf, size_t len)
+{
+  char line[512];
+  FILE *f = fopen("/proc/cpuinfo", "r");
+
+  snprintf(buf, len, "unknown");
+  if (!f) return;
+  while (fgets(line, sizeof(line), f)) {
+    char *colon = strchr(line, ':');
+    if (strncmp(line, "model name", 10) || !colon) continue;
+    colon++;
+    while (*colon == ' ' || *colon == '\t') colon++;
+    colon[strcspn(colon, "\r\n")] = 0;
+    snprintf(buf, len, "%s", colon);
+    break;
+  }
+  fclose(f);
+}
+
+PetscErrorCode BenchProvenanceCollect(MPI_Comm comm, BenchProvenance *p)
+{
+  time_t now = time(NULL);
+  struct tm utc;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(p, sizeof(*p)));
+  PetscCall(PetscStrncpy(p->build_commit, PBSIM_COMMIT, sizeof(p->build_commit)));
+  PetscCall(PetscStrncpy(p->version, PBSIM_VERSION, sizeof(p->version)));
+  CommandLine("git -C '" PBSIM_SOURCE_DIR "' describe --always --dirty 2>/dev/null", p->commit, sizeof(p->commit));
+  if (!p->commit[0]) PetscCall(PetscStrcpy(p->commit, p->build_commit));
+  PetscCall(
+      PetscSNPrintf(p->petsc, sizeof(p->petsc), "%d.%d.%d", PETSC_VERSION_MAJOR, PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR));
+  gmtime_r(&now, &utc);
+  strftime(p->date, sizeof(p->date), "%Y-%m-%dT%H:%M:%SZ", &utc);
+  CPUModel(p->cpu, sizeof(p->cpu));
+  p->cores = (PetscInt)sysconf(_SC_NPROCESSORS_ONLN);
+  PetscCallMPI(MPI_Comm_size(comm, &p->ranks));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode WriteParameters(BenchJSON *j, const BenchCase *c)
+{
+  PetscFunctionBeginUser;
+  PetscCall(BenchJSONObjectBegin(j, "parameters"));
+  if (c->metric != BENCH_STABILITY) PetscCall(BenchJSONReal(j, "dt", c->dt));
+  if (c->t_end > 0) PetscCall(BenchJSONReal(j, "t_end", c->t_end));
+  if (c->steps > 0) PetscCall(BenchJSONInt(j, "steps", c->steps));
+  switch (c->metric) {
+  case BENCH_CONVERGENCE:
+    PetscCall(BenchJSONInt(j, "refinements", c->refinements));
+    PetscCall(BenchJSONString(j, "reference", c->reference));
+    if (!strcmp(c->reference, "ode")) {
+      PetscCall(BenchJSONReal(j, "ode_rtol", c->ode_rtol));
+      PetscCall(BenchJSONReal(j, "ode_atol", c->ode_atol));
+    }
+    break;
+  case BENCH_ENERGY:
+    PetscCall(BenchJSONInt(j, "samples", c->samples));
+    break;
+  case BENCH_STABILITY:
+    PetscCall(BenchJSONReal(j, "dt_min", c->dt_min));
+    PetscCall(BenchJSONReal(j, "dt_max", c->dt_max));
+    PetscCall(BenchJSONReal(j, "threshold", c->threshold));
+    PetscCall(BenchJSONReal(j, "bisect_rtol", c->bisect_rtol));
+    break;
+  case BENCH_SOLVER:
+    PetscCall(BenchJSONInt(j, "plot_step", c->plot_step));
+    break;
+  default:
+    break;
+  }
+  PetscCall(BenchJSONObjectEnd(j));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode WriteSweeps(BenchJSON *j, const BenchCase *c)
+{
+  PetscFunctionBeginUser;
+  PetscCall(BenchJSONArrayBegin(j, "sweeps"));
+  for (PetscInt s = 0; s < c->nsweeps; s++) {
+    PetscCall(BenchJSONObjectBegin(j, NULL));
+    PetscCall(BenchJSONString(j, "option", c->sweep[s].option));
+    PetscCall(BenchJSONArrayBegin(j, "labels"));
+    for (PetscInt v = 0; v < c->sweep[s].n; v++) PetscCall(BenchJSONString(j, NULL, c->sweep[s].label[v]));
+    PetscCall(BenchJSONArrayEnd(j));
+    PetscCall(BenchJSONArrayBegin(j, "values"));
+    for (PetscInt v = 0; v < c->sweep[s].n; v++) PetscCall(BenchJSONString(j, NULL, c->sweep[s].value[v]));
+    PetscCall(BenchJSONArrayEnd(j));
+    PetscCall(BenchJSONObjectEnd(j));
+  }
+  PetscCall(BenchJSONArrayEnd(j));
+  PetscFunctionReturn(0);
+}
+
+/* values {key: number}, and bounds {key: ">" | "<"} for the values that are bounds. */
+static PetscErrorCode WriteValues(BenchJSON *j, const char *key, PetscInt n, const BenchValue v[], PetscBool bounds)
+{
+  PetscBool any = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(BenchJSONObjectBegin(j, key));
+  for (PetscInt k = 0; k < n; k++) PetscCall(BenchJSONReal(j, v[k].key, v[k].value));
+  PetscCall(BenchJSONObjectEnd(j));
+  for (PetscInt k = 0; k < n; k++) any = (PetscBool)(any || v[k].bound);
+  if (!bounds || !any) PetscFunctionReturn(0);
+  PetscCall(BenchJSONObjectBegin(j, "bounds"));
+  for (PetscInt k = 0; k < n; k++) {
+    char b[2] = {v[k].bound, 0};
+    if (v[k].bound) PetscCall(BenchJSONString(j, v[k].key, b));
+  }
+  PetscCall(BenchJSONObjectEnd(j));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode WriteRows(BenchJSON *j, const BenchCaseResult *r)
+{
+  PetscFunctionBeginUser;
+  PetscCall(BenchJSONArrayBegin(j, "results"));
+  PetscCall(BenchJSONInlineBegin(j)); /* one line per row */
+  for (PetscInt i = 0; i < r->nrows; i++) {
+    PetscCall(BenchJSONObjectBegin(j, NULL));
+    PetscCall(BenchJSONString(j, "label", r->rows[i].label));
+    PetscCall(WriteValues(j, "values", r->rows[i].n, r->rows[i].v, PETSC_TRUE));
+    PetscCall(BenchJSONString(j, "note", r->rows[i].note));
+    PetscCall(BenchJSONObjectEnd(j));
+  }
+  PetscCall(BenchJSONInlineEnd(j));
+  PetscCall(BenchJSONArrayEnd(j));
+  PetscCall(BenchJSONArrayBegin(j, "timing"));
+  PetscCall(BenchJSONInlineBegin(j));
+  for (PetscInt i = 0; i < r->nrows; i++) {
+    PetscCall(BenchJSONObjectBegin(j, NULL));
+    PetscCall(BenchJSONString(j, "label", r->rows[i].label));
+    PetscCall(WriteValues(j, "values", r->rows[i].nt, r->rows[i].t, PETSC_FALSE));
+    PetscCall(BenchJSONObjectEnd(j));
+  }
+  PetscCall(BenchJSONInlineEnd(j));
+  PetscCall(BenchJSONArrayEnd(j));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode WriteRuns(BenchJSON *j, const BenchCaseResult *r)
+{
+  PetscFunctionBeginUser;
+  PetscCall(BenchJSONArrayBegin(j, "runs"));
+  PetscCall(BenchJSONInlineBegin(j)); /* one line per run */
+  for (PetscInt i = 0; i < r->nruns; i++) {
+    const BenchRunRecord *u = &r->runs[i];
+    PetscCall(BenchJSONObjectBegin(j, NULL));
+    PetscCall(BenchJSONString(j, "label", u->label));
+    PetscCall(BenchJSONReal(j, "dt", u->dt));
+    PetscCall(BenchJSONInt(j, "steps", u->steps));
+    PetscCall(BenchJSONString(j, "status", u->status));
+    PetscCall(BenchJSONString(j, "message", u->message));
+    PetscCall(BenchJSONInt(j, "steps_done", u->steps_done));
+    PetscCall(BenchJSONReal(j, "time_reached", u->time_reached));
+    PetscCall(BenchJSONInt(j, "vertices", u->nv));
+    PetscCall(BenchJSONInt(j, "not_converged_steps", u->not_converged));
+    PetscCall(BenchJSONString(j, "unused_options", u->unused));
+    PetscCall(BenchJSONString(j, "options", u->options));
+    PetscCall(BenchJSONObjectEnd(j));
+  }
+  PetscCall(BenchJSONInlineEnd(j));
+  PetscCall(BenchJSONArrayEnd(j));
+  PetscCall(BenchJSONArrayBegin(j, "run_timing"));
+  PetscCall(BenchJSONInlineBegin(j));
+  for (PetscInt i = 0; i < r->nruns; i++) {
+    const BenchTiming *t = &r->runs[i].timing;
+    char key[32];
+    PetscCall(BenchJSONObjectBegin(j, NULL));
+    PetscCall(BenchJSONString(j, "label", r->runs[i].label));
+    PetscCall(BenchJSONReal(j, "dt", r->runs[i].dt));
+    PetscCall(BenchJSONReal(j, "ms_per_step", t->ms_per_step));
+    for (PetscInt e = 0; e < BENCH_NEVENTS; e++) {
+      PetscCall(PetscSNPrintf(key, sizeof(key), "%s_ms", BenchEventName(e)));
+      PetscCall(BenchJSONReal(j, key, t->event_ms[e]));
+    }
+    PetscCall(BenchJSONReal(j, "other_ms", t->other_ms));
+    PetscCall(BenchJSONReal(j, "throughput", t->throughput));
+    PetscCall(BenchJSONReal(j, "peak_rss_mb", t->peak_rss_mb));
+    PetscCall(BenchJSONObjectEnd(j));
+  }
+  PetscCall(BenchJSONInlineEnd(j));
+  PetscCall(BenchJSONArrayEnd(j));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode WriteCase(BenchJSON *j, const BenchCaseResult *r)
+{
+  const BenchCase *c = r->c;
+
+  PetscFunctionBeginUser;
+  PetscCall(BenchJSONObjectBegin(j, NULL));
+  PetscCall(BenchJSONString(j, "name", c->name));
+  PetscCall(BenchJSONString(j, "metric", BenchMetricName(c->metric)));
+  PetscCall(BenchJSONString(j, "title", c->title));
+  PetscCall(BenchJSONString(j, "options", c->options));
+  PetscCall(WriteSweeps(j, c));
+  PetscCall(WriteParameters(j, c));
+  PetscCall(BenchJSONArrayBegin(j, "files"));
+  for (PetscInt i = 0; i < r->nfiles; i++) PetscCall(BenchJSONString(j, NULL, r->file[i]));
+  PetscCall(BenchJSONArrayEnd(j));
+  PetscCall(BenchJSONArrayBegin(j, "plots"));
+  for (PetscInt i = 0; i < r->nplots; i++) PetscCall(BenchJSONString(j, NULL, r->plot[i]));
+  PetscCall(BenchJSONArrayEnd(j));
+  PetscCall(BenchJSONString(j, "never_used_options", r->never_used));
+  PetscCall(WriteRows(j, r));
+  PetscCall(WriteRuns(j, r));
+  PetscCall(BenchJSONObjectEnd(j));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode BenchSummaryWrite(MPI_Comm comm, const char *path, const BenchSuite *suite, const BenchProvenance *prov,
+                                 PetscInt n, const BenchCaseResult res[])
+{
+  FILE *fp;
+  BenchJSON j;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscFOpen(comm, path, "w", &fp));
+  PetscCall(BenchJSONBegin(&j, comm, fp));
+  PetscCall(BenchJSONString(&j, "suite", suite->name));
+  PetscCall(BenchJSONString(&j, "title", suite->title));
+  PetscCall(BenchJSONString(&j, "suite_file", suite->path));
+  PetscCall(BenchJSONString(&j, "commit", prov->commit));
+  PetscCall(BenchJSONString(&j, "build_commit", prov->build_commit));
+  PetscCall(BenchJSONString(&j, "pbsim_version", prov->version));
+  PetscCall(BenchJSONString(&j, "petsc_version", prov->petsc));
+  PetscCall(BenchJSONString(&j, "date", prov->date));
+  PetscCall(BenchJSONInt(&j, "ranks", prov->ranks));
+  PetscCall(BenchJSONObjectBegin(&j, "machine"));
+  PetscCall(BenchJSONString(&j, "cpu", prov->cpu));
+  PetscCall(BenchJSONInt(&j, "cores", prov->cores));
+  PetscCall(BenchJSONObjectEnd(&j));
+  PetscCall(BenchJSONReal(&j, "wall_seconds", prov->wall_seconds));
+  PetscCall(BenchJSONString(&j, "command", prov->command));
+  PetscCall(BenchJSONArrayBegin(&j, "cases"));
+  for (PetscInt i = 0; i < n; i++) PetscCall(WriteCase(&j, &res[i]));
+  PetscCall(BenchJSONArrayEnd(&j));
+  PetscCall(BenchJSONEnd(&j));
+  PetscCall(PetscFClose(comm, fp));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,329 @@
+/* The benchmark harness's own arithmetic and bookkeeping: order and drift fits on synthetic data,
+ * stable-dt bisection on a synthetic criterion, the GSL ODE reference against the oscillator's
+ * analytic solution, suite parsing (and its errors), and the fields of summary.json. */
+#include <math.h>
+#include <stdio.h>
+#include <unistd.h>
+#include "testing.h"
+#include "framework/scene.h"
+#include "benchmarks/metrics.h"
+#include "benchmarks/reference_ode.h"
+#include "benchmarks/suite.h"
+#include "benchmarks/report.h"
+
+/* e = C dt^p exactly: the fit and the last pair return p. */
+START_TEST(test_order_fit_exact)
+{
+  const PetscReal p[3] = {1, 2, 4};
+  PetscReal dt[5], err[5], order, last;
+
+  for (int k = 0; k < 3; k++) {
+    for (int i = 0; i < 5; i++) dt[i] = 0.1 / pow(2, i), err[i] = 3.7 * pow(dt[i], p[k]);
+    CHECK_PETSC(BenchFitOrder(5, dt, err, &order, &last));
+    ck_assert_msg(fabs(order - p[k]) < 1e-10, "order %g, expected %g", order, p[k]);
+    ck_assert_msg(fabs(last - p[k]) < 1e-10, "last-pair order %g, expected %g", last, p[k]);
+  }
+}
+END_TEST
+
+/* Mildly perturbed data (+-5% alternating), unsorted dt, and unusable points (NaN, 0) that are skipped. */
+START_TEST(test_order_fit_perturbed)
+{
+  PetscReal dt[7], err[7], order, last;
+  const int perm[5] = {3, 0, 4, 1, 2};
+
+  for (int i = 0; i < 5; i++) {
+    int k = perm[i];
+    dt[i] = 0.02 / pow(2, k);
+    err[i] = 0.5 * pow(dt[i], 2) * (1 + 0.05 * (k % 2 ? -1 : 1));
+  }
+  dt[5] = 0.04, err[5] = NAN; /* a failed run */
+  dt[6] = 0.08, err[6] = 0;   /* an exact result: log undefined */
+  CHECK_PETSC(BenchFitOrder(7, dt, err, &order, &last));
+  ck_assert_msg(fabs(order - 2) < 0.05, "order %g, expected 2 +- 0.05", order);
+  /* the finest pair is k = 3 (-5%) and k = 4 (+5%): 2 + log2(0.95 / 1.05) */
+  ck_assert_msg(fabs(last - (2 + log(0.95 / 1.05) / log(2))) < 1e-10, "last-pair order %g", last);
+  /* fewer than two usable points: NaN */
+  CHECK_PETSC(BenchFitOrder(1, dt, err, &order, &last));
+  ck_assert(isnan(order) && isnan(last));
+}
+END_TEST
+
+/* E(t) = E0 (1 + a t + b sin(w t)): drift = a, max and final from the definition. */
+START_TEST(test_drift_fit)
+{
+  const PetscInt n = 20001;
+  const PetscReal E0 = -2.5, a = 3e-4, b = 1e-3, w = 2 * M_PI * 1.7;
+  PetscReal *t, *E, emax = 0, efinal;
+  BenchEnergyStats st;
+  PetscErrorCode ierr;
+
+  CHECK_PETSC(PetscMalloc2(n, &t, n, &E));
+  for (PetscInt i = 0; i < n; i++) {
+    t[i] = 100.0 * i / (n - 1);
+    E[i] = E0 + fabs(E0) * (a * t[i] + b * sin(w * t[i]));
+    emax = PetscMax(emax, fabs(a * t[i] + b * sin(w * t[i])));
+  }
+  efinal = fabs(a * t[n - 1] + b * sin(w * t[n - 1]));
+  CHECK_PETSC(BenchEnergyErrorStats(n, t, E, &st));
+  ck_assert_msg(fabs(st.drift - a) < 0.01 * a, "drift %g, expected %g", st.drift, a);
+  ck_assert_msg(fabs(st.max - emax) < 1e-12, "max %g, expected %g", st.max, emax);
+  ck_assert_msg(fabs(st.final - efinal) < 1e-12, "final %g, expected %g", st.final, efinal);
+  /* a straight line is fitted exactly */
+  for (PetscInt i = 0; i < n; i++) E[i] = 4 - 0.25 * t[i];
+  CHECK_PETSC(BenchEnergyErrorStats(n, t, E, &st));
+  ck_assert_msg(fabs(st.drift + 0.25 / 4) < 1e-12, "drift %g, expected %g", st.drift, -0.25 / 4);
+  /* E(0) = 0: the relative error is undefined, an input error */
+  E[0] = 0;
+  CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = BenchEnergyErrorStats(n, t, E, &st);
+  CHECK_PETSC(PetscPopErrorHandler());
+  ck_assert_msg(ierr == PETSC_ERR_ARG_OUTOFRANGE, "E(0) = 0 must be an error (got %d)", (int)ierr);
+  CHECK_PETSC(PetscFree2(t, E));
+}
+END_TEST
+
+typedef struct {
+  PetscReal limit;
+  PetscInt calls;
+} Synthetic;
+
+static PetscErrorCode StableBelow(void *ctx, PetscReal dt, PetscBool *stable)
+{
+  Synthetic *s = (Synthetic *)ctx;
+  s->calls++;
+  *stable = (PetscBool)(dt < s->limit);
+  return 0;
+}
+
+/* Stable iff dt < 0.0123: found within the tolerance, below the limit; the two one-sided cases. */
+START_TEST(test_bisection)
+{
+  Synthetic s = {0.0123, 0};
+  PetscReal dt;
+  BenchBracket how;
+  PetscInt probes;
+
+  CHECK_PETSC(BenchBisectStable(1e-5, 1.0, 1e-3, StableBelow, &s, &dt, &how, &probes));
+  ck_assert_int_eq(how, BENCH_BRACKETED);
+  ck_assert_msg(dt < 0.0123 && dt > 0.0123 / (1 + 1e-3), "found %.8g, expected within 0.1%% below 0.0123", dt);
+  ck_assert_int_eq(probes, s.calls);
+  ck_assert_msg(probes < 30, "%d probes: bisection should be logarithmic", (int)probes);
+
+  s.limit = 10;
+  CHECK_PETSC(BenchBisectStable(1e-5, 1.0, 1e-3, StableBelow, &s, &dt, &how, NULL));
+  ck_assert_int_eq(how, BENCH_STABLE_AT_HI);
+  ck_assert(dt == 1.0);
+  s.limit = 1e-6;
+  CHECK_PETSC(BenchBisectStable(1e-5, 1.0, 1e-3, StableBelow, &s, &dt, &how, NULL));
+  ck_assert_int_eq(how, BENCH_UNSTABLE_AT_LO);
+  ck_assert(dt == 1e-5);
+}
+END_TEST
+
+/* The GSL reference reproduces the oscillator's analytic solution at t = 1 s. */
+START_TEST(test_reference_ode)
+{
+  SimRegistry reg;
+  SimScene scene;
+  SimModel model;
+  PetscReal xT[6], vT[6], xe[6], ve[6], d[6], ex, ev;
+  const PetscScalar *x, *v;
+  PetscBool has;
+
+  CHECK_PETSC(TestSetOptions("-oscillator_damping 2"));
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  CHECK_PETSC(SimSceneCreate(reg, "oscillator", &scene));
+  CHECK_PETSC(SimSceneBuildModel(scene, reg, PETSC_COMM_SELF, &model));
+  CHECK_PETSC(VecGetArrayRead(model->x, &x));
+  CHECK_PETSC(VecGetArrayRead(model->v, &v));
+  CHECK_PETSC(BenchReferenceODE(model, x, v, 1.0, 1e-12, 1e-14, xT, vT));
+  CHECK_PETSC(VecRestoreArrayRead(model->v, &v));
+  CHECK_PETSC(VecRestoreArrayRead(model->x, &x));
+  CHECK_PETSC(SimSceneExact(scene, 1.0, xe, ve, &has));
+  ck_assert(has);
+  for (int k = 0; k < 6; k++) d[k] = xT[k] - xe[k];
+  CHECK_PETSC(SimModelMassNorm(model, d, &ex));
+  for (int k = 0; k < 6; k++) d[k] = vT[k] - ve[k];
+  CHECK_PETSC(SimModelMassNorm(model, d, &ev));
+  ck_assert_msg(ex < 1e-10 && ev < 1e-9, "ODE reference error x %g, v %g", ex, ev);
+  CHECK_PETSC(SimModelDestroy(&model));
+  CHECK_PETSC(SimSceneDestroy(&scene));
+  CHECK_PETSC(SimRegistryDestroy(&reg));
+  CHECK_PETSC(TestSetOptions(NULL));
+}
+END_TEST
+
+static void WriteFile(const char *path, const char *text)
+{
+  FILE *f = fopen(path, "w");
+  ck_assert(f != NULL);
+  fputs(text, f);
+  fclose(f);
+}
+
+/* A suite with two sweeps and a LABEL=VALUE entry: cases, points, labels and options. */
+START_TEST(test_suite_parse)
+{
+  char path[256], label[BENCH_LABEL_LEN], opts[1024];
+  BenchSuite *suite;
+  const BenchCase *c;
+
+  snprintf(path, sizeof(path), "/tmp/pbsim_test_suite_%d.yaml", (int)getpid());
+  WriteFile(path, "suite: t\noptions: -newton_rtol 1e-12\ncases: a,b\ntable:\n  - order: a.order_x\n"
+                  "a:\n  metric: convergence\n  options: -scene oscillator\n"
+                  "  sweep_solver: [verlet, cn=ts -ts_type cn]\n  sweep_oscillator_k: [10, 100]\n"
+                  "  dt: 0.01\n  t_end: 1\n  reference: analytic\n"
+                  "b:\n  metric: stability\n  t_end: 2\n  dt_min: 0.001\n  dt_max: 1\n");
+  CHECK_PETSC(BenchSuiteLoad(PETSC_COMM_SELF, path, &suite));
+  ck_assert_str_eq(suite->name, "t");
+  ck_assert_int_eq(suite->ncases, 2);
+  c = &suite->cases[0];
+  ck_assert_int_eq(c->metric, BENCH_CONVERGENCE);
+  ck_assert_int_eq(c->refinements, 3); /* default */
+  ck_assert_int_eq(c->nsweeps, 2);
+  ck_assert_int_eq(BenchCaseNumPoints(c), 4);
+  /* sweeps in option order: oscillator_k (slowest), then solver */
+  CHECK_PETSC(BenchCasePoint(c, 1, label, sizeof(label), opts, sizeof(opts)));
+  ck_assert_str_eq(label, "10/cn");
+  ck_assert_msg(strstr(opts, "-newton_rtol 1e-12") && strstr(opts, "-scene oscillator") && strstr(opts, "-oscillator_k 10") &&
+                    strstr(opts, "-solver ts -ts_type cn"),
+                "point options: %s", opts);
+  ck_assert_int_eq(suite->cases[1].metric, BENCH_STABILITY);
+  ck_assert(suite->cases[1].threshold == 1); /* default */
+  ck_assert_int_eq(suite->ncolumns, 1);
+  ck_assert_str_eq(suite->column[0].ref_key[0], "order_x");
+  CHECK_PETSC(BenchSuiteDestroy(&suite));
+  unlink(path);
+}
+END_TEST
+
+/* A misspelled key is an error naming the case and the key. */
+START_TEST(test_suite_bad_key)
+{
+  char path[256];
+  BenchSuite *suite = NULL;
+  PetscErrorCode ierr;
+
+  snprintf(path, sizeof(path), "/tmp/pbsim_test_bad_%d.yaml", (int)getpid());
+  WriteFile(path, "cases: a\na:\n  metric: energy\n  dt: 0.01\n  steps: 3\n  sampels: 4\n");
+  CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = BenchSuiteLoad(PETSC_COMM_SELF, path, &suite);
+  CHECK_PETSC(PetscPopErrorHandler());
+  ck_assert_msg(ierr != 0, "an unknown key must be an error");
+  unlink(path);
+}
+END_TEST
+
+/* Balanced braces and brackets outside strings: a cheap well-formedness check. */
+static void AssertBalanced(const char *s)
+{
+  int depth = 0, in_string = 0;
+  for (const char *c = s; *c; c++) {
+    if (in_string) {
+      if (*c == '\\')
+        c++;
+      else if (*c == '"')
+        in_string = 0;
+      continue;
+    }
+    if (*c == '"')
+      in_string = 1;
+    else if (*c == '{' || *c == '[')
+      depth++;
+    else if (*c == '}' || *c == ']')
+      depth--;
+    ck_assert(depth >= 0);
+  }
+  ck_assert_int_eq(depth, 0);
+  ck_assert(!in_string);
+}
+
+/* summary.json of a fake case has every field DESIGN §8 asks for. */
+START_TEST(test_summary_fields)
+{
+  static const char *keys[] = {"\"suite\"",
+                               "\"commit\"",
+                               "\"date\"",
+                               "\"ranks\"",
+                               "\"machine\"",
+                               "\"cpu\"",
+                               "\"cores\"",
+                               "\"cases\"",
+                               "\"metric\": \"convergence\"",
+                               "\"options\"",
+                               "\"results\"",
+                               "\"order_x\": 2",
+                               "\"bounds\"",
+                               "\"stable_dt\": \">\"",
+                               "\"runs\"",
+                               "\"status\": \"error\"",
+                               "\"message\": \"a \\\"quoted\\\" failure\"",
+                               "\"timing\"",
+                               "\"ms_per_step\"",
+                               "\"run_timing\"",
+                               "\"wall_seconds\""};
+  BenchSuite suite = {0};
+  BenchCase c = {0};
+  BenchCaseResult res;
+  BenchProvenance prov;
+  BenchRow *row;
+  BenchRunRecord *run;
+  char path[256], *text;
+  FILE *f;
+  long n;
+
+  PetscStrcpy(suite.name, "fake");
+  PetscStrcpy(c.name, "case1");
+  c.metric = BENCH_CONVERGENCE;
+  c.dt = 0.01, c.t_end = 1, c.refinements = 2;
+  PetscStrcpy(c.reference, "analytic");
+  c.options = (char *)"-scene oscillator";
+  suite.ncases = 1, suite.cases = &c;
+  CHECK_PETSC(BenchResultInit(&res, &c));
+  CHECK_PETSC(BenchResultAddRow(&res, "verlet", &row));
+  CHECK_PETSC(BenchRowSet(row, "order_x", 2, 0));
+  CHECK_PETSC(BenchRowSet(row, "stable_dt", 0.5, '>'));
+  CHECK_PETSC(BenchRowSetTiming(row, "ms_per_step", 0.1));
+  CHECK_PETSC(BenchResultAddRun(&res, "verlet", 0.01, 100, &run));
+  PetscStrcpy(run->status, "error");
+  PetscStrcpy(run->message, "a \"quoted\" failure");
+  CHECK_PETSC(PetscStrallocpy("-scene oscillator -solver verlet", &run->options));
+  CHECK_PETSC(BenchProvenanceCollect(PETSC_COMM_SELF, &prov));
+  ck_assert(prov.commit[0] && prov.date[0] && prov.cpu[0] && prov.cores > 0 && prov.ranks == 1);
+
+  snprintf(path, sizeof(path), "/tmp/pbsim_test_summary_%d.json", (int)getpid());
+  CHECK_PETSC(BenchSummaryWrite(PETSC_COMM_SELF, path, &suite, &prov, 1, &res));
+  f = fopen(path, "r");
+  ck_assert(f != NULL);
+  fseek(f, 0, SEEK_END);
+  n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  text = calloc((size_t)n + 1, 1);
+  ck_assert(fread(text, 1, (size_t)n, f) == (size_t)n);
+  fclose(f);
+  for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+    ck_assert_msg(strstr(text, keys[k]), "summary.json lacks %s:\n%s", keys[k], text);
+  AssertBalanced(text);
+  free(text);
+  unlink(path);
+  CHECK_PETSC(BenchResultDestroy(&res));
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+  Suite *s = suite_create("harness");
+  TCase *tc = tcase_create("harness");
+
+  tcase_add_test(tc, test_order_fit_exact);
+  tcase_add_test(tc, test_order_fit_perturbed);
+  tcase_add_test(tc, test_drift_fit);
+  tcase_add_test(tc, test_bisection);
+  tcase_add_test(tc, test_reference_ode);
+  tcase_add_test(tc, test_suite_parse);
+  tcase_add_test(tc, test_suite_bad_key);
+  tcase_add_test(tc, test_summary_fields);
+  suite_add_tcase(s, tc);
+  return s;
+}
