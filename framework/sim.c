@@ -188,23 +188,19 @@ static PetscErrorCode WriteSnapshot(SimRun r, RunOutput *o, PetscInt step, Petsc
   PetscFunctionReturn(0);
 }
 
-/* Writes the last good state and stops with a message saying what to try. */
-static PetscErrorCode FailNonFinite(SimRun r, Vec xgood, Vec vgood, PetscInt step, PetscReal t)
+/* Writes the last good state to DIR/last_good.vtu (path returned). */
+static PetscErrorCode WriteLastGood(SimRun r, Vec xgood, Vec vgood, char *path, size_t len)
 {
-  char path[PETSC_MAX_PATH_LEN];
   const PetscScalar *x, *v;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/last_good.vtu", r->outdir));
+  PetscCall(PetscSNPrintf(path, len, "%s/last_good.vtu", r->outdir));
   PetscCall(VecGetArrayRead(xgood, &x));
   PetscCall(VecGetArrayRead(vgood, &v));
   PetscCall(SimVTKWriteFrame(r->model, x, v, path));
   PetscCall(VecRestoreArrayRead(vgood, &v));
   PetscCall(VecRestoreArrayRead(xgood, &x));
-  SETERRQ(r->comm, PETSC_ERR_FP,
-          "Step %" PetscInt_FMT " (t = %g s) of solver '%s' produced a non-finite state (NaN or Inf). The last good state "
-          "(step %" PetscInt_FMT ") is in %s. Try a smaller -dt (now %g) or an implicit integrator (-solver implicit_euler).",
-          step, (double)t, r->solver_name, step - 1, path, (double)r->dt);
+  PetscFunctionReturn(0);
 }
 
 PetscErrorCode SimRunExecute(SimRun r)
@@ -257,11 +253,17 @@ PetscErrorCode SimRunExecute(SimRun r)
     PetscCall(SimSolverStep(r->solver, r->dt, &outcome));
     PetscCall(PetscTime(&t1));
     PetscCall(SimSolverGetTime(r->solver, &t, NULL));
-    if (outcome == SIM_STEP_NONFINITE) {
+    if (outcome == SIM_STEP_NONFINITE) { /* stop: save the last good state, free everything, say what to try */
       PetscCall(SimProgressFinish(&o.progress, step, t));
+      PetscCall(WriteLastGood(r, xgood, vgood, path, sizeof(path)));
       PetscCall(SimCSVLogDestroy(&o.csv));
       PetscCall(SimPVDDestroy(&o.pvd));
-      PetscCall(FailNonFinite(r, xgood, vgood, step, t));
+      PetscCall(VecDestroy(&xgood));
+      PetscCall(VecDestroy(&vgood));
+      SETERRQ(r->comm, PETSC_ERR_FP,
+              "Step %" PetscInt_FMT " (t = %g s) of solver '%s' produced a non-finite state (NaN or Inf). The last good state "
+              "(step %" PetscInt_FMT ") is in %s. Try a smaller -dt (now %g) or an implicit integrator (-solver implicit_euler).",
+              step, (double)t, r->solver_name, step - 1, path, (double)r->dt);
     }
     if (outcome == SIM_STEP_NOT_CONVERGED && !not_converged++)
       PetscCall(PetscPrintf(r->comm, "pbsim: warning: step %" PetscInt_FMT ": the solver did not converge (residual %g); continuing with its last iterate. "

@@ -171,6 +171,7 @@ int main(int argc, char **argv)
   ierr = PetscOptionsGetBool(NULL, NULL, "-pbsim_traceback", &traceback, NULL);
   if (!ierr && !traceback) ierr = PetscPushErrorHandler(ShortErrorHandler, NULL);
   if (!ierr) ierr = !strcmp(cmd, "list") ? CommandList() : suite ? CommandBench(suite) : CommandRun();
+  if (!traceback) PetscPopErrorHandler();
   if (PetscFinalize()) ierr = ierr ? ierr : 1;
   free(args);
   return ierr ? 1 : 0;
