@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "benchmarks/harness.h"
+#include "framework/io/directory.h"
 #include "benchmarks/cases.h"
 #include "benchmarks/plots.h"
 #include "benchmarks/report.h"
@@ -15,25 +16,6 @@ static const BenchCaseDriver drivers[BENCH_NMETRICS] = {
     [BENCH_STABILITY] = BenchCaseRun_Stability,     [BENCH_SOLVER] = BenchCaseRun_Solver,
     [BENCH_PERFORMANCE] = BenchCaseRun_Performance,
 };
-
-/* mkdir -p */
-static PetscErrorCode MakeDirectory(const char *path)
-{
-  char buf[PETSC_MAX_PATH_LEN];
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscStrncpy(buf, path, sizeof(buf)));
-  for (char *p = buf + 1; *p; p++) {
-    if (*p != '/') continue;
-    *p = 0;
-    PetscCheck(!mkdir(buf, 0777) || errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create directory '%s': %s",
-               buf, strerror(errno));
-    *p = '/';
-  }
-  PetscCheck(!mkdir(buf, 0777) || errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN,
-             "Cannot create output directory '%s': %s", buf, strerror(errno));
-  PetscFunctionReturn(0);
-}
 
 /* <case>_timing.csv: one row per run, everything that differs between identical runs. */
 static PetscErrorCode WriteTimingCSV(BenchContext *bc, BenchCaseResult *res)
@@ -216,9 +198,9 @@ PetscErrorCode BenchRunSuite(MPI_Comm comm, SimRegistry reg, const char *suite_f
   PetscCall(CheckSelection(suite, names, nnames));
   PetscCheck(!strchr(bc.outdir, '\''), comm, PETSC_ERR_ARG_WRONG,
              "-o: the output directory may not contain a single quote (got %s)", bc.outdir);
-  PetscCall(MakeDirectory(bc.outdir));
+  PetscCall(SimMakeDirectory(bc.outdir));
   PetscCall(PetscSNPrintf(bc.scratch, sizeof(bc.scratch), "%s/.scratch", bc.outdir));
-  PetscCall(MakeDirectory(bc.scratch));
+  PetscCall(SimMakeDirectory(bc.scratch));
   PetscCall(BenchTimingStart());
   PetscCall(BenchProvenanceCollect(comm, &prov));
   PetscCall(PetscSNPrintf(prov.command, sizeof(prov.command), "pbsim bench %s -o %s%s", suite_file, bc.outdir,

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <sys/stat.h>
 #include "framework/sim.h"
+#include "framework/io/directory.h"
 #include "framework/events.h"
 #include "framework/io/vtk.h"
 #include "framework/io/png.h"
@@ -106,23 +107,6 @@ PetscErrorCode SimRunSetFromOptions(SimRun r)
   PetscFunctionReturn(0);
 }
 
-/* mkdir -p */
-static PetscErrorCode MakeDirectory(const char *path)
-{
-  char buf[PETSC_MAX_PATH_LEN];
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscStrncpy(buf, path, sizeof(buf)));
-  for (char *p = buf + 1; *p; p++) {
-    if (*p != '/') continue;
-    *p = 0;
-    if (mkdir(buf, 0777) && errno != EEXIST) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create directory '%s': %s", buf, strerror(errno));
-    *p = '/';
-  }
-  if (mkdir(buf, 0777) && errno != EEXIST) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create output directory '%s': %s", buf, strerror(errno));
-  PetscFunctionReturn(0);
-}
-
 typedef struct {
   SimPVD pvd;
   SimCSVLog csv;
@@ -217,7 +201,7 @@ PetscErrorCode SimRunExecute(SimRun r)
   PetscFunctionBeginUser;
   if (r->help) PetscFunctionReturn(0); /* -help: the options are listed, nothing runs */
   PetscCall(SimEventsGet(&ev));
-  PetscCall(MakeDirectory(r->outdir));
+  PetscCall(SimMakeDirectory(r->outdir));
   PetscCall(SimSolverSetUp(r->solver));
   PetscCall(SimSolverGetStats(r->solver, &stats));
   PetscCall(SimSolverEnergy(r->solver, &rep));
