@@ -59,16 +59,60 @@ static PetscErrorCode StateIsFinite(SimModel m, PetscBool *finite)
   PetscFunctionReturn(0);
 }
 
+/* Kinematic pins, before the step: the pinned vertices jump to their scripted positions at
+ * t + dt with zero velocity, so every integrator treats them as fixed during the step. */
+static PetscErrorCode KinematicBefore(SimSolver s, PetscReal dt, PetscReal *xold)
+{
+  SimModel m = s->model;
+  PetscScalar *x, *v;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArray(m->x, &x));
+  PetscCall(VecGetArray(m->v, &v));
+  PetscCall(PetscArraycpy(xold, x, 3 * m->nv));
+  PetscCall(m->kinematic(m->kinematic_ctx, s->time + dt, x));
+  for (PetscInt i = 0; i < m->nv; i++)
+    if (m->pinned[i]) v[3 * i] = v[3 * i + 1] = v[3 * i + 2] = 0;
+  PetscCall(VecRestoreArray(m->v, &v));
+  PetscCall(VecRestoreArray(m->x, &x));
+  PetscFunctionReturn(0);
+}
+
+/* After the step: the pinned vertices carry the velocity of their scripted motion (for energy
+ * and momentum reports and damping at the next step). */
+static PetscErrorCode KinematicAfter(SimSolver s, PetscReal dt, const PetscReal *xold)
+{
+  SimModel m = s->model;
+  PetscScalar *x, *v;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArray(m->x, &x));
+  PetscCall(VecGetArray(m->v, &v));
+  for (PetscInt i = 0; i < m->nv; i++)
+    if (m->pinned[i])
+      for (int d = 0; d < 3; d++) v[3 * i + d] = (x[3 * i + d] - xold[3 * i + d]) / dt;
+  PetscCall(VecRestoreArray(m->v, &v));
+  PetscCall(VecRestoreArray(m->x, &x));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimSolverStep(SimSolver s, PetscReal dt, SimStepOutcome *outcome)
 {
   PetscBool finite = PETSC_FALSE;
+  PetscReal *xold = NULL;
 
   PetscFunctionBeginUser;
   PetscCheck(dt > 0 && PetscIsNormalReal(dt), s->comm, PETSC_ERR_ARG_OUTOFRANGE, "The time step must be > 0 (got dt = %g)", (double)dt);
   PetscCall(SimSolverSetUp(s));
   PetscCall(PetscMemzero(&s->stats, sizeof(s->stats)));
   PetscCall(PetscLogEventBegin(s->ev.step, 0, 0, 0, 0));
+  if (s->model->kinematic) {
+    PetscCall(PetscMalloc1(3 * s->model->nv, &xold));
+    PetscCall(KinematicBefore(s, dt, xold));
+  }
   PetscCall(s->ops.step(s, dt));
+  if (xold) PetscCall(KinematicAfter(s, dt, xold));
+  PetscCall(PetscFree(xold));
   PetscCall(PetscLogEventEnd(s->ev.step, 0, 0, 0, 0));
   PetscCall(StateIsFinite(s->model, &finite));
   if (!finite) s->stats.outcome = SIM_STEP_NONFINITE;

@@ -14,5 +14,6 @@ PetscErrorCode SimRegisterScenes(SimRegistry reg)
   ADD("file", "a body from a mesh file (.obj springs + bending, .msh/.node tets as edge springs)", SimSceneCreate_File);
   ADD("beam", "cantilever: a tet box clamped at x = 0 sagging under gravity (FEM; -beam_material)", SimSceneCreate_Beam);
   ADD("drop", "a soft elastic box falling on a ground plane (FEM; -drop_material)", SimSceneCreate_Drop);
+  ADD("twist", "an elastic bar whose clamped ends turn in opposite directions (FEM, scripted pins; -twist_material)", SimSceneCreate_Twist);
   PetscFunctionReturn(0);
 }

@@ -9,3 +9,4 @@ PetscErrorCode SimSceneCreate_Lattice(SimScene);
 PetscErrorCode SimSceneCreate_File(SimScene);
 PetscErrorCode SimSceneCreate_Beam(SimScene);
 PetscErrorCode SimSceneCreate_Drop(SimScene);
+PetscErrorCode SimSceneCreate_Twist(SimScene);

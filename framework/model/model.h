@@ -29,6 +29,12 @@ struct _p_SimModel {
   PetscInt npinned;
   PetscReal gravity[3];
 
+  /* Scripted (kinematic) pinned vertices: when set, writes the positions of the pinned vertices at
+   * time t into x (flat 3*nv; other entries must be left alone). The solver dispatcher places the
+   * pinned vertices there for every step (see SimSolverStep). */
+  PetscErrorCode (*kinematic)(void *ctx, PetscReal t, PetscReal *x);
+  void *kinematic_ctx;
+
   PetscInt nterms;
   SimEnergy term[SIM_MAX_TERMS];
 

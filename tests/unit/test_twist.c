@@ -1,0 +1,161 @@
+/* The twist scene and large deformations: scripted pins follow their script, Newton converges
+ * quadratically near the solution, and stable neo-Hookean recovers from an inverted state. */
+#include "testing.h"
+#include "framework/scene.h"
+#include "framework/solver.h"
+#include "energies/fem.h"
+
+static PetscErrorCode Setup(const char *scene_name, const char *opts, SimRegistry *reg, SimScene *scene, SimModel *model, SimSolver *s)
+{
+  PetscFunctionBeginUser;
+  PetscCall(TestSetOptions(opts));
+  PetscCall(TestRegistryCreate(reg));
+  PetscCall(SimSceneCreate(*reg, scene_name, scene));
+  PetscCall(SimSceneBuildModel(*scene, *reg, PETSC_COMM_SELF, model));
+  PetscCall(SimSolverCreate(*reg, "implicit_euler", *model, s));
+  PetscCall(SimSolverSetFromOptions(*s));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Teardown(SimRegistry *reg, SimScene *scene, SimModel *model, SimSolver *s)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SimSolverDestroy(s));
+  PetscCall(SimModelDestroy(model));
+  PetscCall(SimSceneDestroy(scene));
+  PetscCall(SimRegistryDestroy(reg));
+  PetscCall(TestSetOptions(NULL));
+  PetscFunctionReturn(0);
+}
+
+/* After 0.5 s at pi rad/s the x = L end has turned by pi/2: (y, z) -> (-z, y). */
+START_TEST(pins_follow_the_script)
+{
+  SimRegistry reg;
+  SimScene scene;
+  SimModel model;
+  SimSolver s;
+  Vec rest;
+  const PetscScalar *x, *x0;
+  PetscReal err = 0;
+  PetscInt nend = 0;
+
+  CHECK_PETSC(Setup("twist", "-twist_n 6", &reg, &scene, &model, &s));
+  CHECK_PETSC(VecDuplicate(model->x, &rest));
+  CHECK_PETSC(VecCopy(model->x, rest));
+  for (int k = 0; k < 25; k++) CHECK_PETSC(SimSolverStep(s, 0.02, NULL));
+  CHECK_PETSC(VecGetArrayRead(model->x, &x));
+  CHECK_PETSC(VecGetArrayRead(rest, &x0));
+  for (PetscInt i = 0; i < model->nv; i++) {
+    if (x0[3 * i] != 1.0) continue;
+    nend++;
+    err = PetscMax(err, PetscAbsReal(x[3 * i + 1] + x0[3 * i + 2]) + PetscAbsReal(x[3 * i + 2] - x0[3 * i + 1]));
+  }
+  CHECK_PETSC(VecRestoreArrayRead(rest, &x0));
+  CHECK_PETSC(VecRestoreArrayRead(model->x, &x));
+  ck_assert_int_eq(nend, 9);
+  ck_assert_msg(err < 1e-12, "the turned end is %g off its script", err);
+  CHECK_PETSC(VecDestroy(&rest));
+  CHECK_PETSC(Teardown(&reg, &scene, &model, &s));
+}
+END_TEST
+
+/* Near the solution, Newton's residual falls quadratically: r_{k+1} <= C r_k^2 over the last
+ * iterations of each step, with C from the step's own scale (C = 10 / r_0 here). */
+START_TEST(newton_quadratic_on_twist)
+{
+  SimRegistry reg;
+  SimScene scene;
+  SimModel model;
+  SimSolver s;
+  const SimStepStats *st;
+  PetscInt quadratic = 0, checked = 0;
+
+  CHECK_PETSC(Setup("twist", "-twist_n 10 -newton_rtol 1e-12 -newton_atol 1e-14 -newton_vtol 0", &reg, &scene, &model, &s));
+  CHECK_PETSC(SimSolverGetStats(s, &st));
+  for (int k = 0; k < 25; k++) {
+    SimStepOutcome outcome;
+    CHECK_PETSC(SimSolverStep(s, 0.04, &outcome));
+    ck_assert_msg(outcome == SIM_STEP_OK, "step %d did not converge", k);
+    if (k == 24) {
+      printf("  twist step %d residuals:", k);
+      for (PetscInt i = 0; i < st->nhistory; i++) printf(" %.2e", (double)st->history[i]);
+      printf("\n");
+    }
+    /* the last ratio r_n / r_{n-1}^2, where r_{n-1} is already small */
+    if (st->nhistory >= 3) {
+      PetscReal r0 = st->history[0], a = st->history[st->nhistory - 2], b = st->history[st->nhistory - 1];
+      checked++;
+      if (b <= 10 * a * a / r0 || b < 1e-13 * r0) quadratic++;
+    }
+  }
+  ck_assert_msg(checked >= 20, "only %d steps took more than one Newton iteration", (int)checked);
+  ck_assert_msg(quadratic >= checked - 2, "the last Newton step was quadratic in %d of %d steps", (int)quadratic, (int)checked);
+  CHECK_PETSC(Teardown(&reg, &scene, &model, &s));
+}
+END_TEST
+
+static PetscErrorCode MinDetF(SimModel model, PetscReal *mindet)
+{
+  SimEnergy term;
+  PetscReal *F;
+  PetscInt ntet;
+  const PetscScalar *x;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimModelFindTerm(model, "elastic", &term));
+  PetscCheck(term, PETSC_COMM_SELF, PETSC_ERR_PLIB, "no FEM term");
+  PetscCall(VecGetArrayRead(model->x, &x));
+  PetscCall(SimFEMGetDeformation(term, x, &ntet, NULL, NULL));
+  PetscCall(PetscMalloc1(9 * ntet, &F));
+  PetscCall(SimFEMGetDeformation(term, x, &ntet, F, NULL));
+  PetscCall(VecRestoreArrayRead(model->x, &x));
+  *mindet = PETSC_MAX_REAL;
+  for (PetscInt e = 0; e < ntet; e++) {
+    const PetscReal *A = F + 9 * e;
+    PetscReal d = A[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (A[3] * A[8] - A[5] * A[6]) + A[2] * (A[3] * A[7] - A[4] * A[6]);
+    *mindet = PetscMin(*mindet, d);
+  }
+  PetscCall(PetscFree(F));
+  PetscFunctionReturn(0);
+}
+
+/* A stable neo-Hookean box turned inside out (every tet mirrored: det F = -1) un-inverts. */
+START_TEST(stable_neohookean_recovers_from_inversion)
+{
+  SimRegistry reg;
+  SimScene scene;
+  SimModel model;
+  SimSolver s;
+  PetscScalar *x;
+  PetscReal before, after;
+
+  CHECK_PETSC(Setup("drop", "-drop_n 3 -gravity 0,0,0 -colliders none -drop_material stable_neohookean", &reg, &scene, &model, &s));
+  CHECK_PETSC(VecGetArray(model->x, &x));
+  for (PetscInt i = 0; i < model->nv; i++) x[3 * i] = -x[3 * i] + 1e-3 * PetscSinReal(7.0 * i); /* mirror, plus a nudge off the symmetric state */
+  CHECK_PETSC(VecRestoreArray(model->x, &x));
+  CHECK_PETSC(MinDetF(model, &before));
+  ck_assert_msg(before < -0.5, "the start must be inverted (min det F = %g)", before);
+  for (int k = 0; k < 100; k++) {
+    SimStepOutcome outcome;
+    CHECK_PETSC(SimSolverStep(s, 0.01, &outcome));
+    ck_assert_msg(outcome != SIM_STEP_NONFINITE, "non-finite state at step %d", k);
+  }
+  CHECK_PETSC(MinDetF(model, &after));
+  printf("  inverted box: min det F %.3f -> %.3f after 1 s\n", (double)before, (double)after);
+  ck_assert_msg(after > 0.5, "still inverted after 1 s: min det F = %g", after);
+  CHECK_PETSC(Teardown(&reg, &scene, &model, &s));
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+  Suite *s = suite_create("twist");
+  TCase *tc = tcase_create("large_deformation");
+  tcase_set_timeout(tc, 300);
+  tcase_add_test(tc, pins_follow_the_script);
+  tcase_add_test(tc, newton_quadratic_on_twist);
+  tcase_add_test(tc, stable_neohookean_recovers_from_inversion);
+  suite_add_tcase(s, tc);
+  return s;
+}
