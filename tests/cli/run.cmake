@@ -65,3 +65,7 @@ pbsim_cli_test(NAME run.oscillator_ts ARGS run ${PBSIM_CONFIGS}/oscillator_ts.ya
                EXPECT "solver ts.*done: 20 steps")
 pbsim_cli_test(NAME run.cloth_ts_bdf ARGS run -scene cloth -cloth_n 6 -solver ts -ts_type bdf -ts_adapt_type none -steps 5 -strict_options
                -o ${PBSIM_TEST_OUT}/cloth_ts EXPECT "done: 5 steps")
+
+# A config's keys are options; the command line overrides them (cloth.yaml says n: 64, steps: 120).
+pbsim_cli_test(NAME config_override ARGS run ${PBSIM_CONFIGS}/cloth.yaml -cloth_n 5 -steps 2 -solver symplectic_euler -dt 0.001
+               -o ${PBSIM_TEST_OUT}/override EXPECT "cloth \\(25 vertices, 2 pinned\\), solver symplectic_euler, dt = 0.001 s, 2 steps")
