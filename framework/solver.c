@@ -111,6 +111,7 @@ PetscErrorCode SimSolverStep(SimSolver s, PetscReal dt, SimStepOutcome *outcome)
     PetscCall(KinematicBefore(s, dt, xold));
   }
   PetscCall(s->ops.step(s, dt));
+  if (!s->stats.substeps) s->stats.substeps = 1; /* solvers without internal steps leave it 0 */
   if (xold) PetscCall(KinematicAfter(s, dt, xold));
   PetscCall(PetscFree(xold));
   PetscCall(PetscLogEventEnd(s->ev.step, 0, 0, 0, 0));

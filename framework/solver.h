@@ -24,6 +24,8 @@ typedef struct {
   PetscInt nhistory;        /* residual after each nonlinear iteration (history[0]: initial) */
   PetscReal history[SIM_MAX_HISTORY];
   PetscReal objective[SIM_MAX_HISTORY]; /* objective (e.g. incremental potential) per iteration */
+  PetscInt substeps;        /* internal steps taken (adaptive methods; 1 otherwise) */
+  PetscInt rejected;        /* internal steps rejected by error control */
 } SimStepStats;
 
 /* Constructor signature a solver registration carries (SIM_KIND_SOLVER). */

@@ -58,7 +58,7 @@ PetscErrorCode SimCSVLogCreate(const char *path, const SimEnergyReport *rep, Sim
   for (PetscInt k = 0; k < rep->nterms; k++)
     fprintf(fp, ",%s", rep->term_name[k]);
   fprintf(fp, ",potential,total,dissipation_rate,px,py,pz,"
-              "nonlinear_its,linear_its,linesearch_cuts,residual,wall_ms\n");
+              "nonlinear_its,linear_its,linesearch_cuts,residual,substeps,rejected,wall_ms\n");
   *log = l;
   PetscCall(FlushAndCheck(l));
   PetscFunctionReturn(0);
@@ -86,9 +86,9 @@ PetscErrorCode SimCSVLogRow(SimCSVLog log, PetscInt step, PetscReal time, PetscR
           (double)rep->dissipation_rate);
   fprintf(fp, ",%.17g,%.17g,%.17g", (double)rep->momentum[0], (double)rep->momentum[1],
           (double)rep->momentum[2]);
-  fprintf(fp, ",%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%.17g,%.6g\n",
+  fprintf(fp, ",%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%.17g,%" PetscInt_FMT ",%" PetscInt_FMT ",%.6g\n",
           stats->nonlinear_its, stats->linear_its, stats->linesearch_cuts, (double)stats->residual,
-          (double)wall_ms);
+          stats->substeps, stats->rejected, (double)wall_ms);
   PetscCall(FlushAndCheck(log));
   PetscFunctionReturn(0);
 }

@@ -7,7 +7,7 @@ typedef struct _p_SimCSVLog *SimCSVLog;
 
 /* Opens path and writes the header from the report's term names:
  * step,time,dt,kinetic,<term names...>,potential,total,dissipation_rate,px,py,pz,
- * nonlinear_its,linear_its,linesearch_cuts,residual,wall_ms */
+ * nonlinear_its,linear_its,linesearch_cuts,residual,substeps,rejected,wall_ms */
 PetscErrorCode SimCSVLogCreate(const char *path, const SimEnergyReport *rep, SimCSVLog *log);
 /* Appends one row and flushes (so a crash keeps every finished step). stats may be NULL (the row of
  * the initial state): the solver columns are then 0. */

@@ -422,6 +422,8 @@ static PetscErrorCode Step_TS(SimSolver solver, PetscReal dt)
   b->rejected = rej1 - rej0;
   b->total_substeps += b->substeps;
   b->total_rejected += b->rejected;
+  solver->stats.substeps = b->substeps;
+  solver->stats.rejected = b->rejected;
   solver->stats.nonlinear_its = its1 - its0;
   solver->stats.linear_its = lits1 - lits0;
   solver->stats.linesearch_cuts = 0;

@@ -368,7 +368,7 @@ START_TEST(test_csv)
 {
   const char *header =
       "step,time,dt,kinetic,spring,gravity,potential,total,dissipation_rate,px,py,pz,"
-      "nonlinear_its,linear_its,linesearch_cuts,residual,wall_ms";
+      "nonlinear_its,linear_its,linesearch_cuts,residual,substeps,rejected,wall_ms";
   char dir[PETSC_MAX_PATH_LEN], path[PETSC_MAX_PATH_LEN], *buf, *line, *save = NULL;
   SimEnergyReport rep = {0};
   SimStepStats stats = {0};
@@ -402,7 +402,7 @@ START_TEST(test_csv)
   ck_assert_ptr_nonnull(line);
   ck_assert_str_eq(line, header);
   while ((line = strtok_r(NULL, "\n", &save))) {
-    ck_assert_int_eq(CountColumns(line), 17);
+    ck_assert_int_eq(CountColumns(line), 19);
     ck_assert_double_eq(Column(line, 0), nrows);
     ck_assert_double_eq(Column(line, 3), rep.kinetic);
     ck_assert_double_eq(Column(line, 4), rep.term[0]);

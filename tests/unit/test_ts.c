@@ -78,6 +78,8 @@ static PetscErrorCode OscillatorRun(const char *opts, PetscReal dt, PetscReal T,
                k, opts, (int)outcome);
     PetscCall(SimSolverTSGetSubsteps(s.solver, &acc, NULL));
     PetscCall(SimSolverGetStats(s.solver, &stats));
+    PetscCheck(stats->substeps == acc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "step stats report %" PetscInt_FMT " substeps, the TS took %" PetscInt_FMT,
+               stats->substeps, acc);
     r->substeps += acc;
     r->newton += stats->nonlinear_its;
     PetscCall(SimSolverEnergy(s.solver, &rep));
