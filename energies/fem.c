@@ -1,6 +1,7 @@
 /* Linear tetrahedral FEM energy term: value, gradient and element Hessians through one batched
  * material call per evaluation. */
 #include "energies/fem.h"
+#include "framework/linalg/svd3.h"
 
 typedef struct {
   PetscInt nv, ntet;
@@ -135,6 +136,61 @@ static PetscErrorCode Pattern_FEM(SimEnergy term, PetscInt *nb, PetscInt *brow, 
   PetscFunctionReturn(0);
 }
 
+/* ---- projective dynamics: ARAP strain constraints (Bouaziz et al. 2014, strain constraints) ----
+ * One constraint per tet on its 4 vertices: the 3 rows of A x_c are the columns of F = Ds Dm^-1
+ * (row j of A holds dF_kj/dx_{a,k} = d[a][j], as in Hessian_FEM), the projection onto the
+ * rotations is p = R^T with F = R S (SimPolar3: det R = +1, so an inverted F is pulled back), and
+ * w = 2 mu W makes w/2 |F - R|^2 = W mu |F - R|^2, the `arap` material's energy (Chao et al.
+ * 2010). Other materials have other energies, so only `arap` offers these constraints. */
+static PetscErrorCode PDCount_FEM(SimEnergy term, PetscInt *nc, PetscInt *nvert, PetscInt *nrows)
+{
+  FEM *fem = (FEM *)term->data;
+  PetscBool arap;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrcmp(fem->mat->name, "arap", &arap));
+  PetscCheck(arap, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "FEM term '%s' uses material '%s': projective dynamics supports the 'arap' material only "
+             "(set the scene's material option, e.g. -beam_material arap)",
+             term->name, fem->mat->name);
+  *nc = fem->ntet, *nvert = 4, *nrows = 3;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PDStencil_FEM(SimEnergy term, PetscInt *vert, PetscReal *A, PetscReal *w)
+{
+  FEM *fem = (FEM *)term->data;
+
+  PetscFunctionBeginUser;
+  for (PetscInt e = 0; e < fem->ntet; e++) {
+    const PetscReal *Bm = fem->Dminv + 9 * e;
+    PetscReal *Ae = A + 12 * e;
+    for (int a = 0; a < 4; a++) vert[4 * e + a] = fem->tet[4 * e + a];
+    for (int j = 0; j < 3; j++) {
+      Ae[4 * j + 1] = Bm[j], Ae[4 * j + 2] = Bm[3 + j], Ae[4 * j + 3] = Bm[6 + j];
+      Ae[4 * j + 0] = -(Bm[j] + Bm[3 + j] + Bm[6 + j]);
+    }
+    w[e] = 2 * fem->mat->par.mu * fem->W[e];
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Local step: F for every tet, then p = R^T from the polar decomposition F = R S. */
+static PetscErrorCode PDProject_FEM(SimEnergy term, const PetscReal *x, PetscReal *p)
+{
+  FEM *fem = (FEM *)term->data;
+
+  PetscFunctionBeginUser;
+  DeformationGradients(fem, x);
+  for (PetscInt e = 0; e < fem->ntet; e++) {
+    PetscReal R[9], *pe = p + 9 * e;
+    PetscCall(SimPolar3(fem->F + 9 * e, R, NULL));
+    for (int j = 0; j < 3; j++)
+      for (int k = 0; k < 3; k++) pe[3 * j + k] = R[3 * k + j];
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Destroy_FEM(SimEnergy term)
 {
   FEM *fem = (FEM *)term->data;
@@ -150,7 +206,8 @@ static PetscErrorCode Destroy_FEM(SimEnergy term)
 PetscErrorCode SimFEMCreate(const char *name, PetscInt nv, const PetscReal *rest, PetscInt ntet, const PetscInt *tet, SimMaterial mat,
                             SimEnergy *term)
 {
-  static const SimEnergyOps ops = {.value = Value_FEM, .gradient = Gradient_FEM, .hessian = Hessian_FEM, .pattern = Pattern_FEM, .destroy = Destroy_FEM};
+  static const SimEnergyOps ops = {.value = Value_FEM, .gradient = Gradient_FEM, .hessian = Hessian_FEM, .pattern = Pattern_FEM, .destroy = Destroy_FEM,
+                                   .pd_count = PDCount_FEM, .pd_stencil = PDStencil_FEM, .pd_project = PDProject_FEM};
   FEM *fem;
 
   PetscFunctionBeginUser;

@@ -26,6 +26,15 @@ static PetscErrorCode Gradient_Gravity(SimEnergy e, const PetscReal *x, const Pe
   PetscFunctionReturn(0);
 }
 
+/* Projective dynamics: gravity is linear in x, so it declares no constraints and the pd solver
+ * moves its constant gradient -m g to the right-hand side (see energy.h, pd_count). */
+static PetscErrorCode PDCount_Gravity(SimEnergy e, PetscInt *nc, PetscInt *nvert, PetscInt *nrows)
+{
+  PetscFunctionBeginUser;
+  *nc = 0, *nvert = 0, *nrows = 0;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Destroy_Gravity(SimEnergy e)
 {
   Gravity *g = (Gravity *)e->data;
@@ -40,7 +49,8 @@ static PetscErrorCode Destroy_Gravity(SimEnergy e)
  * and creates the term from the model's (assembled) masses; *term is NULL for zero gravity. */
 PetscErrorCode SimEnergyCreate_Gravity(SimModel model, const char *prefix, SimEnergy *term)
 {
-  static const SimEnergyOps ops = {.value = Value_Gravity, .gradient = Gradient_Gravity, .destroy = Destroy_Gravity};
+  static const SimEnergyOps ops = {
+      .value = Value_Gravity, .gradient = Gradient_Gravity, .destroy = Destroy_Gravity, .pd_count = PDCount_Gravity};
   PetscInt n = 3;
   const PetscScalar *mass;
   Gravity *g;

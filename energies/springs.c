@@ -108,6 +108,46 @@ static PetscErrorCode Hessian_Springs(SimEnergy e, const PetscReal *x, const Pet
   PetscFunctionReturn(0);
 }
 
+/* ---- projective dynamics (Bouaziz et al. 2014, edge-length constraints) ----
+ * One constraint per spring on the stencil (i, j): A = [1, -1] (one row), w = k, and the
+ * projection of xi - xj onto the sphere of radius L is p = L (xi - xj)/|xi - xj|, so
+ * w/2 |A x - p|^2 = k/2 (l - L)^2, the spring energy itself. */
+static PetscErrorCode PDCount_Springs(SimEnergy e, PetscInt *nc, PetscInt *nvert, PetscInt *nrows)
+{
+  Springs *s = (Springs *)e->data;
+
+  PetscFunctionBeginUser;
+  *nc = s->n, *nvert = 2, *nrows = 1;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PDStencil_Springs(SimEnergy e, PetscInt *vert, PetscReal *A, PetscReal *w)
+{
+  Springs *s = (Springs *)e->data;
+
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < s->n; q++) {
+    vert[2 * q] = s->pair[2 * q], vert[2 * q + 1] = s->pair[2 * q + 1];
+    A[2 * q] = 1, A[2 * q + 1] = -1;
+    w[q] = s->k[q];
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Local step: p = L d with d the unit direction of xi - xj (a zero-length spring keeps p = 0). */
+static PetscErrorCode PDProject_Springs(SimEnergy e, const PetscReal *x, PetscReal *p)
+{
+  Springs *s = (Springs *)e->data;
+
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < s->n; q++) {
+    PetscReal d[3];
+    Direction(x, s->pair[2 * q], s->pair[2 * q + 1], d);
+    p[3 * q] = s->rest[q] * d[0], p[3 * q + 1] = s->rest[q] * d[1], p[3 * q + 2] = s->rest[q] * d[2];
+  }
+  PetscFunctionReturn(0);
+}
+
 /* ---- damping along the spring: D = kd/2 ((vi - vj) . d)^2 ---- */
 
 static PetscErrorCode Value_Damping(SimEnergy e, const PetscReal *x, const PetscReal *v, PetscReal *E)
@@ -193,7 +233,8 @@ PetscErrorCode SimSpringsCreate(const char *name, PetscInt n, const PetscInt *pa
                                 SimEnergy *term)
 {
   static const SimEnergyOps ops = {.value = Value_Springs, .gradient = Gradient_Springs, .hessian = Hessian_Springs,
-                                   .pattern = Pattern_Springs, .destroy = Destroy_Springs};
+                                   .pattern = Pattern_Springs, .destroy = Destroy_Springs, .pd_count = PDCount_Springs,
+                                   .pd_stencil = PDStencil_Springs, .pd_project = PDProject_Springs};
   Springs *s;
 
   PetscFunctionBeginUser;

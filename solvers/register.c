@@ -13,6 +13,7 @@ PetscErrorCode SimSolverCreate_LinearizedImplicit(SimSolver);
 PetscErrorCode SimSolverCreate_BDF2(SimSolver);
 PetscErrorCode SimSolverCreate_ImplicitMidpoint(SimSolver);
 PetscErrorCode SimSolverCreate_TS(SimSolver);
+PetscErrorCode SimSolverCreate_PD(SimSolver);
 
 #define ADD(name, help, fn, flags) PetscCall(SimRegistryAdd(reg, SIM_KIND_SOLVER, name, help, (SimGenericFn)(fn), flags))
 
@@ -30,6 +31,7 @@ PetscErrorCode SimRegisterSolvers(SimRegistry reg)
   ADD("bdf2", "BDF2: Newton on the incremental potential (order 2, mildly dissipative)", SimSolverCreate_BDF2, 0);
   ADD("implicit_midpoint", "implicit midpoint: Newton on the incremental potential (order 2, symplectic)", SimSolverCreate_ImplicitMidpoint, 0);
   ADD("linearized_implicit", "Baraff-Witkin linearized implicit Euler, one Newton step (-linearized_beta 0..1)", SimSolverCreate_LinearizedImplicit, 0);
+  ADD("pd", "projective dynamics: implicit Euler by local projections + one prefactorized CHOLMOD solve (-pd_iterations, -pd_chebyshev)", SimSolverCreate_PD, 0);
   ADD("ts", "PETSc TS on the model as a first-order ODE: any -ts_type (rk, bdf, theta, alpha, ...), adaptive", SimSolverCreate_TS, 0);
   PetscFunctionReturn(0);
 }

@@ -21,13 +21,34 @@ typedef struct _p_SimEnergy *SimEnergy;
  * pattern:  nblocks and the block (row vertex, column vertex) pairs; called at setup, first with
  *           brow = bcol = NULL (count only), then with arrays of that length.
  *           A term without a Hessian (gravity) reports 0 blocks.
- * destroy:  frees data. */
+ * destroy:  frees data.
+ *
+ * Optional projective-dynamics ops (Bouaziz et al. 2014; the `pd` solver). A POTENTIAL
+ * term that provides them is a sum of nc constraints, each on a stencil of nvert vertices,
+ *   E(x) = sum_c w_c/2 || A_c x_c - p_c(x) ||_F^2,
+ * where x_c is the nvert x 3 matrix of the stencil's positions, A_c is nrows x nvert (the SAME
+ * scalar matrix for x, y and z) and p_c(x) (nrows x 3) is the projection of A_c x_c onto the
+ * constraint manifold, i.e. the closest point to A_c x_c on it. E must equal `value` exactly.
+ * pd_count:   *nc constraints with *nvert vertices and *nrows rows each. nc = 0 declares a linear
+ *             term E = c + b^T x (gravity): the solver evaluates `gradient` once per step and
+ *             moves -b to the right-hand side. A term whose energy has no such form in its
+ *             current configuration (FEM with a material other than arap) returns an error
+ *             that names it.
+ * pd_stencil: the constant data, written once at setup: vert[nc*nvert] (vertex indices),
+ *             A[nc*nrows*nvert] (row-major per constraint: A[(c*nrows + r)*nvert + a]) and
+ *             w[nc] (weights, >= 0; units of the term's stiffness).
+ * pd_project: the local step, p[nc*nrows*3] (row r, component k at (c*nrows + r)*3 + k) at x.
+ * A term without pd_count cannot be run by the `pd` solver, which refuses it by name. */
 typedef struct {
   PetscErrorCode (*value)(SimEnergy, const PetscReal *x, const PetscReal *v, PetscReal *E);
   PetscErrorCode (*gradient)(SimEnergy, const PetscReal *x, const PetscReal *v, PetscReal *g);
   PetscErrorCode (*hessian)(SimEnergy, const PetscReal *x, const PetscReal *v, PetscBool psd, PetscReal *vals);
   PetscErrorCode (*pattern)(SimEnergy, PetscInt *nblocks, PetscInt *brow, PetscInt *bcol);
   PetscErrorCode (*destroy)(SimEnergy);
+  /* optional, projective dynamics (above) */
+  PetscErrorCode (*pd_count)(SimEnergy, PetscInt *nc, PetscInt *nvert, PetscInt *nrows);
+  PetscErrorCode (*pd_stencil)(SimEnergy, PetscInt *vert, PetscReal *A, PetscReal *w);
+  PetscErrorCode (*pd_project)(SimEnergy, const PetscReal *x, PetscReal *p);
 } SimEnergyOps;
 
 struct _p_SimEnergy {

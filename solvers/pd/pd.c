@@ -1,0 +1,475 @@
+/* Projective dynamics (Bouaziz et al. 2014): implicit Euler by local projections and one
+ * prefactorized CHOLMOD solve with three right-hand sides per iteration. */
+#include <cholmod.h>
+#include "solvers/pd/pd_impl.h"
+
+/* The constraints of one energy term (energy.h, pd_* ops): nc constraints on stencils of nvert
+ * vertices with nrows rows each; p is the term's local-step output. */
+typedef struct {
+  SimEnergy term;
+  PetscInt nc, nvert, nrows;
+  PetscInt *vert; /* nc*nvert */
+  PetscReal *A;   /* nc*nrows*nvert */
+  PetscReal *w;   /* nc */
+  PetscReal *p;   /* nc*nrows*3 */
+} PDBlock;
+
+typedef struct {
+  /* options */
+  PetscInt max_it;
+  PetscReal rtol;
+  PetscBool monitor;
+  PetscBool chebyshev;
+  PetscReal rho, gamma;
+  PetscInt cheb_delay;
+  /* constraints and linear terms, gathered at setup */
+  PetscInt nblocks, nlinear;
+  PDBlock block[SIM_MAX_TERMS];
+  SimEnergy linear[SIM_MAX_TERMS];
+  /* unknowns: the free (unpinned) vertices, numbered 0..nfree-1; fidx[v] = -1 for pinned v */
+  PetscInt nfree;
+  PetscInt *fidx;
+  PetscBool *pinned_fact; /* the pins the factor was built for */
+  PetscReal hfact;        /* the step the factor was built for (0: none yet) */
+  PetscInt nfactor;
+  /* CHOLMOD: the factor of L = M/h^2 + sum w A^T A (nfree x nfree) and solve workspaces */
+  PetscBool cm_started;
+  cholmod_common cm;
+  cholmod_factor *L;
+  cholmod_dense *B, *X, *Y, *E; /* B, X: nfree x 3, column k = coordinate k */
+  /* work, 3*nv each: the minimization's target y, guess x0, previous iterate (Chebyshev), constant
+   * right-hand side b0 (free numbering), gradient; the step's own y and iterate */
+  PetscReal *y, *x0, *xprev, *b0, *g;
+  PetscReal *ystep, *xstep;
+  PetscReal *mass; /* nv, per vertex */
+} PD;
+
+/* Wraps a CHOLMOD status into a PetscErrorCode at the call. */
+#define PDCheckCholmod(pd, ok, what)                                                                                             \
+  PetscCheck((ok) && (pd)->cm.status >= CHOLMOD_OK, PETSC_COMM_SELF, PETSC_ERR_LIB, "pd: CHOLMOD %s failed (status %d)", what,   \
+             (pd)->cm.status)
+
+static PetscErrorCode SetFromOptions_PD(SimSolver s, PetscOptionItems *PetscOptionsObject)
+{
+  PD *pd = (PD *)s->data;
+
+  PetscFunctionBeginUser;
+  PetscOptionsHeadBegin(PetscOptionsObject, "Projective dynamics (Bouaziz et al. 2014), -solver pd");
+  PetscCall(
+      PetscOptionsInt("-pd_iterations", "maximum local/global iterations per step (>= 1)", "", pd->max_it, &pd->max_it, NULL));
+  PetscCall(PetscOptionsReal("-pd_rtol",
+                             "stop when ||x_{k+1} - x_k|| <= rtol ||x_{k+1} - x_0|| (x_0: the guess y; 0: always -pd_iterations)",
+                             "", pd->rtol, &pd->rtol, NULL));
+  PetscCall(PetscOptionsBool("-pd_monitor",
+                             "record the incremental potential and its gradient norm per iteration (costs one evaluation)", "",
+                             pd->monitor, &pd->monitor, NULL));
+  PetscCall(PetscOptionsBool("-pd_chebyshev", "Chebyshev semi-iterative acceleration (Wang 2015)", "", pd->chebyshev,
+                             &pd->chebyshev, NULL));
+  PetscCall(
+      PetscOptionsReal("-pd_rho", "spectral radius estimate of the plain PD iteration, in (0, 1)", "", pd->rho, &pd->rho, NULL));
+  PetscCall(
+      PetscOptionsReal("-pd_gamma", "under-relaxation of the Chebyshev update, in (0, 1]", "", pd->gamma, &pd->gamma, NULL));
+  PetscCall(PetscOptionsInt("-pd_chebyshev_delay", "plain iterations before Chebyshev starts (>= 1)", "", pd->cheb_delay,
+                            &pd->cheb_delay, NULL));
+  PetscOptionsHeadEnd();
+  PetscCheck(pd->max_it >= 1 && pd->max_it <= 1000000, s->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "-pd_iterations %" PetscInt_FMT " is out of range: must be in [1, 1e6]", pd->max_it);
+  PetscCheck(pd->rtol >= 0 && pd->rtol < 1, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "-pd_rtol %g is out of range: must be in [0, 1)",
+             (double)pd->rtol);
+  PetscCheck(pd->rho > 0 && pd->rho < 1, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "-pd_rho %g is out of range: must be in (0, 1)",
+             (double)pd->rho);
+  PetscCheck(pd->gamma > 0 && pd->gamma <= 1, s->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "-pd_gamma %g is out of range: must be in (0, 1]", (double)pd->gamma);
+  PetscCheck(pd->cheb_delay >= 1, s->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "-pd_chebyshev_delay %" PetscInt_FMT " is out of range: must be >= 1", pd->cheb_delay);
+  PetscFunctionReturn(0);
+}
+
+/* Gathers the constraints of every term; refuses terms PD cannot run, by name. */
+static PetscErrorCode Setup_PD(SimSolver s)
+{
+  PD *pd = (PD *)s->data;
+  SimModel m = s->model;
+  const PetscInt n = 3 * m->nv;
+  const PetscScalar *mass;
+
+  PetscFunctionBeginUser;
+  for (PetscInt t = 0; t < m->nterms; t++) {
+    SimEnergy e = m->term[t];
+    PetscInt nc, nvert, nrows;
+    PetscCheck(e->kind == SIM_ENERGY_POTENTIAL && e->ops.pd_count, s->comm, PETSC_ERR_SUP,
+               "pd: energy term '%s' has no projective-dynamics form (%s); the pd solver runs springs, gravity and FEM with "
+               "the arap material. Remove the term or use -solver implicit_euler",
+               e->name, e->kind == SIM_ENERGY_DISSIPATION ? "damping is not supported" : "no pd_count op");
+    PetscCall(e->ops.pd_count(e, &nc, &nvert, &nrows));
+    if (nc == 0) {
+      pd->linear[pd->nlinear++] = e;
+      continue;
+    }
+    PetscCheck(e->ops.pd_stencil && e->ops.pd_project && nvert > 0 && nrows > 0, s->comm, PETSC_ERR_PLIB,
+               "pd: energy term '%s' declares %" PetscInt_FMT
+               " constraints but lacks pd_stencil/pd_project or has an empty stencil",
+               e->name, nc);
+    {
+      PDBlock *b = &pd->block[pd->nblocks++];
+      b->term = e, b->nc = nc, b->nvert = nvert, b->nrows = nrows;
+      PetscCall(PetscMalloc4(nc * nvert, &b->vert, nc * nrows * nvert, &b->A, nc, &b->w, 3 * nc * nrows, &b->p));
+      PetscCall(e->ops.pd_stencil(e, b->vert, b->A, b->w));
+      for (PetscInt c = 0; c < nc; c++)
+        PetscCheck(b->w[c] >= 0, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "pd: term '%s', constraint %" PetscInt_FMT ": weight %g < 0",
+                   e->name, c, (double)b->w[c]);
+    }
+  }
+  PetscCall(PetscMalloc5(n, &pd->y, n, &pd->x0, n, &pd->xprev, n, &pd->b0, n, &pd->g));
+  PetscCall(PetscMalloc2(n, &pd->ystep, n, &pd->xstep));
+  PetscCall(PetscMalloc3(m->nv, &pd->fidx, m->nv, &pd->pinned_fact, m->nv, &pd->mass));
+  PetscCall(VecGetArrayRead(m->mass, &mass));
+  for (PetscInt i = 0; i < m->nv; i++) pd->mass[i] = mass[3 * i];
+  PetscCall(VecRestoreArrayRead(m->mass, &mass));
+  cholmod_start(&pd->cm);
+  pd->cm_started = PETSC_TRUE;
+  pd->cm.supernodal = CHOLMOD_SUPERNODAL; /* default ordering: AMD, METIS tried when AMD fills badly */
+  pd->cm.print = 0;
+  PetscFunctionReturn(0);
+}
+
+/* Global matrix (Bouaziz et al. 2014, the global system matrix) on the free vertices,
+ *   L = M/h^2 + sum_c w_c A_c^T A_c    (S_c is the selection of the stencil),
+ * one scalar nfree x nfree matrix shared by x, y and z. Pinned vertices are eliminated: their
+ * columns move to the right-hand side (Rhs_PD), so they stay exactly where they are and L is SPD
+ * whenever every free vertex has a mass. Assembled as upper-triangle triplets (duplicates
+ * summed), analyzed (supernodal, fill-reducing ordering) and factored once per constraint set. */
+static PetscErrorCode Factor_PD(SimSolver s, PetscReal h)
+{
+  PD *pd = (PD *)s->data;
+  SimModel m = s->model;
+  const PetscReal ih2 = 1.0 / (h * h);
+  cholmod_triplet *T;
+  cholmod_sparse *S;
+  PetscInt nnz;
+  int *ti, *tj;
+  double *tx;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(s->ev.assemble, 0, 0, 0, 0));
+  pd->nfree = 0;
+  for (PetscInt i = 0; i < m->nv; i++) {
+    pd->fidx[i] = m->pinned[i] ? -1 : pd->nfree++;
+    pd->pinned_fact[i] = m->pinned[i];
+  }
+  PetscCheck(pd->nfree > 0, s->comm, PETSC_ERR_ARG_WRONG, "pd: every vertex is pinned; nothing to solve");
+  nnz = pd->nfree;
+  for (PetscInt k = 0; k < pd->nblocks; k++) nnz += pd->block[k].nc * pd->block[k].nvert * (pd->block[k].nvert + 1) / 2;
+  T = cholmod_allocate_triplet((size_t)pd->nfree, (size_t)pd->nfree, (size_t)nnz, 1, CHOLMOD_REAL, &pd->cm);
+  PDCheckCholmod(pd, T != NULL, "allocate_triplet");
+  ti = (int *)T->i, tj = (int *)T->j, tx = (double *)T->x;
+  nnz = 0;
+  for (PetscInt i = 0; i < m->nv; i++)
+    if (pd->fidx[i] >= 0) ti[nnz] = tj[nnz] = (int)pd->fidx[i], tx[nnz++] = pd->mass[i] * ih2;
+  for (PetscInt k = 0; k < pd->nblocks; k++) {
+    const PDBlock *b = &pd->block[k];
+    const PetscInt nv = b->nvert, nr = b->nrows;
+    for (PetscInt c = 0; c < b->nc; c++) {
+      const PetscInt *vc = b->vert + c * nv;
+      const PetscReal *Ac = b->A + c * nr * nv;
+      for (PetscInt a = 0; a < nv; a++)
+        for (PetscInt bb = a; bb < nv; bb++) {
+          PetscInt fa = pd->fidx[vc[a]], fb = pd->fidx[vc[bb]];
+          PetscReal v = 0;
+          if (fa < 0 || fb < 0) continue;
+          for (PetscInt r = 0; r < nr; r++) v += Ac[r * nv + a] * Ac[r * nv + bb];
+          ti[nnz] = (int)PetscMin(fa, fb), tj[nnz] = (int)PetscMax(fa, fb), tx[nnz++] = b->w[c] * v;
+        }
+    }
+  }
+  T->nnz = (size_t)nnz;
+  S = cholmod_triplet_to_sparse(T, (size_t)nnz, &pd->cm);
+  cholmod_free_triplet(&T, &pd->cm);
+  PDCheckCholmod(pd, S != NULL, "triplet_to_sparse");
+  PetscCall(PetscLogEventEnd(s->ev.assemble, 0, 0, 0, 0));
+
+  PetscCall(PetscLogEventBegin(s->ev.factor, 0, 0, 0, 0));
+  if (pd->L) cholmod_free_factor(&pd->L, &pd->cm);
+  pd->L = cholmod_analyze(S, &pd->cm);
+  if (!pd->L || pd->cm.status < CHOLMOD_OK) cholmod_free_sparse(&S, &pd->cm);
+  PDCheckCholmod(pd, pd->L != NULL, "analyze");
+  {
+    int ok = cholmod_factorize(S, pd->L, &pd->cm);
+    cholmod_free_sparse(&S, &pd->cm);
+    PDCheckCholmod(pd, ok, "factorize");
+  }
+  PetscCheck(pd->L->minor == pd->L->n, s->comm, PETSC_ERR_MAT_CH_ZRPVT,
+             "pd: the global matrix M/h^2 + sum w A^T A is not positive definite (CHOLMOD failed at column %d of %d); "
+             "every free vertex needs a positive mass",
+             (int)pd->L->minor, (int)pd->L->n);
+  PetscCall(PetscLogEventEnd(s->ev.factor, 0, 0, 0, 0));
+  /* right-hand side and solution, nfree x 3 */
+  if (pd->B) cholmod_free_dense(&pd->B, &pd->cm);
+  pd->B = cholmod_allocate_dense((size_t)pd->nfree, 3, (size_t)pd->nfree, CHOLMOD_REAL, &pd->cm);
+  PDCheckCholmod(pd, pd->B != NULL, "allocate_dense");
+  pd->hfact = h;
+  pd->nfactor++;
+  PetscCall(PetscInfo(
+      NULL, "pd: factored the %" PetscInt_FMT " x %" PetscInt_FMT " global matrix (h = %g, factorization %" PetscInt_FMT ")\n",
+      pd->nfree, pd->nfree, (double)h, pd->nfactor));
+  PetscFunctionReturn(0);
+}
+
+/* Refactors when the constraint set changed: a new step size or new pins. */
+static PetscErrorCode EnsureFactor_PD(SimSolver s, PetscReal h)
+{
+  PD *pd = (PD *)s->data;
+  PetscBool same = (PetscBool)(pd->L && PetscAbsReal(h - pd->hfact) <= 1e-14 * h);
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; same && i < s->model->nv; i++)
+    if (pd->pinned_fact[i] != s->model->pinned[i]) same = PETSC_FALSE;
+  if (!same) PetscCall(Factor_PD(s, h));
+  PetscFunctionReturn(0);
+}
+
+/* Phi(x) = 1/(2h^2) |x - y|_M^2 + E(x) and ||grad Phi||_2 (pinned entries excluded). */
+static PetscErrorCode Objective_PD(SimSolver s, PetscReal h, const PetscReal *x, PetscReal *phi, PetscReal *gnorm)
+{
+  PD *pd = (PD *)s->data;
+  SimModel m = s->model;
+  PetscReal E, kin = 0, gg = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimModelEnergy(m, SIM_ENERGY_POTENTIAL, x, NULL, &E));
+  PetscCall(SimModelGradient(m, SIM_ENERGY_POTENTIAL, x, NULL, pd->g));
+  for (PetscInt i = 0; i < 3 * m->nv; i++) {
+    const PetscReal d = x[i] - pd->y[i], r = pd->mass[i / 3] * d / (h * h) + pd->g[i];
+    kin += pd->mass[i / 3] * d * d;
+    if (!m->pinned[i / 3]) gg += r * r;
+  }
+  *phi = 0.5 * kin / (h * h) + E;
+  *gnorm = PetscSqrtReal(gg);
+  PetscFunctionReturn(0);
+}
+
+/* Global step right-hand side (Bouaziz et al. 2014, the global step):
+ *   b = M y / h^2 - dE_lin/dx + sum_c w_c A_c,f^T (p_c - A_c,p x_p)
+ * on the free vertices, where A_c,f / A_c,p are the columns of A_c on free / pinned vertices
+ * (the eliminated pinned columns). b0 holds the constant first two terms. */
+static void Rhs_PD(PD *pd, const PetscReal *x)
+{
+  const PetscInt nf = pd->nfree;
+  double *B = (double *)pd->B->x;
+
+  for (PetscInt k = 0; k < 3; k++)
+    for (PetscInt f = 0; f < nf; f++) B[k * nf + f] = pd->b0[3 * f + k];
+  for (PetscInt q = 0; q < pd->nblocks; q++) {
+    const PDBlock *b = &pd->block[q];
+    const PetscInt nv = b->nvert, nr = b->nrows;
+    for (PetscInt c = 0; c < b->nc; c++) {
+      const PetscInt *vc = b->vert + c * nv;
+      const PetscReal *Ac = b->A + c * nr * nv, *pc = b->p + 3 * c * nr, w = b->w[c];
+      for (PetscInt r = 0; r < nr; r++) {
+        PetscReal t[3] = {pc[3 * r], pc[3 * r + 1], pc[3 * r + 2]};
+        for (PetscInt a = 0; a < nv; a++)
+          if (pd->fidx[vc[a]] < 0)
+            for (int k = 0; k < 3; k++) t[k] -= Ac[r * nv + a] * x[3 * vc[a] + k];
+        for (PetscInt a = 0; a < nv; a++) {
+          const PetscInt f = pd->fidx[vc[a]];
+          const PetscReal wa = w * Ac[r * nv + a];
+          if (f < 0) continue;
+          B[f] += wa * t[0], B[nf + f] += wa * t[1], B[2 * nf + f] += wa * t[2];
+        }
+      }
+    }
+  }
+}
+
+PetscErrorCode SimPDMinimize(SimSolver s, PetscReal h, const PetscReal *y, PetscReal *x, SimStepStats *stats)
+{
+  PD *pd;
+  SimModel m = s->model;
+  const PetscInt n = 3 * m->nv;
+  PetscBool ispd;
+  PetscReal omega = 1, phi, gnorm;
+  SimStepStats local;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrcmp(s->type, "pd", &ispd));
+  PetscCheck(ispd, s->comm, PETSC_ERR_ARG_WRONG, "SimPDMinimize needs a 'pd' solver, not '%s'", s->type);
+  PetscCheck(h > 0, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "pd: step %g must be > 0", (double)h);
+  PetscCall(SimSolverSetUp(s));
+  pd = (PD *)s->data;
+  if (!stats) stats = &local;
+  PetscCall(PetscMemzero(stats, sizeof(*stats)));
+  PetscCall(EnsureFactor_PD(s, h));
+
+  /* constant part of the right-hand side: M y / h^2 minus the linear terms' gradient */
+  PetscCall(PetscArraycpy(pd->y, y, n));
+  PetscCall(PetscArraycpy(pd->x0, x, n));
+  PetscCall(PetscArrayzero(pd->g, n));
+  for (PetscInt t = 0; t < pd->nlinear; t++) PetscCall(pd->linear[t]->ops.gradient(pd->linear[t], x, NULL, pd->g));
+  for (PetscInt i = 0; i < m->nv; i++) {
+    const PetscInt f = pd->fidx[i];
+    if (f < 0) continue;
+    for (int k = 0; k < 3; k++) pd->b0[3 * f + k] = pd->mass[i] * y[3 * i + k] / (h * h) - pd->g[3 * i + k];
+  }
+  PetscCall(PetscArraycpy(pd->xprev, x, n));
+  if (pd->monitor) {
+    PetscCall(Objective_PD(s, h, x, &phi, &gnorm));
+    stats->objective[0] = phi, stats->history[0] = gnorm, stats->nhistory = 1;
+    stats->residual = gnorm;
+  }
+  stats->outcome = pd->rtol > 0 ? SIM_STEP_NOT_CONVERGED : SIM_STEP_OK;
+
+  for (PetscInt it = 1; it <= pd->max_it; it++) {
+    PetscReal dx = 0, disp = 0;
+    const double *X;
+
+    /* local step (Bouaziz et al. 2014): p_c = projection of A_c x_c, one flat loop per term */
+    PetscCall(PetscLogEventBegin(s->ev.force, 0, 0, 0, 0));
+    for (PetscInt q = 0; q < pd->nblocks; q++) PetscCall(pd->block[q].term->ops.pd_project(pd->block[q].term, x, pd->block[q].p));
+    PetscCall(PetscLogEventEnd(s->ev.force, 0, 0, 0, 0));
+
+    /* global step: L x = b, one solve with the three coordinates as right-hand sides */
+    Rhs_PD(pd, x);
+    PetscCall(PetscLogEventBegin(s->ev.solve, 0, 0, 0, 0));
+    PDCheckCholmod(pd, cholmod_solve2(CHOLMOD_A, pd->L, pd->B, NULL, &pd->X, NULL, &pd->Y, &pd->E, &pd->cm), "solve");
+    PetscCall(PetscLogEventEnd(s->ev.solve, 0, 0, 0, 0));
+
+    /* Chebyshev semi-iterative update (Wang 2015, "A Chebyshev semi-iterative approach for accelerating projective and
+     * position-based dynamics"): after `delay` plain iterations,
+     * omega_{k+1} = 4 / (4 - rho^2 omega_k) (omega = 2 / (2 - rho^2) first) and
+     * x_{k+1} = omega (gamma (xhat_{k+1} - x_k) + x_k - x_{k-1}) + x_{k-1}. */
+    const PetscBool accel = (PetscBool)(pd->chebyshev && it >= pd->cheb_delay);
+    if (accel) omega = it == pd->cheb_delay ? 2 / (2 - pd->rho * pd->rho) : 4 / (4 - pd->rho * pd->rho * omega);
+    X = (const double *)pd->X->x;
+    for (PetscInt i = 0; i < m->nv; i++) {
+      const PetscInt f = pd->fidx[i];
+      if (f < 0) continue;
+      for (int k = 0; k < 3; k++) {
+        const PetscInt d = 3 * i + k;
+        const PetscReal xk = x[d], xhat = X[k * pd->nfree + f];
+        const PetscReal xnew = !accel ? xhat : omega * (pd->gamma * (xhat - xk) + xk - pd->xprev[d]) + pd->xprev[d];
+        pd->xprev[d] = xk;
+        x[d] = xnew;
+        dx += (xnew - xk) * (xnew - xk);
+        disp += (xnew - pd->x0[d]) * (xnew - pd->x0[d]);
+      }
+    }
+    stats->nonlinear_its = it;
+    if (pd->monitor) {
+      PetscCall(Objective_PD(s, h, x, &phi, &gnorm));
+      if (it < SIM_MAX_HISTORY) stats->objective[it] = phi, stats->history[it] = gnorm, stats->nhistory = it + 1;
+      stats->residual = gnorm;
+    } else
+      stats->residual = disp > 0 ? PetscSqrtReal(dx / disp) : PetscSqrtReal(dx); /* the stopping test's quantity */
+    if (!PetscIsNormalReal(dx + 1.0)) {
+      stats->outcome = SIM_STEP_NONFINITE;
+      PetscFunctionReturn(0);
+    }
+    if (pd->rtol > 0 && PetscSqrtReal(dx) <= pd->rtol * PetscSqrtReal(disp)) {
+      stats->outcome = SIM_STEP_OK;
+      break;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Implicit Euler: x* = argmin Phi with y = x_n + h v_n (guess y, pins at x_n), v = (x* - x_n)/h. */
+static PetscErrorCode Step_PD(SimSolver s, PetscReal h)
+{
+  PD *pd = (PD *)s->data;
+  SimModel m = s->model;
+  const PetscInt n = 3 * m->nv;
+  PetscReal *x, *v;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArray(m->x, &x));
+  PetscCall(VecGetArray(m->v, &v));
+  for (PetscInt i = 0; i < n; i++) {
+    pd->ystep[i] = x[i] + h * v[i];
+    pd->xstep[i] = m->pinned[i / 3] ? x[i] : pd->ystep[i];
+  }
+  PetscCall(SimPDMinimize(s, h, pd->ystep, pd->xstep, &s->stats));
+  if (s->stats.outcome != SIM_STEP_NONFINITE) { /* otherwise keep the last good state */
+    for (PetscInt i = 0; i < n; i++) {
+      v[i] = m->pinned[i / 3] ? 0 : (pd->xstep[i] - x[i]) / h;
+      x[i] = pd->xstep[i];
+    }
+  }
+  PetscCall(VecRestoreArray(m->v, &v));
+  PetscCall(VecRestoreArray(m->x, &x));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode View_PD(SimSolver s, PetscViewer viewer)
+{
+  PD *pd = (PD *)s->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscViewerASCIIPrintf(
+      viewer, "pd: projective dynamics (Bouaziz et al. 2014), implicit Euler; at most %" PetscInt_FMT " iterations, rtol %g%s\n",
+      pd->max_it, (double)pd->rtol, pd->chebyshev ? ", Chebyshev (Wang 2015)" : ""));
+  if (pd->chebyshev)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  Chebyshev: rho %g, gamma %g, delay %" PetscInt_FMT "\n", (double)pd->rho,
+                                     (double)pd->gamma, pd->cheb_delay));
+  for (PetscInt q = 0; q < pd->nblocks; q++)
+    PetscCall(PetscViewerASCIIPrintf(
+        viewer, "  term '%s': %" PetscInt_FMT " constraints on %" PetscInt_FMT " vertices, %" PetscInt_FMT " rows\n",
+        pd->block[q].term->name, pd->block[q].nc, pd->block[q].nvert, pd->block[q].nrows));
+  for (PetscInt q = 0; q < pd->nlinear; q++)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  term '%s': linear (right-hand side)\n", pd->linear[q]->name));
+  PetscCall(PetscViewerASCIIPrintf(
+      viewer, "  global matrix %" PetscInt_FMT " x %" PetscInt_FMT " (CHOLMOD supernodal), factorizations: %" PetscInt_FMT "\n",
+      pd->nfree, pd->nfree, pd->nfactor));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Destroy_PD(SimSolver s)
+{
+  PD *pd = (PD *)s->data;
+
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < pd->nblocks; q++)
+    PetscCall(PetscFree4(pd->block[q].vert, pd->block[q].A, pd->block[q].w, pd->block[q].p));
+  if (pd->cm_started) {
+    if (pd->L) cholmod_free_factor(&pd->L, &pd->cm);
+    if (pd->B) cholmod_free_dense(&pd->B, &pd->cm);
+    if (pd->X) cholmod_free_dense(&pd->X, &pd->cm);
+    if (pd->Y) cholmod_free_dense(&pd->Y, &pd->cm);
+    if (pd->E) cholmod_free_dense(&pd->E, &pd->cm);
+    cholmod_finish(&pd->cm);
+  }
+  PetscCall(PetscFree5(pd->y, pd->x0, pd->xprev, pd->b0, pd->g));
+  PetscCall(PetscFree2(pd->ystep, pd->xstep));
+  PetscCall(PetscFree3(pd->fidx, pd->pinned_fact, pd->mass));
+  PetscCall(PetscFree(s->data));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimPDGetFactorizations(SimSolver s, PetscInt *count)
+{
+  PetscBool ispd;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrcmp(s->type, "pd", &ispd));
+  PetscCheck(ispd, s->comm, PETSC_ERR_ARG_WRONG, "SimPDGetFactorizations needs a 'pd' solver, not '%s'", s->type);
+  *count = ((PD *)s->data)->nfactor;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimSolverCreate_PD(SimSolver s)
+{
+  static const SimSolverOps ops = {
+      .setfromoptions = SetFromOptions_PD, .setup = Setup_PD, .step = Step_PD, .view = View_PD, .destroy = Destroy_PD};
+  PD *pd;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&pd));
+  pd->max_it = 200;
+  pd->rtol = 1e-3;
+  pd->monitor = PETSC_TRUE;
+  pd->rho = 0.9;
+  pd->gamma = 0.9;
+  pd->cheb_delay = 10;
+  s->data = pd;
+  s->ops = ops;
+  PetscFunctionReturn(0);
+}

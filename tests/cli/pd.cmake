@@ -1,0 +1,12 @@
+# Projective dynamics (solvers/pd): listed, runs its config and the ARAP beam, refuses what it cannot run.
+pbsim_cli_test(NAME list.pd ARGS list EXPECT "\n  pd ")
+pbsim_cli_test(NAME run.cloth_pd ARGS run ${PBSIM_CONFIGS}/cloth_pd.yaml -steps 3 -cloth_n 12 -output_every 0 -snapshot_every 0
+               -strict_options -o ${PBSIM_TEST_OUT}/cloth_pd EXPECT "done: 3 steps")
+pbsim_cli_test(NAME run.beam_pd ARGS run -scene beam -beam_n 6 -beam_material arap -solver pd -steps 3 -strict_options
+               -o ${PBSIM_TEST_OUT}/beam_pd EXPECT "done: 3 steps")
+pbsim_cli_test(NAME bad.pd_collider ARGS run -scene cloth -cloth_n 6 -solver pd -colliders plane -steps 1 -o ${PBSIM_TEST_OUT}/pd_bad
+               FAIL EXPECT "energy term 'plane'")
+pbsim_cli_test(NAME run.twist_pd ARGS run -scene twist -twist_material arap -solver pd -steps 3 -strict_options
+               -o ${PBSIM_TEST_OUT}/twist_pd EXPECT "done: 3 steps")
+# The PD benchmark suite runs end to end (about 10 s).
+pbsim_cli_test(NAME bench.pd_suite ARGS bench ${CMAKE_SOURCE_DIR}/benchmarks/pd.yaml -o ${PBSIM_TEST_OUT}/bench_pd EXPECT "bench: done in")
