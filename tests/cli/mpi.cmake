@@ -7,3 +7,10 @@ if(MPIEXEC_EXECUTABLE)
   set_tests_properties(cli.mpi.serial_solver_refuses PROPERTIES TIMEOUT 120
                        ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
 endif()
+
+# The pressure projection on 2 ranks: its test compares the parallel projection with a serial one.
+if(MPIEXEC_EXECUTABLE AND TARGET test_projection)
+  add_test(NAME mpi.test_projection_2ranks COMMAND ${MPIEXEC_EXECUTABLE} -np 2 --oversubscribe $<TARGET_FILE:test_projection>)
+  set_tests_properties(mpi.test_projection_2ranks PROPERTIES TIMEOUT 300
+                       ENVIRONMENT "CK_FORK=no;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+endif()

@@ -1,0 +1,151 @@
+/* The MAC grid on two aligned DMDAs (cells and faces), with the discrete divergence (Bridson ch. 5). */
+#include "solvers/stablefluids/mac.h"
+
+PetscErrorCode SimMACCreate(MPI_Comm comm, PetscInt dim, const PetscInt n[], PetscReal h, SimMAC *mac)
+{
+  SimMAC g;
+  PetscInt p[3] = {1, 1, 1};
+  const PetscInt *own[3] = {NULL, NULL, NULL};
+  PetscInt *ownv[3] = {NULL, NULL, NULL};
+
+  PetscFunctionBegin;
+  PetscCheck(dim == 2 || dim == 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "MAC grid dimension %" PetscInt_FMT " is not 2 or 3", dim);
+  for (PetscInt d = 0; d < dim; d++)
+    PetscCheck(n[d] >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE,
+               "MAC grid needs at least 2 cells per axis, axis %" PetscInt_FMT " has %" PetscInt_FMT, d, n[d]);
+  PetscCheck(h > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "MAC grid cell size h = %g must be positive", (double)h);
+  PetscCall(PetscNew(&g));
+  g->dim = dim;
+  g->h = h;
+  for (PetscInt d = 0; d < 3; d++) g->n[d] = d < dim ? n[d] : 1;
+  for (PetscInt f = 0; f < 6; f++) g->bc[f] = SIM_MAC_WALL;
+
+  /* Cells: dof 1, star stencil (the 5/7-point Laplacian), Q0 so that coarsening halves the cells. */
+  if (dim == 2)
+    PetscCall(DMDACreate2d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, g->n[0], g->n[1], PETSC_DECIDE,
+                           PETSC_DECIDE, 1, 1, NULL, NULL, &g->da));
+  else
+    PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, g->n[0], g->n[1],
+                           g->n[2], PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &g->da));
+  PetscCall(DMDASetInterpolationType(g->da, DMDA_Q0));
+  PetscCall(DMSetUp(g->da));
+
+  /* Faces: the same decomposition, the extra (high boundary) layer on the last rank of each axis. */
+  PetscCall(DMDAGetInfo(g->da, NULL, NULL, NULL, NULL, &p[0], &p[1], &p[2], NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetOwnershipRanges(g->da, &own[0], &own[1], &own[2]));
+  for (PetscInt d = 0; d < dim; d++) {
+    PetscCall(PetscMalloc1(p[d], &ownv[d]));
+    for (PetscInt r = 0; r < p[d]; r++) ownv[d][r] = own[d][r];
+    ownv[d][p[d] - 1] += 1;
+  }
+  if (dim == 2)
+    PetscCall(DMDACreate2d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, g->n[0] + 1, g->n[1] + 1, p[0], p[1], dim,
+                           1, ownv[0], ownv[1], &g->dav));
+  else
+    PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, g->n[0] + 1, g->n[1] + 1,
+                           g->n[2] + 1, p[0], p[1], p[2], dim, 1, ownv[0], ownv[1], ownv[2], &g->dav));
+  PetscCall(DMSetUp(g->dav));
+  for (PetscInt d = 0; d < dim; d++) PetscCall(PetscFree(ownv[d]));
+  *mac = g;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimMACSetBoundary(SimMAC mac, PetscInt axis, PetscInt side, SimMACBoundary bc)
+{
+  PetscFunctionBegin;
+  PetscCheck(axis >= 0 && axis < mac->dim, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "boundary axis %" PetscInt_FMT " is not in [0, %" PetscInt_FMT ")", axis, mac->dim);
+  PetscCheck(side == 0 || side == 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "boundary side %" PetscInt_FMT " is not 0 (low) or 1 (high)", side);
+  PetscCheck(bc == SIM_MAC_WALL || bc == SIM_MAC_OPEN, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "unknown boundary condition %d",
+             (int)bc);
+  mac->bc[2 * axis + side] = bc;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimMACAllWalls(SimMAC mac, PetscBool *allwalls)
+{
+  PetscFunctionBegin;
+  *allwalls = PETSC_TRUE;
+  for (PetscInt f = 0; f < 2 * mac->dim; f++)
+    if (mac->bc[f] != SIM_MAC_WALL) *allwalls = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimMACDestroy(SimMAC *mac)
+{
+  PetscFunctionBegin;
+  if (!mac || !*mac) PetscFunctionReturn(0);
+  PetscCall(DMDestroy(&(*mac)->da));
+  PetscCall(DMDestroy(&(*mac)->dav));
+  PetscCall(PetscFree(*mac));
+  PetscFunctionReturn(0);
+}
+
+/* Cell divergence, Bridson eq. 5.4: (div u)_c = sum_axes (u(low face of the next cell) - u(low face)) / h.
+ * Arrays are indexed [k][j][i] (3D) or [j][i] (2D) with the component last, as DMDAVecGetArrayDOF gives them. */
+PetscErrorCode SimMACDivergence(SimMAC mac, Vec u, Vec div)
+{
+  Vec ul;
+  PetscInt xs, ys, zs, xm, ym, zm;
+  PetscReal ih = 1.0 / mac->h;
+
+  PetscFunctionBegin;
+  PetscCall(DMGetLocalVector(mac->dav, &ul));
+  PetscCall(DMGlobalToLocal(mac->dav, u, INSERT_VALUES, ul));
+  PetscCall(DMDAGetCorners(mac->da, &xs, &ys, &zs, &xm, &ym, &zm));
+  if (mac->dim == 2) {
+    const PetscScalar ***v;
+    PetscScalar **d;
+    PetscCall(DMDAVecGetArrayDOFRead(mac->dav, ul, &v));
+    PetscCall(DMDAVecGetArray(mac->da, div, &d));
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++) d[j][i] = ih * (v[j][i + 1][0] - v[j][i][0] + v[j + 1][i][1] - v[j][i][1]);
+    PetscCall(DMDAVecRestoreArray(mac->da, div, &d));
+    PetscCall(DMDAVecRestoreArrayDOFRead(mac->dav, ul, &v));
+  } else {
+    const PetscScalar ****v;
+    PetscScalar ***d;
+    PetscCall(DMDAVecGetArrayDOFRead(mac->dav, ul, &v));
+    PetscCall(DMDAVecGetArray(mac->da, div, &d));
+    for (PetscInt k = zs; k < zs + zm; k++)
+      for (PetscInt j = ys; j < ys + ym; j++)
+        for (PetscInt i = xs; i < xs + xm; i++)
+          d[k][j][i] =
+              ih * (v[k][j][i + 1][0] - v[k][j][i][0] + v[k][j + 1][i][1] - v[k][j][i][1] + v[k + 1][j][i][2] - v[k][j][i][2]);
+    PetscCall(DMDAVecRestoreArray(mac->da, div, &d));
+    PetscCall(DMDAVecRestoreArrayDOFRead(mac->dav, ul, &v));
+  }
+  PetscCall(DMRestoreLocalVector(mac->dav, &ul));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimMACZeroPadding(SimMAC mac, Vec u)
+{
+  PetscInt xs, ys, zs, xm, ym, zm;
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetCorners(mac->dav, &xs, &ys, &zs, &xm, &ym, &zm));
+  if (mac->dim == 2) {
+    PetscScalar ***v;
+    PetscCall(DMDAVecGetArrayDOF(mac->dav, u, &v));
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++) {
+        if (j == mac->n[1]) v[j][i][0] = 0;
+        if (i == mac->n[0]) v[j][i][1] = 0;
+      }
+    PetscCall(DMDAVecRestoreArrayDOF(mac->dav, u, &v));
+  } else {
+    PetscScalar ****v;
+    PetscCall(DMDAVecGetArrayDOF(mac->dav, u, &v));
+    for (PetscInt k = zs; k < zs + zm; k++)
+      for (PetscInt j = ys; j < ys + ym; j++)
+        for (PetscInt i = xs; i < xs + xm; i++) {
+          if (j == mac->n[1] || k == mac->n[2]) v[k][j][i][0] = 0;
+          if (i == mac->n[0] || k == mac->n[2]) v[k][j][i][1] = 0;
+          if (i == mac->n[0] || j == mac->n[1]) v[k][j][i][2] = 0;
+        }
+    PetscCall(DMDAVecRestoreArrayDOF(mac->dav, u, &v));
+  }
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,52 @@
+/* Pressure projection on a MAC grid: lap p = (rho/dt) div u*, u = u* - (dt/rho) grad p, by CG + multigrid. */
+#pragma once
+#include "solvers/stablefluids/mac.h"
+#include <petscksp.h>
+
+/* The projection of Stable Fluids (Stam 1999, sec. 2.1) on the MAC grid (Bridson ch. 5):
+ *   lap_h p = (rho/dt) div_h u*,   u = u* - (dt/rho) grad_h p,
+ * so that div_h u = 0 up to the solver tolerance. The discrete operator is the cell-centered
+ * 5-point (7-point in 3D) Laplacian with the grid's boundary conditions: a wall face drops
+ * its flux (homogeneous Neumann, the wall-normal velocity stays as prescribed), an open face
+ * has p = 0 on the face (ghost p = -p_inside). It is assembled as A = -h^d lap_h (SPD;
+ * stencil entries scaled by h^(d-2)), and with walls everywhere A has the constants as null
+ * space, attached with MatSetNullSpace and removed from every right-hand side.
+ *
+ * Solver (McAdams et al. 2010, "A parallel multigrid Poisson solver for fluids simulation
+ * on large grids"): KSPCG preconditioned by PCMG over the DMDA hierarchy. The hierarchy is
+ * made by DMCoarsen with the DMDA_Q0 (cell-centered, piecewise-constant) transfer, and each
+ * level's operator is rediscretized by the same assembly at that level's h (through
+ * KSPSetComputeOperators on the DM); with the volume (h^d) scaling the summed Q0 restriction
+ * of a residual is consistent with the rediscretized coarse operator, which a Galerkin
+ * product with the Q0 transfer is not (it is twice the coarse Laplacian, 2D and 3D). The number of
+ * levels halves the grid down to >= 4 cells per axis; each level smooths with one symmetric
+ * Gauss-Seidel sweep (Richardson + PCSOR, local symmetric sweeps in parallel) before and
+ * after the correction; the coarse solve is a pseudo-inverse (PCSVD) in the singular all-wall
+ * case (one GAMG V-cycle if the coarse grid keeps more than 4096 cells, i.e. n has few
+ * factors of 2) and PETSc's default (LU / redundant LU) otherwise. The convergence
+ * test is on the unpreconditioned residual, relative tolerance 1e-8.
+ * Everything is an option under the prefix (default "sf_pressure_"), e.g.
+ *   -sf_pressure_ksp_rtol 1e-6 -sf_pressure_pc_type gamg|hypre|icc|jacobi
+ *   -sf_pressure_pc_mg_levels 5 -sf_pressure_pc_mg_galerkin both
+ *   -sf_pressure_mg_levels_ksp_type richardson -sf_pressure_mg_levels_pc_type sor
+ * The grid must stay alive (and its boundary conditions unchanged) while the projection exists. */
+typedef struct _n_SimProjection *SimProjection;
+
+/* Creates the solver for `mac` with options prefix `prefix` (NULL: "sf_pressure_"); reads the options. */
+PetscErrorCode SimProjectionCreate(SimMAC mac, const char prefix[], SimProjection *proj);
+/* Projects the face velocity u (global vector of mac->dav, [m/s], in place) with time step
+ * dt > 0 [s] and density rho > 0 [kg/m^3]. p (global vector of mac->da, or NULL) receives the
+ * pressure [Pa]; with walls everywhere it is the mean-free one. Wall-face normal velocities are
+ * not changed; with walls everywhere their net inflow must be 0 (otherwise only the
+ * compatible part of div u* is removed). */
+PetscErrorCode SimProjectionApply(SimProjection proj, PetscReal dt, PetscReal rho, Vec u, Vec p);
+/* Solves lap_h p = f with the projection's operator and solver (f, p: global vectors of
+ * mac->da; f at cell centres). With walls everywhere the mean of f is removed first and p is
+ * the mean-free solution. */
+PetscErrorCode SimProjectionSolveLaplacian(SimProjection proj, Vec f, Vec p);
+/* Iterations of the last solve. */
+PetscErrorCode SimProjectionGetIterations(SimProjection proj, PetscInt *its);
+/* The pressure KSP (to inspect or configure further). */
+PetscErrorCode SimProjectionGetKSP(SimProjection proj, KSP *ksp);
+/* Destroys the solver; accepts NULL. */
+PetscErrorCode SimProjectionDestroy(SimProjection *proj);
