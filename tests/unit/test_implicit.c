@@ -6,51 +6,8 @@
 #include "framework/solver.h"
 #include "framework/newton/newton.h"
 
-/* A scene, its model and (optionally) a solver, built from an options string. */
-typedef struct {
-  SimRegistry reg;
-  SimScene scene;
-  SimModel model;
-  SimSolver solver;
-} Setup;
 
-static PetscErrorCode SetupCreate(const char *scene, const char *solver, const char *opts, Setup *s)
-{
-  PetscFunctionBeginUser;
-  PetscCall(PetscMemzero(s, sizeof(*s)));
-  PetscCall(TestSetOptions(opts));
-  PetscCall(TestRegistryCreate(&s->reg));
-  PetscCall(SimSceneCreate(s->reg, scene, &s->scene));
-  PetscCall(SimSceneBuildModel(s->scene, s->reg, PETSC_COMM_SELF, &s->model));
-  if (solver) {
-    PetscCall(SimSolverCreate(s->reg, solver, s->model, &s->solver));
-    PetscCall(SimSolverSetFromOptions(s->solver));
-  }
-  PetscFunctionReturn(0);
-}
 
-static PetscErrorCode SetupDestroy(Setup *s)
-{
-  PetscFunctionBeginUser;
-  PetscCall(SimSolverDestroy(&s->solver));
-  PetscCall(SimModelDestroy(&s->model));
-  PetscCall(SimSceneDestroy(&s->scene));
-  PetscCall(SimRegistryDestroy(&s->reg));
-  PetscFunctionReturn(0);
-}
-
-/* Records the first message of a PETSc error, so a test can check that it names the option. */
-typedef struct {
-  char msg[1024];
-} ErrorCapture;
-
-static PetscErrorCode CaptureError(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p,
-                                   const char *mess, void *ctx)
-{
-  ErrorCapture *c = (ErrorCapture *)ctx;
-  if (p == PETSC_ERROR_INITIAL && mess && !c->msg[0]) strncpy(c->msg, mess, sizeof(c->msg) - 1);
-  return n;
-}
 
 /* Deterministic pseudo-random numbers in [-1, 1] (no shared RNG). */
 static PetscReal Wiggle(PetscInt i, PetscInt salt)
@@ -83,7 +40,7 @@ static PetscErrorCode CopyState(SimModel m, PetscReal *x, PetscReal *v)
  * is the smallest over a sweep of finite-difference steps (it must reach 1e-6 relative). */
 static PetscErrorCode NewtonDerivatives(PetscReal *gerr, PetscReal *herr)
 {
-  Setup s;
+  TestSim s;
   SimNewton nt;
   Mat H;
   Vec dvec, Hd;
@@ -92,7 +49,7 @@ static PetscErrorCode NewtonDerivatives(PetscReal *gerr, PetscReal *herr)
   const PetscReal *hd;
 
   PetscFunctionBeginUser;
-  PetscCall(SetupCreate("cloth", NULL, "-cloth_n 5 -cloth_damping 0.7 -cloth_k_struct 200 -newton_psd 0", &s));
+  PetscCall(TestSimCreate("cloth", NULL, "-cloth_n 5 -cloth_damping 0.7 -cloth_k_struct 200 -newton_psd 0", &s));
   n = 3 * s.model->nv;
   PetscCall(SimNewtonCreate(s.model, "newton_", &nt));
   PetscCall(SimNewtonSetFromOptions(nt));
@@ -144,7 +101,7 @@ static PetscErrorCode NewtonDerivatives(PetscReal *gerr, PetscReal *herr)
   PetscCall(PetscFree5(x0, y, X, xd, d));
   PetscCall(PetscFree5(xp, xm, gp, gm, g));
   PetscCall(SimNewtonDestroy(&nt));
-  PetscCall(SetupDestroy(&s));
+  PetscCall(TestSimDestroy(&s));
   PetscFunctionReturn(0);
 }
 
@@ -163,12 +120,12 @@ END_TEST
  * (1 + h^2 k/m) u1 = u0 + h v0, v1 = (u1 - u0)/h, with u = x - L. */
 static PetscErrorCode QuadraticOneStep(PetscInt *its, SimStepOutcome *outcome, PetscReal *err)
 {
-  Setup s;
+  TestSim s;
   const SimStepStats *st;
   PetscReal x[6], v[6], h = 0.05, k = 100, mass = 1, L = 1, u0 = 0.1, v0 = 0, u1, v1;
 
   PetscFunctionBeginUser;
-  PetscCall(SetupCreate("oscillator", "implicit_euler", "-newton_rtol 1e-12 -newton_atol 1e-14", &s));
+  PetscCall(TestSimCreate("oscillator", "implicit_euler", "-newton_rtol 1e-12 -newton_atol 1e-14", &s));
   PetscCall(SimSolverStep(s.solver, h, outcome));
   PetscCall(SimSolverGetStats(s.solver, &st));
   *its = st->nonlinear_its;
@@ -178,7 +135,7 @@ static PetscErrorCode QuadraticOneStep(PetscInt *its, SimStepOutcome *outcome, P
   *err = PetscMax(PetscAbsReal(x[3] - (L + u1)), PetscAbsReal(v[3] - v1));
   for (int i = 0; i < 3; i++) *err = PetscMax(*err, PetscAbsReal(x[i]) + PetscAbsReal(v[i])); /* the anchor */
   *err = PetscMax(*err, PetscAbsReal(x[4]) + PetscAbsReal(x[5]) + PetscAbsReal(v[4]) + PetscAbsReal(v[5]));
-  PetscCall(SetupDestroy(&s));
+  PetscCall(TestSimDestroy(&s));
   PetscFunctionReturn(0);
 }
 
@@ -206,14 +163,14 @@ typedef struct {
 
 static PetscErrorCode StiffCloth(const char *solver, const char *extra, PetscInt nsteps, ClothRun *r)
 {
-  Setup s;
+  TestSim s;
   char opts[512];
   PetscReal *x0, *x, rtol = 1e-8, atol = 1e-10;
   PetscInt n;
 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "-cloth_n 16 -cloth_k_struct 1e4 -cloth_damping 0.01 %s", extra ? extra : ""));
-  PetscCall(SetupCreate("cloth", solver, opts, &s));
+  PetscCall(TestSimCreate("cloth", solver, opts, &s));
   n = 3 * s.model->nv;
   PetscCall(PetscMalloc2(n, &x0, n, &x));
   PetscCall(CopyState(s.model, x0, NULL));
@@ -243,7 +200,7 @@ static PetscErrorCode StiffCloth(const char *solver, const char *extra, PetscInt
     if (s.model->pinned[i / 3] && x[i] != x0[i]) r->pinned_fixed = PETSC_FALSE;
   }
   PetscCall(PetscFree2(x0, x));
-  PetscCall(SetupDestroy(&s));
+  PetscCall(TestSimDestroy(&s));
   PetscFunctionReturn(0);
 }
 
@@ -292,13 +249,13 @@ END_TEST
  * incomplete Cholesky (-newton_ksp_type cg -newton_pc_type icc). */
 static PetscErrorCode ClothState(const char *opts, PetscInt nsteps, PetscReal *x)
 {
-  Setup s;
+  TestSim s;
 
   PetscFunctionBeginUser;
-  PetscCall(SetupCreate("cloth", "implicit_euler", opts, &s));
+  PetscCall(TestSimCreate("cloth", "implicit_euler", opts, &s));
   for (PetscInt k = 0; k < nsteps; k++) PetscCall(SimSolverStep(s.solver, 1.0 / 60, NULL));
   PetscCall(CopyState(s.model, x, NULL));
-  PetscCall(SetupDestroy(&s));
+  PetscCall(TestSimDestroy(&s));
   PetscFunctionReturn(0);
 }
 
@@ -329,12 +286,12 @@ END_TEST
 static PetscErrorCode OscillatorEnergy(const char *solver, PetscInt nsteps, PetscReal h, PetscReal *E0, PetscReal *Efinal,
                                        PetscReal *maxdev, PetscBool *monotone)
 {
-  Setup s;
+  TestSim s;
   SimEnergyReport rep;
   PetscReal Eprev;
 
   PetscFunctionBeginUser;
-  PetscCall(SetupCreate("oscillator", solver, "-newton_rtol 1e-12 -newton_atol 1e-14", &s));
+  PetscCall(TestSimCreate("oscillator", solver, "-newton_rtol 1e-12 -newton_atol 1e-14", &s));
   PetscCall(SimSolverEnergy(s.solver, &rep));
   *E0 = Eprev = rep.total;
   *maxdev = 0;
@@ -347,7 +304,7 @@ static PetscErrorCode OscillatorEnergy(const char *solver, PetscInt nsteps, Pets
     Eprev = rep.total;
   }
   *Efinal = rep.total;
-  PetscCall(SetupDestroy(&s));
+  PetscCall(TestSimDestroy(&s));
   PetscFunctionReturn(0);
 }
 
@@ -373,20 +330,20 @@ END_TEST
 /* Observed order of the position error at T = 1 on the oscillator against its exact solution. */
 static PetscErrorCode OscillatorError(const char *solver, const char *extra, PetscInt nsteps, PetscReal *err)
 {
-  Setup s;
+  TestSim s;
   char opts[256];
   PetscReal x[6], v[6], xe[6], ve[6];
   PetscBool has;
 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "-newton_rtol 1e-12 -newton_atol 1e-14 %s", extra ? extra : ""));
-  PetscCall(SetupCreate("oscillator", solver, opts, &s));
+  PetscCall(TestSimCreate("oscillator", solver, opts, &s));
   for (PetscInt k = 0; k < nsteps; k++) PetscCall(SimSolverStep(s.solver, 1.0 / nsteps, NULL));
   PetscCall(CopyState(s.model, x, v));
   PetscCall(SimSceneExact(s.scene, 1.0, xe, ve, &has));
   PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the oscillator has no exact solution");
   *err = PetscAbsReal(x[3] - xe[3]);
-  PetscCall(SetupDestroy(&s));
+  PetscCall(TestSimDestroy(&s));
   PetscFunctionReturn(0);
 }
 
@@ -414,27 +371,27 @@ END_TEST
 /* ------------------------------------------------------------------------------------------ */
 /* linearized_implicit: a bad -linearized_beta is an error naming the option; beta = 0 is
  * symplectic Euler; beta = 1 is implicit Euler where the energy is quadratic. */
-static PetscErrorCode BadBeta(PetscErrorCode *ierr, ErrorCapture *cap)
+static PetscErrorCode BadBeta(PetscErrorCode *ierr, TestErrorCapture *cap)
 {
-  Setup s;
+  TestSim s;
   SimSolver solver = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(cap, sizeof(*cap)));
-  PetscCall(SetupCreate("oscillator", NULL, "-linearized_beta 2", &s));
+  PetscCall(TestSimCreate("oscillator", NULL, "-linearized_beta 2", &s));
   PetscCall(SimSolverCreate(s.reg, "linearized_implicit", s.model, &solver));
-  PetscCall(PetscPushErrorHandler(CaptureError, cap));
+  PetscCall(PetscPushErrorHandler(TestCaptureError, cap));
   *ierr = SimSolverSetFromOptions(solver);
   PetscCall(PetscPopErrorHandler());
   PetscCall(SimSolverDestroy(&solver));
-  PetscCall(SetupDestroy(&s));
+  PetscCall(TestSimDestroy(&s));
   PetscFunctionReturn(0);
 }
 
 START_TEST(test_linearized_bad_beta)
 {
   PetscErrorCode ierr;
-  ErrorCapture cap;
+  TestErrorCapture cap;
   CHECK_PETSC(BadBeta(&ierr, &cap));
   ck_assert_msg(ierr != 0, "-linearized_beta 2 was accepted");
   ck_assert_msg(strstr(cap.msg, "-linearized_beta") && strstr(cap.msg, "[0, 1]"),
@@ -444,13 +401,13 @@ END_TEST
 
 static PetscErrorCode OneStep(const char *solver, const char *opts, PetscInt nsteps, PetscReal *x, PetscReal *v)
 {
-  Setup s;
+  TestSim s;
 
   PetscFunctionBeginUser;
-  PetscCall(SetupCreate("oscillator", solver, opts, &s));
+  PetscCall(TestSimCreate("oscillator", solver, opts, &s));
   for (PetscInt k = 0; k < nsteps; k++) PetscCall(SimSolverStep(s.solver, 0.05, NULL));
   PetscCall(CopyState(s.model, x, v));
-  PetscCall(SetupDestroy(&s));
+  PetscCall(TestSimDestroy(&s));
   PetscFunctionReturn(0);
 }
 
@@ -476,27 +433,27 @@ START_TEST(test_linearized_limits)
 END_TEST
 
 /* Bad Newton options name the option. */
-static PetscErrorCode BadNewtonOption(const char *opts, PetscErrorCode *ierr, ErrorCapture *cap)
+static PetscErrorCode BadNewtonOption(const char *opts, PetscErrorCode *ierr, TestErrorCapture *cap)
 {
-  Setup s;
+  TestSim s;
   SimSolver solver = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(cap, sizeof(*cap)));
-  PetscCall(SetupCreate("oscillator", NULL, opts, &s));
+  PetscCall(TestSimCreate("oscillator", NULL, opts, &s));
   PetscCall(SimSolverCreate(s.reg, "implicit_euler", s.model, &solver));
-  PetscCall(PetscPushErrorHandler(CaptureError, cap));
+  PetscCall(PetscPushErrorHandler(TestCaptureError, cap));
   *ierr = SimSolverSetFromOptions(solver);
   PetscCall(PetscPopErrorHandler());
   PetscCall(SimSolverDestroy(&solver));
-  PetscCall(SetupDestroy(&s));
+  PetscCall(TestSimDestroy(&s));
   PetscFunctionReturn(0);
 }
 
 START_TEST(test_newton_bad_options)
 {
   PetscErrorCode ierr;
-  ErrorCapture cap;
+  TestErrorCapture cap;
   CHECK_PETSC(BadNewtonOption("-newton_rtol 2", &ierr, &cap));
   ck_assert_msg(ierr && strstr(cap.msg, "-newton_rtol"), "bad -newton_rtol: '%s'", cap.msg);
   CHECK_PETSC(BadNewtonOption("-newton_max_it 0", &ierr, &cap));

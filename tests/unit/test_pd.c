@@ -9,49 +9,8 @@
 #include "framework/newton/newton.h"
 #include "solvers/pd/pd_impl.h"
 
-/* A scene, its model and a pd solver, built from an options string. */
-typedef struct {
-  SimRegistry reg;
-  SimScene scene;
-  SimModel model;
-  SimSolver pd;
-} Setup;
 
-static PetscErrorCode SetupCreate(const char *scene, const char *opts, Setup *s)
-{
-  PetscFunctionBeginUser;
-  PetscCall(PetscMemzero(s, sizeof(*s)));
-  PetscCall(TestSetOptions(opts));
-  PetscCall(TestRegistryCreate(&s->reg));
-  PetscCall(SimSceneCreate(s->reg, scene, &s->scene));
-  PetscCall(SimSceneBuildModel(s->scene, s->reg, PETSC_COMM_SELF, &s->model));
-  PetscCall(SimSolverCreate(s->reg, "pd", s->model, &s->pd));
-  PetscCall(SimSolverSetFromOptions(s->pd));
-  PetscFunctionReturn(0);
-}
 
-static PetscErrorCode SetupDestroy(Setup *s)
-{
-  PetscFunctionBeginUser;
-  PetscCall(SimSolverDestroy(&s->pd));
-  PetscCall(SimModelDestroy(&s->model));
-  PetscCall(SimSceneDestroy(&s->scene));
-  PetscCall(SimRegistryDestroy(&s->reg));
-  PetscFunctionReturn(0);
-}
-
-/* Records the first message of a PETSc error, so a test can check what it names. */
-typedef struct {
-  char msg[1024];
-} ErrorCapture;
-
-static PetscErrorCode CaptureError(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p,
-                                   const char *mess, void *ctx)
-{
-  ErrorCapture *c = (ErrorCapture *)ctx;
-  if (p == PETSC_ERROR_INITIAL && mess && !c->msg[0]) strncpy(c->msg, mess, sizeof(c->msg) - 1);
-  return n;
-}
 
 /* The implicit-Euler problem of the model's current state: x_n and y = x_n + h v_n (3*nv each). */
 static PetscErrorCode StepProblem(SimModel m, PetscReal h, PetscReal *xn, PetscReal *y)
@@ -110,14 +69,14 @@ static PetscReal RelDiff(PetscInt n, const PetscReal *a, const PetscReal *b, con
 static const char *cloth_opts =
     "-cloth_n 6 -cloth_k_struct 300 -newton_rtol 0 -newton_atol 1e-11 -newton_vtol 0 -newton_max_it 200";
 
-static PetscErrorCode DeformedCloth(const char *extra, Setup *s)
+static PetscErrorCode DeformedCloth(const char *extra, TestSim *s)
 {
   char opts[1024];
   SimSolver ie;
 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s %s", cloth_opts, extra));
-  PetscCall(SetupCreate("cloth", opts, s));
+  PetscCall(TestSimCreate("cloth", "pd", opts, s));
   PetscCall(SimSolverCreate(s->reg, "implicit_euler", s->model, &ie));
   PetscCall(SimSolverSetFromOptions(ie));
   for (int k = 0; k < 8; k++) PetscCall(SimSolverStep(ie, 0.02, NULL));
@@ -127,7 +86,7 @@ static PetscErrorCode DeformedCloth(const char *extra, Setup *s)
 
 /* (a) One PD iteration started at the exact minimizer leaves it unchanged: x* is a fixed point of
  * the local/global map (Bouaziz et al. 2014). Returns the largest move, m. */
-static PetscErrorCode FixedPoint(Setup *s, PetscReal h, PetscReal *diff, PetscReal *nontrivial)
+static PetscErrorCode FixedPoint(TestSim *s, PetscReal h, PetscReal *diff, PetscReal *nontrivial)
 {
   PetscInt n = 3 * s->model->nv;
   PetscReal *xn, *y, *xs, *x, res;
@@ -138,7 +97,7 @@ static PetscErrorCode FixedPoint(Setup *s, PetscReal h, PetscReal *diff, PetscRe
   PetscCall(NewtonReference(s->model, h, xn, y, xs, &res));
   PetscCheck(res < 1e-9, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "Newton reference residual %g", (double)res);
   PetscCall(PetscArraycpy(x, xs, n));
-  PetscCall(SimPDMinimize(s->pd, h, y, x, NULL));
+  PetscCall(SimPDMinimize(s->solver, h, y, x, NULL));
   *diff = 0;
   for (PetscInt i = 0; i < n; i++) *diff = PetscMax(*diff, PetscAbsReal(x[i] - xs[i]));
   *nontrivial = 0; /* the minimizer's distance from the inertial target, m */
@@ -149,23 +108,23 @@ static PetscErrorCode FixedPoint(Setup *s, PetscReal h, PetscReal *diff, PetscRe
 
 START_TEST(fixed_point_at_minimizer)
 {
-  Setup s;
+  TestSim s;
   PetscReal diff, moved;
 
   CHECK_PETSC(DeformedCloth("-pd_iterations 1 -pd_rtol 0", &s));
   CHECK_PETSC(FixedPoint(&s, 0.02, &diff, &moved));
   ck_assert_msg(moved > 1e-4, "the spring test problem is trivial: x* is y within %g m", moved);
   ck_assert_msg(diff < 1e-10, "springs: one PD iteration moved the exact minimizer by %g m", diff);
-  CHECK_PETSC(SetupDestroy(&s));
+  CHECK_PETSC(TestSimDestroy(&s));
 
-  CHECK_PETSC(SetupCreate("beam",
+  CHECK_PETSC(TestSimCreate("beam", "pd",
                           "-beam_n 6 -beam_nw 2 -beam_material arap -beam_youngs 1e6 -pd_iterations 1 -pd_rtol 0 "
                           "-newton_rtol 0 -newton_atol 1e-11 -newton_vtol 0 -newton_max_it 200",
                           &s));
   CHECK_PETSC(FixedPoint(&s, 0.05, &diff, &moved));
   ck_assert_msg(moved > 1e-4, "the ARAP test problem is trivial: x* is y within %g m", moved);
   ck_assert_msg(diff < 1e-10, "ARAP: one PD iteration moved the exact minimizer by %g m", diff);
-  CHECK_PETSC(SetupDestroy(&s));
+  CHECK_PETSC(TestSimDestroy(&s));
 }
 END_TEST
 
@@ -173,12 +132,12 @@ END_TEST
  * global step each minimize the same surrogate, which equals Phi after the local step). */
 START_TEST(monotone_potential)
 {
-  Setup s;
+  TestSim s;
   const SimStepStats *st;
 
   CHECK_PETSC(DeformedCloth("-pd_iterations 60 -pd_rtol 0", &s));
-  CHECK_PETSC(SimSolverStep(s.pd, 0.02, NULL));
-  CHECK_PETSC(SimSolverGetStats(s.pd, &st));
+  CHECK_PETSC(SimSolverStep(s.solver, 0.02, NULL));
+  CHECK_PETSC(SimSolverGetStats(s.solver, &st));
   ck_assert_int_eq(st->nonlinear_its, 60);
   ck_assert_int_eq(st->nhistory, 61);
   ck_assert_msg(st->objective[60] < st->objective[0] - 1e-6 * PetscAbsReal(st->objective[0]), "no decrease: %g -> %g",
@@ -188,12 +147,12 @@ START_TEST(monotone_potential)
                   "the incremental potential rose at iteration %d: %.15g -> %.15g", (int)k, st->objective[k - 1],
                   st->objective[k]);
   ck_assert_msg(st->history[60] < st->history[0], "gradient norm did not decrease: %g -> %g", st->history[0], st->history[60]);
-  CHECK_PETSC(SetupDestroy(&s));
+  CHECK_PETSC(TestSimDestroy(&s));
 }
 END_TEST
 
 /* (c) PD to tight tolerance reaches Newton's minimizer (within 1e-6 of the step's displacement). */
-static PetscErrorCode ConvergedVsNewton(Setup *s, PetscReal h, PetscReal *rel, PetscInt *its)
+static PetscErrorCode ConvergedVsNewton(TestSim *s, PetscReal h, PetscReal *rel, PetscInt *its)
 {
   PetscInt n = 3 * s->model->nv;
   PetscReal *xn, *y, *xs, *x, res;
@@ -204,7 +163,7 @@ static PetscErrorCode ConvergedVsNewton(Setup *s, PetscReal h, PetscReal *rel, P
   PetscCall(StepProblem(s->model, h, xn, y));
   PetscCall(NewtonReference(s->model, h, xn, y, xs, &res));
   for (PetscInt i = 0; i < n; i++) x[i] = s->model->pinned[i / 3] ? xn[i] : y[i];
-  PetscCall(SimPDMinimize(s->pd, h, y, x, &st));
+  PetscCall(SimPDMinimize(s->solver, h, y, x, &st));
   PetscCheck(st.outcome == SIM_STEP_OK, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED,
              "PD did not converge in %" PetscInt_FMT " iterations", st.nonlinear_its);
   *rel = RelDiff(n, x, xs, xn);
@@ -215,7 +174,7 @@ static PetscErrorCode ConvergedVsNewton(Setup *s, PetscReal h, PetscReal *rel, P
 
 START_TEST(converged_matches_newton_springs)
 {
-  Setup s;
+  TestSim s;
   PetscReal rel;
   PetscInt its;
 
@@ -223,25 +182,25 @@ START_TEST(converged_matches_newton_springs)
   CHECK_PETSC(ConvergedVsNewton(&s, 0.02, &rel, &its));
   ck_assert_msg(rel < 1e-6, "springs: PD differs from Newton by %g (relative to the step's displacement) after %d iterations",
                 rel, (int)its);
-  CHECK_PETSC(SetupDestroy(&s));
+  CHECK_PETSC(TestSimDestroy(&s));
 }
 END_TEST
 
 START_TEST(converged_matches_newton_arap)
 {
-  Setup s;
+  TestSim s;
   PetscReal rel;
   PetscInt its;
 
   CHECK_PETSC(
-      SetupCreate("beam",
+      TestSimCreate("beam", "pd",
                   "-beam_n 6 -beam_nw 2 -beam_material arap -beam_youngs 1e6 -pd_iterations 100000 -pd_rtol 1e-13 -pd_monitor 0 "
                   "-newton_rtol 0 -newton_atol 1e-11 -newton_vtol 0 -newton_max_it 200",
                   &s));
   CHECK_PETSC(ConvergedVsNewton(&s, 0.05, &rel, &its));
   ck_assert_msg(rel < 1e-6, "ARAP beam: PD differs from Newton by %g (relative to the step's displacement) after %d iterations",
                 rel, (int)its);
-  CHECK_PETSC(SetupDestroy(&s));
+  CHECK_PETSC(TestSimDestroy(&s));
 }
 END_TEST
 
@@ -251,7 +210,7 @@ START_TEST(twist_matches_implicit_euler)
 {
   const char *opts = "-twist_material arap -twist_n 6 -pd_iterations 100000 -pd_rtol 1e-13 -pd_monitor 0 "
                      "-newton_rtol 0 -newton_atol 1e-10 -newton_vtol 0 -newton_max_it 200";
-  Setup s;
+  TestSim s;
   SimModel m2;
   SimScene sc2;
   SimSolver ie;
@@ -259,7 +218,7 @@ START_TEST(twist_matches_implicit_euler)
   PetscReal *x0, rel;
   const PetscReal *a, *b;
 
-  CHECK_PETSC(SetupCreate("twist", opts, &s));
+  CHECK_PETSC(TestSimCreate("twist", "pd", opts, &s));
   CHECK_PETSC(SimSceneCreate(s.reg, "twist", &sc2));
   CHECK_PETSC(SimSceneBuildModel(sc2, s.reg, PETSC_COMM_SELF, &m2));
   CHECK_PETSC(SimSolverCreate(s.reg, "implicit_euler", m2, &ie));
@@ -271,7 +230,7 @@ START_TEST(twist_matches_implicit_euler)
   CHECK_PETSC(VecRestoreArrayRead(s.model->x, &a));
   for (int k = 0; k < 5; k++) {
     SimStepOutcome o1, o2;
-    CHECK_PETSC(SimSolverStep(s.pd, 0.02, &o1));
+    CHECK_PETSC(SimSolverStep(s.solver, 0.02, &o1));
     CHECK_PETSC(SimSolverStep(ie, 0.02, &o2));
     ck_assert_msg(o1 == SIM_STEP_OK && o2 == SIM_STEP_OK, "step %d: outcomes pd %d, implicit_euler %d", k, (int)o1, (int)o2);
   }
@@ -285,40 +244,40 @@ START_TEST(twist_matches_implicit_euler)
   CHECK_PETSC(SimSolverDestroy(&ie));
   CHECK_PETSC(SimModelDestroy(&m2));
   CHECK_PETSC(SimSceneDestroy(&sc2));
-  CHECK_PETSC(SetupDestroy(&s));
+  CHECK_PETSC(TestSimDestroy(&s));
 }
 END_TEST
 
 /* Chebyshev (Wang 2015) reaches the same minimizer, in fewer iterations than plain PD. */
 START_TEST(chebyshev_converges_faster)
 {
-  Setup s;
+  TestSim s;
   PetscReal rel, relc;
   PetscInt its, itsc;
 
   CHECK_PETSC(DeformedCloth("-pd_iterations 100000 -pd_rtol 1e-13 -pd_monitor 0", &s));
   CHECK_PETSC(ConvergedVsNewton(&s, 0.02, &rel, &its));
-  CHECK_PETSC(SetupDestroy(&s));
+  CHECK_PETSC(TestSimDestroy(&s));
   CHECK_PETSC(DeformedCloth("-pd_iterations 100000 -pd_rtol 1e-13 -pd_monitor 0 -pd_chebyshev -pd_rho 0.99 -pd_gamma 0.9", &s));
   CHECK_PETSC(ConvergedVsNewton(&s, 0.02, &relc, &itsc));
   ck_assert_msg(relc < 1e-6, "Chebyshev: PD differs from Newton by %g after %d iterations", relc, (int)itsc);
   ck_assert_msg(itsc < its, "Chebyshev took %d iterations, plain PD %d", (int)itsc, (int)its);
-  CHECK_PETSC(SetupDestroy(&s));
+  CHECK_PETSC(TestSimDestroy(&s));
 }
 END_TEST
 
 /* (d) One factorization per constraint set: many steps at one dt factor once; a new dt refactors. */
 START_TEST(factor_once)
 {
-  Setup s;
+  TestSim s;
   PetscInt nf;
 
-  CHECK_PETSC(SetupCreate("cloth", "-cloth_n 8 -pd_iterations 5 -pd_rtol 0", &s));
-  for (int k = 0; k < 20; k++) CHECK_PETSC(SimSolverStep(s.pd, 0.01, NULL));
-  CHECK_PETSC(SimPDGetFactorizations(s.pd, &nf));
+  CHECK_PETSC(TestSimCreate("cloth", "pd", "-cloth_n 8 -pd_iterations 5 -pd_rtol 0", &s));
+  for (int k = 0; k < 20; k++) CHECK_PETSC(SimSolverStep(s.solver, 0.01, NULL));
+  CHECK_PETSC(SimPDGetFactorizations(s.solver, &nf));
   ck_assert_int_eq(nf, 1);
-  for (int k = 0; k < 3; k++) CHECK_PETSC(SimSolverStep(s.pd, 0.005, NULL));
-  CHECK_PETSC(SimPDGetFactorizations(s.pd, &nf));
+  for (int k = 0; k < 3; k++) CHECK_PETSC(SimSolverStep(s.solver, 0.005, NULL));
+  CHECK_PETSC(SimPDGetFactorizations(s.solver, &nf));
   ck_assert_int_eq(nf, 2);
   {
     char buf[4096] = "";
@@ -327,7 +286,7 @@ START_TEST(factor_once)
     FILE *f;
     size_t len;
     CHECK_PETSC(PetscViewerASCIIOpen(PETSC_COMM_SELF, path, &v));
-    CHECK_PETSC(SimSolverView(s.pd, v));
+    CHECK_PETSC(SimSolverView(s.solver, v));
     CHECK_PETSC(PetscViewerDestroy(&v));
     f = fopen(path, "r");
     ck_assert_msg(f != NULL, "cannot read back %s", path);
@@ -338,14 +297,14 @@ START_TEST(factor_once)
     ck_assert_msg(strstr(buf, "factorizations: 2") && strstr(buf, "term 'spring'") && strstr(buf, "term 'gravity': linear"),
                   "view: %s", buf);
   }
-  CHECK_PETSC(SetupDestroy(&s));
+  CHECK_PETSC(TestSimDestroy(&s));
 }
 END_TEST
 
 /* Runs `what` (0: SetFromOptions, 1: SetUp) on a fresh pd solver and captures the error. */
-static PetscErrorCode ExpectError(const char *scene, const char *opts, int what, PetscErrorCode *ierr, ErrorCapture *cap)
+static PetscErrorCode ExpectError(const char *scene, const char *opts, int what, PetscErrorCode *ierr, TestErrorCapture *cap)
 {
-  Setup s;
+  TestSim s;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(&s, sizeof(s)));
@@ -354,18 +313,18 @@ static PetscErrorCode ExpectError(const char *scene, const char *opts, int what,
   PetscCall(TestRegistryCreate(&s.reg));
   PetscCall(SimSceneCreate(s.reg, scene, &s.scene));
   PetscCall(SimSceneBuildModel(s.scene, s.reg, PETSC_COMM_SELF, &s.model));
-  PetscCall(SimSolverCreate(s.reg, "pd", s.model, &s.pd));
-  PetscCall(PetscPushErrorHandler(CaptureError, cap));
-  *ierr = what == 0 ? SimSolverSetFromOptions(s.pd) : SimSolverSetUp(s.pd);
+  PetscCall(SimSolverCreate(s.reg, "pd", s.model, &s.solver));
+  PetscCall(PetscPushErrorHandler(TestCaptureError, cap));
+  *ierr = what == 0 ? SimSolverSetFromOptions(s.solver) : SimSolverSetUp(s.solver);
   PetscCall(PetscPopErrorHandler());
-  PetscCall(SetupDestroy(&s));
+  PetscCall(TestSimDestroy(&s));
   PetscFunctionReturn(0);
 }
 
 START_TEST(bad_options)
 {
   PetscErrorCode ierr;
-  ErrorCapture cap;
+  TestErrorCapture cap;
 
   CHECK_PETSC(ExpectError("cloth", "-cloth_n 4 -pd_iterations 0", 0, &ierr, &cap));
   ck_assert_msg(ierr != 0 && strstr(cap.msg, "-pd_iterations") && strstr(cap.msg, "[1, 1e6]"), "message: %s", cap.msg);
@@ -379,7 +338,7 @@ END_TEST
 START_TEST(refuses_terms)
 {
   PetscErrorCode ierr;
-  ErrorCapture cap;
+  TestErrorCapture cap;
 
   CHECK_PETSC(ExpectError("cloth", "-cloth_n 4 -colliders plane", 1, &ierr, &cap));
   ck_assert_msg(ierr != 0 && strstr(cap.msg, "'plane'"), "message: %s", cap.msg);

@@ -7,36 +7,7 @@
 #include "framework/solver.h"
 #include "solvers/ts/ts_bridge.h"
 
-/* A scene, its model and a "ts" solver, built from an options string. */
-typedef struct {
-  SimRegistry reg;
-  SimScene scene;
-  SimModel model;
-  SimSolver solver;
-} Setup;
 
-static PetscErrorCode SetupCreate(const char *scene, const char *opts, Setup *s)
-{
-  PetscFunctionBeginUser;
-  PetscCall(PetscMemzero(s, sizeof(*s)));
-  PetscCall(TestSetOptions(opts));
-  PetscCall(TestRegistryCreate(&s->reg));
-  PetscCall(SimSceneCreate(s->reg, scene, &s->scene));
-  PetscCall(SimSceneBuildModel(s->scene, s->reg, PETSC_COMM_SELF, &s->model));
-  PetscCall(SimSolverCreate(s->reg, "ts", s->model, &s->solver));
-  PetscCall(SimSolverSetFromOptions(s->solver));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode SetupDestroy(Setup *s)
-{
-  PetscFunctionBeginUser;
-  PetscCall(SimSolverDestroy(&s->solver));
-  PetscCall(SimModelDestroy(&s->model));
-  PetscCall(SimSceneDestroy(&s->scene));
-  PetscCall(SimRegistryDestroy(&s->reg));
-  PetscFunctionReturn(0);
-}
 
 /* Deterministic pseudo-random numbers in [-1, 1] (no shared RNG). */
 static PetscReal Wiggle(PetscInt i, PetscInt salt)
@@ -56,7 +27,7 @@ typedef struct {
 
 static PetscErrorCode OscillatorRun(const char *opts, PetscReal dt, PetscReal T, Run *r)
 {
-  Setup s;
+  TestSim s;
   SimEnergyReport rep;
   SimStepOutcome outcome;
   const SimStepStats *stats;
@@ -66,7 +37,7 @@ static PetscErrorCode OscillatorRun(const char *opts, PetscReal dt, PetscReal T,
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(r, sizeof(*r)));
-  PetscCall(SetupCreate("oscillator", opts, &s));
+  PetscCall(TestSimCreate("oscillator", "ts", opts, &s));
   r->steps = (PetscInt)(T / dt + 0.5);
   r->monotone = PETSC_TRUE;
   PetscCall(SimSolverEnergy(s.solver, &rep));
@@ -97,7 +68,7 @@ static PetscErrorCode OscillatorRun(const char *opts, PetscReal dt, PetscReal T,
                       "'%s' dt = %g: error at T = %g: %.4e (%" PetscInt_FMT " steps, %" PetscInt_FMT " TS steps, %" PetscInt_FMT
                       " Newton)\n",
                       opts, (double)dt, (double)T, (double)r->err, r->steps, r->substeps, r->newton));
-  PetscCall(SetupDestroy(&s));
+  PetscCall(TestSimDestroy(&s));
   PetscFunctionReturn(0);
 }
 
@@ -178,14 +149,14 @@ END_TEST
  * step restarts the TS from the model's state and time. */
 START_TEST(test_failed_step)
 {
-  Setup s;
+  TestSim s;
   SimStepOutcome outcome;
   TS ts;
   SNES snes;
   PetscReal t;
   PetscInt acc;
 
-  CHECK_PETSC(SetupCreate("cloth", "-cloth_n 6 -ts_type beuler -snes_max_it 1", &s));
+  CHECK_PETSC(TestSimCreate("cloth", "ts", "-cloth_n 6 -ts_type beuler -snes_max_it 1", &s));
   CHECK_PETSC(SimSolverStep(s.solver, 0.05, &outcome));
   ck_assert_msg(outcome == SIM_STEP_NOT_CONVERGED, "one Newton iteration on a falling cloth: outcome %d", (int)outcome);
   CHECK_PETSC(SimSolverTSGetSubsteps(s.solver, &acc, NULL));
@@ -197,7 +168,7 @@ START_TEST(test_failed_step)
   ck_assert_msg(outcome == SIM_STEP_OK, "after the failure: outcome %d", (int)outcome);
   CHECK_PETSC(TSGetTime(ts, &t));
   ck_assert_msg(PetscAbsReal(t - 0.1) < 1e-14, "TS time %g after two pbsim steps of 0.05", (double)t);
-  CHECK_PETSC(SetupDestroy(&s));
+  CHECK_PETSC(TestSimDestroy(&s));
 }
 END_TEST
 
@@ -239,14 +210,14 @@ static PetscErrorCode JacobianCheck(TS ts, Vec U, Vec w, PetscReal *rel)
  * directions (zero on pinned DOFs, whose components of u never change). */
 static PetscErrorCode ClothJacobianErrors(const char *opts, PetscReal rel[3])
 {
-  Setup s;
+  TestSim s;
   TS ts;
   Vec U, w;
   PetscScalar *u, *wa;
   const PetscInt salt[3] = {3, 5, 7};
 
   PetscFunctionBeginUser;
-  PetscCall(SetupCreate("cloth", opts, &s));
+  PetscCall(TestSimCreate("cloth", "ts", opts, &s));
   PetscCall(SimSolverTSGetTS(s.solver, &ts));
   const PetscInt nv = s.model->nv, n3 = 3 * nv;
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 2 * n3, &U));
@@ -277,7 +248,7 @@ static PetscErrorCode ClothJacobianErrors(const char *opts, PetscReal rel[3])
       PetscInfo(NULL, "%s: relative errors x %.2e, v %.2e, mixed %.2e\n", opts, (double)rel[0], (double)rel[1], (double)rel[2]));
   PetscCall(VecDestroy(&U));
   PetscCall(VecDestroy(&w));
-  PetscCall(SetupDestroy(&s));
+  PetscCall(TestSimDestroy(&s));
   PetscFunctionReturn(0);
 }
 
@@ -305,14 +276,14 @@ START_TEST(test_implicit_types_cloth)
 
   for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
     char opts[256];
-    Setup s;
+    TestSim s;
     SimStepOutcome outcome;
     const SimStepStats *stats;
     PetscInt newton = 0, linear = 0;
     const PetscInt nsteps = 5;
 
     CHECK_PETSC(PetscSNPrintf(opts, sizeof(opts), "-cloth_n 6 -cloth_damping 0.05 %s", types[t]));
-    CHECK_PETSC(SetupCreate("cloth", opts, &s));
+    CHECK_PETSC(TestSimCreate("cloth", "ts", opts, &s));
     for (PetscInt k = 0; k < nsteps; k++) {
       CHECK_PETSC(SimSolverStep(s.solver, 0.01, &outcome));
       ck_assert_msg(outcome == SIM_STEP_OK, "'%s': step %d outcome %d", opts, (int)k, (int)outcome);
@@ -323,25 +294,18 @@ START_TEST(test_implicit_types_cloth)
     ck_assert_msg(newton >= nsteps && linear >= newton, "'%s': %d Newton, %d linear iterations", opts, (int)newton, (int)linear);
     ck_assert_msg(newton <= 4 * nsteps, "'%s': %d Newton iterations in %d steps: is the Jacobian right?", opts, (int)newton,
                   (int)nsteps);
-    CHECK_PETSC(SetupDestroy(&s));
+    CHECK_PETSC(TestSimDestroy(&s));
   }
 }
 END_TEST
 
 /* Records the first message of a PETSc error, so a test can check what it says. */
-static PetscErrorCode CaptureError(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p,
-                                   const char *mess, void *ctx)
-{
-  char *msg = (char *)ctx;
-  if (p == PETSC_ERROR_INITIAL && mess && !msg[0]) strncpy(msg, mess, 1023);
-  return n;
-}
 
 START_TEST(test_bad_type)
 {
-  Setup s;
+  TestSim s;
   PetscErrorCode ierr;
-  char msg[1024] = "";
+  TestErrorCapture cap = {""};
 
   CHECK_PETSC(PetscMemzero(&s, sizeof(s)));
   CHECK_PETSC(TestSetOptions("-ts_type no_such_integrator"));
@@ -349,13 +313,13 @@ START_TEST(test_bad_type)
   CHECK_PETSC(SimSceneCreate(s.reg, "oscillator", &s.scene));
   CHECK_PETSC(SimSceneBuildModel(s.scene, s.reg, PETSC_COMM_SELF, &s.model));
   CHECK_PETSC(SimSolverCreate(s.reg, "ts", s.model, &s.solver));
-  CHECK_PETSC(PetscPushErrorHandler(CaptureError, msg));
+  CHECK_PETSC(PetscPushErrorHandler(TestCaptureError, &cap));
   ierr = SimSolverSetFromOptions(s.solver);
   CHECK_PETSC(PetscPopErrorHandler());
   ck_assert_msg(ierr != 0, "-ts_type no_such_integrator was accepted");
   /* the message names the bad value and lists the valid ones */
-  ck_assert_msg(strstr(msg, "no_such_integrator") && strstr(msg, "rk") && strstr(msg, "bdf"), "unhelpful message: %s", msg);
-  CHECK_PETSC(SetupDestroy(&s));
+  ck_assert_msg(strstr(cap.msg, "no_such_integrator") && strstr(cap.msg, "rk") && strstr(cap.msg, "bdf"), "unhelpful message: %s", cap.msg);
+  CHECK_PETSC(TestSimDestroy(&s));
 }
 END_TEST
 

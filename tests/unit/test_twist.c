@@ -5,58 +5,33 @@
 #include "framework/solver.h"
 #include "energies/fem.h"
 
-static PetscErrorCode Setup(const char *scene_name, const char *opts, SimRegistry *reg, SimScene *scene, SimModel *model, SimSolver *s)
-{
-  PetscFunctionBeginUser;
-  PetscCall(TestSetOptions(opts));
-  PetscCall(TestRegistryCreate(reg));
-  PetscCall(SimSceneCreate(*reg, scene_name, scene));
-  PetscCall(SimSceneBuildModel(*scene, *reg, PETSC_COMM_SELF, model));
-  PetscCall(SimSolverCreate(*reg, "implicit_euler", *model, s));
-  PetscCall(SimSolverSetFromOptions(*s));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode Teardown(SimRegistry *reg, SimScene *scene, SimModel *model, SimSolver *s)
-{
-  PetscFunctionBeginUser;
-  PetscCall(SimSolverDestroy(s));
-  PetscCall(SimModelDestroy(model));
-  PetscCall(SimSceneDestroy(scene));
-  PetscCall(SimRegistryDestroy(reg));
-  PetscCall(TestSetOptions(NULL));
-  PetscFunctionReturn(0);
-}
-
 /* After 0.5 s at pi rad/s the x = L end has turned by pi/2: (y, z) -> (-z, y). */
 START_TEST(pins_follow_the_script)
 {
-  SimRegistry reg;
-  SimScene scene;
-  SimModel model;
-  SimSolver s;
+  TestSim t;
   Vec rest;
   const PetscScalar *x, *x0;
   PetscReal err = 0;
   PetscInt nend = 0;
 
-  CHECK_PETSC(Setup("twist", "-twist_n 6", &reg, &scene, &model, &s));
-  CHECK_PETSC(VecDuplicate(model->x, &rest));
-  CHECK_PETSC(VecCopy(model->x, rest));
-  for (int k = 0; k < 25; k++) CHECK_PETSC(SimSolverStep(s, 0.02, NULL));
-  CHECK_PETSC(VecGetArrayRead(model->x, &x));
+  CHECK_PETSC(TestSimCreate("twist", "implicit_euler", "-twist_n 6", &t));
+  CHECK_PETSC(VecDuplicate(t.model->x, &rest));
+  CHECK_PETSC(VecCopy(t.model->x, rest));
+  for (int k = 0; k < 25; k++) CHECK_PETSC(SimSolverStep(t.solver, 0.02, NULL));
+  CHECK_PETSC(VecGetArrayRead(t.model->x, &x));
   CHECK_PETSC(VecGetArrayRead(rest, &x0));
-  for (PetscInt i = 0; i < model->nv; i++) {
+  for (PetscInt i = 0; i < t.model->nv; i++) {
     if (x0[3 * i] != 1.0) continue;
     nend++;
     err = PetscMax(err, PetscAbsReal(x[3 * i + 1] + x0[3 * i + 2]) + PetscAbsReal(x[3 * i + 2] - x0[3 * i + 1]));
   }
   CHECK_PETSC(VecRestoreArrayRead(rest, &x0));
-  CHECK_PETSC(VecRestoreArrayRead(model->x, &x));
+  CHECK_PETSC(VecRestoreArrayRead(t.model->x, &x));
   ck_assert_int_eq(nend, 9);
   ck_assert_msg(err < 1e-12, "the turned end is %g off its script", err);
   CHECK_PETSC(VecDestroy(&rest));
-  CHECK_PETSC(Teardown(&reg, &scene, &model, &s));
+  CHECK_PETSC(TestSimDestroy(&t));
+  CHECK_PETSC(TestSetOptions(NULL));
 }
 END_TEST
 
@@ -64,18 +39,15 @@ END_TEST
  * iterations of each step, with C from the step's own scale (C = 10 / r_0 here). */
 START_TEST(newton_quadratic_on_twist)
 {
-  SimRegistry reg;
-  SimScene scene;
-  SimModel model;
-  SimSolver s;
+  TestSim t;
   const SimStepStats *st;
   PetscInt quadratic = 0, checked = 0;
 
-  CHECK_PETSC(Setup("twist", "-twist_n 10 -newton_rtol 1e-12 -newton_atol 1e-14 -newton_vtol 0", &reg, &scene, &model, &s));
-  CHECK_PETSC(SimSolverGetStats(s, &st));
+  CHECK_PETSC(TestSimCreate("twist", "implicit_euler", "-twist_n 10 -newton_rtol 1e-12 -newton_atol 1e-14 -newton_vtol 0", &t));
+  CHECK_PETSC(SimSolverGetStats(t.solver, &st));
   for (int k = 0; k < 25; k++) {
     SimStepOutcome outcome;
-    CHECK_PETSC(SimSolverStep(s, 0.04, &outcome));
+    CHECK_PETSC(SimSolverStep(t.solver, 0.04, &outcome));
     ck_assert_msg(outcome == SIM_STEP_OK, "step %d did not converge", k);
     if (k == 24) {
       printf("  twist step %d residuals:", k);
@@ -91,7 +63,8 @@ START_TEST(newton_quadratic_on_twist)
   }
   ck_assert_msg(checked >= 20, "only %d steps took more than one Newton iteration", (int)checked);
   ck_assert_msg(quadratic >= checked - 2, "the last Newton step was quadratic in %d of %d steps", (int)quadratic, (int)checked);
-  CHECK_PETSC(Teardown(&reg, &scene, &model, &s));
+  CHECK_PETSC(TestSimDestroy(&t));
+  CHECK_PETSC(TestSetOptions(NULL));
 }
 END_TEST
 
@@ -123,28 +96,26 @@ static PetscErrorCode MinDetF(SimModel model, PetscReal *mindet)
 /* A stable neo-Hookean box turned inside out (every tet mirrored: det F = -1) un-inverts. */
 START_TEST(stable_neohookean_recovers_from_inversion)
 {
-  SimRegistry reg;
-  SimScene scene;
-  SimModel model;
-  SimSolver s;
+  TestSim t;
   PetscScalar *x;
   PetscReal before, after;
 
-  CHECK_PETSC(Setup("drop", "-drop_n 3 -gravity 0,0,0 -colliders none -drop_material stable_neohookean", &reg, &scene, &model, &s));
-  CHECK_PETSC(VecGetArray(model->x, &x));
-  for (PetscInt i = 0; i < model->nv; i++) x[3 * i] = -x[3 * i] + 1e-3 * PetscSinReal(7.0 * i); /* mirror, plus a nudge off the symmetric state */
-  CHECK_PETSC(VecRestoreArray(model->x, &x));
-  CHECK_PETSC(MinDetF(model, &before));
+  CHECK_PETSC(TestSimCreate("drop", "implicit_euler", "-drop_n 3 -gravity 0,0,0 -colliders none -drop_material stable_neohookean", &t));
+  CHECK_PETSC(VecGetArray(t.model->x, &x));
+  for (PetscInt i = 0; i < t.model->nv; i++) x[3 * i] = -x[3 * i] + 1e-3 * PetscSinReal(7.0 * i); /* mirror, plus a nudge off the symmetric state */
+  CHECK_PETSC(VecRestoreArray(t.model->x, &x));
+  CHECK_PETSC(MinDetF(t.model, &before));
   ck_assert_msg(before < -0.5, "the start must be inverted (min det F = %g)", before);
   for (int k = 0; k < 100; k++) {
     SimStepOutcome outcome;
-    CHECK_PETSC(SimSolverStep(s, 0.01, &outcome));
+    CHECK_PETSC(SimSolverStep(t.solver, 0.01, &outcome));
     ck_assert_msg(outcome != SIM_STEP_NONFINITE, "non-finite state at step %d", k);
   }
-  CHECK_PETSC(MinDetF(model, &after));
+  CHECK_PETSC(MinDetF(t.model, &after));
   printf("  inverted box: min det F %.3f -> %.3f after 1 s\n", (double)before, (double)after);
   ck_assert_msg(after > 0.5, "still inverted after 1 s: min det F = %g", after);
-  CHECK_PETSC(Teardown(&reg, &scene, &model, &s));
+  CHECK_PETSC(TestSimDestroy(&t));
+  CHECK_PETSC(TestSetOptions(NULL));
 }
 END_TEST
 

@@ -1,4 +1,5 @@
 /* Helpers shared by the Check unit tests (see testing.h). */
+#include <string.h>
 #include "testing.h"
 #include "solvers/register.h"
 #include "scenes/register.h"
@@ -22,4 +23,37 @@ PetscErrorCode TestSetOptions(const char *opts)
   PetscCall(PetscOptionsClear(NULL));
   if (opts) PetscCall(PetscOptionsInsertString(NULL, opts));
   PetscFunctionReturn(0);
+}
+
+PetscErrorCode TestSimCreate(const char *scene, const char *solver, const char *opts, TestSim *t)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(t, sizeof(*t)));
+  PetscCall(TestSetOptions(opts));
+  PetscCall(TestRegistryCreate(&t->reg));
+  PetscCall(SimSceneCreate(t->reg, scene, &t->scene));
+  PetscCall(SimSceneBuildModel(t->scene, t->reg, PETSC_COMM_SELF, &t->model));
+  if (solver) {
+    PetscCall(SimSolverCreate(t->reg, solver, t->model, &t->solver));
+    PetscCall(SimSolverSetFromOptions(t->solver));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode TestSimDestroy(TestSim *t)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SimSolverDestroy(&t->solver));
+  PetscCall(SimModelDestroy(&t->model));
+  PetscCall(SimSceneDestroy(&t->scene));
+  PetscCall(SimRegistryDestroy(&t->reg));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode TestCaptureError(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p,
+                                const char *mess, void *ctx)
+{
+  TestErrorCapture *c = (TestErrorCapture *)ctx;
+  if (p == PETSC_ERROR_INITIAL && mess && !c->msg[0]) strncpy(c->msg, mess, sizeof(c->msg) - 1);
+  return n;
 }

@@ -3,6 +3,8 @@
 #include <check.h>
 #include <petscsys.h>
 #include "framework/registry.h"
+#include "framework/scene.h"
+#include "framework/solver.h"
 
 Suite *test_suite(void);
 
@@ -15,3 +17,22 @@ PetscErrorCode TestRegistryCreate(SimRegistry *reg);
 /* Replaces the options database content for one test: clears it and inserts `opts`
  * (a command-line style string, e.g. "-dt 0.01 -cloth_n 8"). */
 PetscErrorCode TestSetOptions(const char *opts);
+
+/* A scene, its model and (optionally, solver != NULL) a solver, built from an options string
+ * (which replaces the options database, as TestSetOptions). */
+typedef struct {
+  SimRegistry reg;
+  SimScene scene;
+  SimModel model;
+  SimSolver solver;
+} TestSim;
+PetscErrorCode TestSimCreate(const char *scene, const char *solver, const char *opts, TestSim *t);
+PetscErrorCode TestSimDestroy(TestSim *t);
+
+/* An error handler that records the first error message (push it with the capture as context),
+ * so a test can check what a message names. */
+typedef struct {
+  char msg[1024];
+} TestErrorCapture;
+PetscErrorCode TestCaptureError(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p,
+                                const char *mess, void *ctx);
