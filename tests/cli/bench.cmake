@@ -12,3 +12,10 @@ pbsim_cli_test(NAME bench.no_suite ARGS bench FAIL EXPECT "missing the suite fil
 pbsim_cli_test(NAME bench.unknown_case ARGS bench ${PBSIM_TINY_SUITE} -bench_cases nope -o ${PBSIM_TEST_OUT}/bench_bad FAIL
                EXPECT "-bench_cases: suite .*tiny.yaml has no case 'nope'")
 pbsim_cli_test(NAME usage.bench ARGS help EXPECT "pbsim bench SUITE.yaml")
+
+# (proposed addition to tests/cli/bench.cmake) The FEM suite's tiny version end to end, twice: outputs
+# exist and parse, and every number but the timings is identical between the two runs.
+add_test(NAME cli.bench.fem_repeat COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:pbsim>
+         -DSUITE=${CMAKE_SOURCE_DIR}/benchmarks/fem_tiny.yaml -DDIR=${PBSIM_TEST_OUT}/bench_fem_repeat -DMODE=repeat
+         -DGNUPLOT=${GNUPLOT_EXECUTABLE} -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/check_bench.cmake)
+set_tests_properties(cli.bench.fem_repeat PROPERTIES TIMEOUT 120)

@@ -1,0 +1,72 @@
+# Figures of case 'materials_beam' (metric solver), written by pbsim bench. Run in this directory: gnuplot materials_beam.gp
+
+# Nonlinear residual per iteration in one step (log scale)
+reset
+set datafile separator ','
+set grid
+set key outside right top
+set logscale y
+set format y '%.0e'
+set xlabel 'Newton iteration'
+set ylabel 'residual (step 10)'
+
+set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
+set output 'materials_beam_residual.png'
+plot 'materials_beam.csv' using (strcol(1) eq "stvk" && $2 == 10 ? $3 : 1/0):4 with linespoints lw 2 lc rgb '#1f77b4' dashtype 1 title "stvk", \
+  'materials_beam.csv' using (strcol(1) eq "corotated" && $2 == 10 ? $3 : 1/0):4 with linespoints lw 2 lc rgb '#ff7f0e' dashtype 1 title "corotated", \
+  'materials_beam.csv' using (strcol(1) eq "fixed_corotated" && $2 == 10 ? $3 : 1/0):4 with linespoints lw 2 lc rgb '#2ca02c' dashtype 1 title "fixed_corotated", \
+  'materials_beam.csv' using (strcol(1) eq "neohookean" && $2 == 10 ? $3 : 1/0):4 with linespoints lw 2 lc rgb '#d62728' dashtype 1 title "neohookean", \
+  'materials_beam.csv' using (strcol(1) eq "stable_neohookean" && $2 == 10 ? $3 : 1/0):4 with linespoints lw 2 lc rgb '#9467bd' dashtype 1 title "stable_neohookean", \
+  'materials_beam.csv' using (strcol(1) eq "arap" && $2 == 10 ? $3 : 1/0):4 with linespoints lw 2 lc rgb '#8c564b' dashtype 1 title "arap"
+set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
+set output 'materials_beam_residual.svg'
+replot
+unset output
+
+# Nonlinear iterations per step
+reset
+set datafile separator ','
+set grid
+set key outside right top
+set xlabel 'step'
+set ylabel 'nonlinear iterations'
+set yrange [0:*]
+
+set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
+set output 'materials_beam_iterations.png'
+plot 'materials_beam_steps.csv' using (strcol(1) eq "stvk" ? $2 : 1/0):3 with steps lw 1.5 lc rgb '#1f77b4' dashtype 1 title "stvk", \
+  'materials_beam_steps.csv' using (strcol(1) eq "corotated" ? $2 : 1/0):3 with steps lw 1.5 lc rgb '#ff7f0e' dashtype 1 title "corotated", \
+  'materials_beam_steps.csv' using (strcol(1) eq "fixed_corotated" ? $2 : 1/0):3 with steps lw 1.5 lc rgb '#2ca02c' dashtype 1 title "fixed_corotated", \
+  'materials_beam_steps.csv' using (strcol(1) eq "neohookean" ? $2 : 1/0):3 with steps lw 1.5 lc rgb '#d62728' dashtype 1 title "neohookean", \
+  'materials_beam_steps.csv' using (strcol(1) eq "stable_neohookean" ? $2 : 1/0):3 with steps lw 1.5 lc rgb '#9467bd' dashtype 1 title "stable_neohookean", \
+  'materials_beam_steps.csv' using (strcol(1) eq "arap" ? $2 : 1/0):3 with steps lw 1.5 lc rgb '#8c564b' dashtype 1 title "arap"
+set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
+set output 'materials_beam_iterations.svg'
+replot
+unset output
+
+# Wall time per step by PETSc log event (inclusive; 'other' is the rest of SimStep)
+reset
+set datafile separator ','
+set grid
+set key outside right top
+set style data histograms
+set style histogram rowstacked
+set style fill solid 0.8 border -1
+set boxwidth 0.7
+set xtics rotate by -35
+set ylabel 'ms per step'
+set yrange [0:*]
+
+set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
+set output 'materials_beam_time.png'
+plot 'materials_beam_timing.csv' every ::1 using 7:xtic(1) title 'force', \
+  'materials_beam_timing.csv' every ::1 using 8 title 'assemble', \
+  'materials_beam_timing.csv' every ::1 using 9 title 'factor', \
+  'materials_beam_timing.csv' every ::1 using 10 title 'solve', \
+  'materials_beam_timing.csv' every ::1 using 11 title 'line search', \
+  'materials_beam_timing.csv' every ::1 using 13 title 'other'
+set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
+set output 'materials_beam_time.svg'
+replot
+unset output
