@@ -255,6 +255,23 @@ START_TEST(cantilever_euler_bernoulli)
 }
 END_TEST
 
+/* Regression: on this stiff beam (E = 1e8 Pa) Newton used to give up at a gradient of 2e-4 N
+ * because Phi could no longer resolve the step's decrease (round-off); every step must converge. */
+START_TEST(newton_converges_on_stiff_neohookean_beam)
+{
+  TestSim t;
+
+  CHECK_PETSC(TestSimCreate("beam", "implicit_euler", "-beam_n 40 -beam_nw 4 -beam_material neohookean -newton_rtol 1e-8 -newton_atol 1e-10", &t));
+  for (int k = 0; k < 10; k++) {
+    SimStepOutcome outcome;
+    CHECK_PETSC(SimSolverStep(t.solver, 0.01, &outcome));
+    ck_assert_msg(outcome == SIM_STEP_OK, "step %d: Newton did not converge", k);
+  }
+  CHECK_PETSC(TestSimDestroy(&t));
+  CHECK_PETSC(TestSetOptions(NULL));
+}
+END_TEST
+
 Suite *test_suite(void)
 {
   Suite *s = suite_create("fem");
@@ -264,6 +281,7 @@ Suite *test_suite(void)
   tcase_add_test(tc, fvm_equals_fem);
   tcase_add_test(tc, patch_test);
   tcase_add_test(tc, cantilever_euler_bernoulli);
+  tcase_add_test(tc, newton_converges_on_stiff_neohookean_beam);
   suite_add_tcase(s, tc);
   return s;
 }
