@@ -1,6 +1,7 @@
 /* Linear tetrahedral FEM energy term: value, gradient and element Hessians through one batched
  * material call per evaluation. */
 #include "energies/fem.h"
+#include "framework/linalg/vec3.h"
 #include "framework/linalg/svd3.h"
 
 typedef struct {
@@ -247,10 +248,8 @@ PetscErrorCode SimFEMAddLumpedMass(SimModel model, const PetscReal *rest, PetscI
   PetscFunctionBeginUser;
   PetscCheck(density > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Density must be > 0 (got %g)", (double)density);
   for (PetscInt e = 0; e < ntet; e++) {
-    PetscReal Dm[9], inv[9], det;
-    EdgeMatrix(rest, tet + 4 * e, Dm);
-    Inverse3(Dm, inv, &det);
-    for (int a = 0; a < 4; a++) PetscCall(SimModelAddMass(model, tet[4 * e + a], density * PetscAbsReal(det) / 24.0));
+    PetscReal quarter = density * PetscAbsReal(Vec3TetVolume(rest, tet + 4 * e)) / 4;
+    for (int a = 0; a < 4; a++) PetscCall(SimModelAddMass(model, tet[4 * e + a], quarter));
   }
   PetscFunctionReturn(0);
 }

@@ -56,7 +56,13 @@ static PetscErrorCode MaterialCreate(SimRegistry reg, const char *name, const ch
 
 PetscErrorCode SimMaterialCreate(SimRegistry reg, const char *name, const char *prefix, SimMaterial *mat)
 {
-  PetscReal E = 1e5, nu = 0.3, rho = 1000;
+  return SimMaterialCreateWithDefaults(reg, name, prefix, 1e5, 0.3, 1000, mat);
+}
+
+PetscErrorCode SimMaterialCreateWithDefaults(SimRegistry reg, const char *name, const char *prefix, PetscReal youngs, PetscReal poisson,
+                                             PetscReal density, SimMaterial *mat)
+{
+  PetscReal E = youngs, nu = poisson, rho = density;
   char opt[128];
 
   PetscFunctionBeginUser;

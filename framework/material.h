@@ -47,6 +47,9 @@ typedef PetscErrorCode (*SimMaterialCreateFn)(SimMaterial);
  * -<prefix>density (defaults 1e5 Pa, 0.3, 1000 kg/m^3), validated with messages naming the option
  * and its range (nu in (-1, 0.5)). */
 PetscErrorCode SimMaterialCreate(SimRegistry reg, const char *name, const char *prefix, SimMaterial *mat);
+/* Same, with the defaults a scene chooses (e.g. a stiff beam); the options still override them. */
+PetscErrorCode SimMaterialCreateWithDefaults(SimRegistry reg, const char *name, const char *prefix, PetscReal youngs, PetscReal poisson,
+                                             PetscReal density, SimMaterial *mat);
 /* Same, with explicit parameters (tests, programs). */
 PetscErrorCode SimMaterialCreateWithParams(SimRegistry reg, const char *name, PetscReal youngs, PetscReal poisson, PetscReal density,
                                            SimMaterial *mat);

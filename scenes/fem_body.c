@@ -9,7 +9,6 @@ PetscErrorCode SimSceneAddFEMBody(SimScene scene, SimModel model, const SimMesh 
   SimMaterial mat;
   SimEnergy term;
   PetscInt nface, *faces;
-  PetscBool set;
 
   PetscFunctionBeginUser;
   PetscCheck(mesh->ntet > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "An FEM body needs a tetrahedral mesh (this one has %" PetscInt_FMT " tets)", mesh->ntet);
@@ -18,15 +17,8 @@ PetscErrorCode SimSceneAddFEMBody(SimScene scene, SimModel model, const SimMesh 
   PetscOptionsBegin(model->comm, NULL, "FEM body", "");
   PetscCall(PetscOptionsString(opt, "material (pbsim list shows them)", "", name, name, sizeof(name), NULL));
   PetscOptionsEnd();
-  /* a scene picks a default stiffness suited to it; -<prefix>youngs still overrides it */
-  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%syoungs", prefix));
-  PetscCall(PetscOptionsHasName(NULL, NULL, opt, &set));
-  if (!set) {
-    char value[64];
-    PetscCall(PetscSNPrintf(value, sizeof(value), "%g", (double)default_youngs));
-    PetscCall(PetscOptionsSetValue(NULL, opt, value));
-  }
-  PetscCall(SimMaterialCreate(scene->reg, name, prefix, &mat));
+  /* the scene's default stiffness; -<prefix>youngs still overrides it */
+  PetscCall(SimMaterialCreateWithDefaults(scene->reg, name, prefix, default_youngs, 0.3, 1000, &mat));
   PetscCall(SimModelSetVertices(model, mesh->nv, mesh->xyz));
   PetscCall(SimFEMAddLumpedMass(model, mesh->xyz, mesh->ntet, mesh->tet, mat->par.density));
   PetscCall(SimFEMCreate("elastic", mesh->nv, mesh->xyz, mesh->ntet, mesh->tet, mat, &term));

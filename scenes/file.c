@@ -102,20 +102,14 @@ static PetscReal LongestEdge(const PetscReal *xyz, const PetscInt *c, int n)
 static PetscErrorCode LumpedMass(const SimMesh *mesh, const char *path, PetscReal density,
                                  PetscReal *mass)
 {
-  PetscReal u[3], v[3], w[3], c[3];
+  PetscReal u[3], v[3], c[3];
 
   PetscFunctionBeginUser;
   PetscCall(PetscArrayzero(mass, mesh->nv));
   if (mesh->ntet) {
     for (PetscInt e = 0; e < mesh->ntet; e++) {
       const PetscInt *t = mesh->tet + 4 * e;
-      PetscReal vol, h = LongestEdge(mesh->xyz, t, 4);
-
-      Vec3Sub(mesh->xyz + 3 * t[1], mesh->xyz + 3 * t[0], u);
-      Vec3Sub(mesh->xyz + 3 * t[2], mesh->xyz + 3 * t[0], v);
-      Vec3Sub(mesh->xyz + 3 * t[3], mesh->xyz + 3 * t[0], w);
-      Vec3Cross(v, w, c);
-      vol = Vec3Dot(u, c) / 6;
+      PetscReal vol = Vec3TetVolume(mesh->xyz, t), h = LongestEdge(mesh->xyz, t, 4);
       PetscCheck(PetscAbsReal(vol) > 1e-12 * h * h * h, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
                  "Tetrahedron %" PetscInt_FMT " of '%s' (vertices %" PetscInt_FMT " %" PetscInt_FMT
                  " %" PetscInt_FMT " %" PetscInt_FMT ") is degenerate: volume %g",

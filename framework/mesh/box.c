@@ -1,18 +1,11 @@
 /* The box generator: a structured hexahedral grid split into Kuhn tetrahedra. */
 #include "framework/mesh/mesh.h"
+#include "framework/linalg/vec3.h"
 
 /* The 6 tets of the unit cube sharing the diagonal from corner 0 to corner 7 (corner c has
  * offsets (c & 1, (c >> 1) & 1, (c >> 2) & 1)); each path 0 -> 7 along the edges is one tet,
  * ordered so its volume is positive. */
 static const int kuhn[6][4] = {{0, 1, 3, 7}, {0, 1, 5, 7}, {0, 2, 3, 7}, {0, 2, 6, 7}, {0, 4, 5, 7}, {0, 4, 6, 7}};
-
-static PetscReal SignedVolume(const PetscReal *xyz, const PetscInt *t)
-{
-  const PetscReal *a = xyz + 3 * t[0], *b = xyz + 3 * t[1], *c = xyz + 3 * t[2], *d = xyz + 3 * t[3];
-  PetscReal u[3], v[3], w[3];
-  for (int k = 0; k < 3; k++) u[k] = b[k] - a[k], v[k] = c[k] - a[k], w[k] = d[k] - a[k];
-  return (u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) + u[2] * (v[0] * w[1] - v[1] * w[0])) / 6.0;
-}
 
 PetscErrorCode SimMeshCreateBox(const PetscInt n[3], const PetscReal lo[3], const PetscReal hi[3], SimMesh *mesh)
 {
@@ -45,7 +38,7 @@ PetscErrorCode SimMeshCreateBox(const PetscInt n[3], const PetscReal lo[3], cons
         for (int t = 0; t < 6; t++) {
           PetscInt *tet = mesh->tet + 4 * c++;
           for (int v = 0; v < 4; v++) tet[v] = corner[kuhn[t][v]];
-          if (SignedVolume(mesh->xyz, tet) < 0) { /* orient every tet positively */
+          if (Vec3TetVolume(mesh->xyz, tet) < 0) { /* orient every tet positively */
             PetscInt s = tet[2];
             tet[2] = tet[3], tet[3] = s;
           }

@@ -20,18 +20,6 @@ static const SimMeshReaderEntry mesh_readers[] = {
 };
 #define SIM_MESH_SUPPORTED "supported are .obj (Wavefront), .msh (Gmsh), .node/.ele (TetGen)"
 
-/* Signed volume of the tetrahedron (a, b, c, d): positive when (b-a, c-a, d-a) is right-handed. */
-static PetscReal TetSignedVolume(const PetscReal *xyz, const PetscInt *t)
-{
-  PetscReal u[3], v[3], w[3], c[3];
-
-  Vec3Sub(xyz + 3 * t[1], xyz + 3 * t[0], u);
-  Vec3Sub(xyz + 3 * t[2], xyz + 3 * t[0], v);
-  Vec3Sub(xyz + 3 * t[3], xyz + 3 * t[0], w);
-  Vec3Cross(v, w, c);
-  return Vec3Dot(u, c) / 6;
-}
-
 /* Every format (and DMPlex, which inverts Gmsh tets) has its own orientation convention; the
  * model's FEM terms assume positive volume, so fix it once here by swapping two vertices. */
 static PetscErrorCode OrientTetsPositive(SimMesh *mesh)
@@ -39,7 +27,7 @@ static PetscErrorCode OrientTetsPositive(SimMesh *mesh)
   PetscFunctionBeginUser;
   for (PetscInt e = 0; e < mesh->ntet; e++) {
     PetscInt *t = mesh->tet + 4 * e;
-    if (TetSignedVolume(mesh->xyz, t) < 0) {
+    if (Vec3TetVolume(mesh->xyz, t) < 0) {
       PetscInt s = t[2];
       t[2] = t[3];
       t[3] = s;
@@ -238,7 +226,7 @@ PetscErrorCode SimMeshBoundaryFaces(const SimMesh *mesh, PetscInt *nface, PetscI
 
       /* Outward means the normal points away from the opposite corner t[k], i.e. the tet (face,
        * t[k]) is negative. Checked geometrically so any tet orientation gives outward faces. */
-      if (TetSignedVolume(mesh->xyz, cone) > 0) {
+      if (Vec3TetVolume(mesh->xyz, cone) > 0) {
         PetscInt s = cone[1];
         cone[1] = cone[2];
         cone[2] = s;
