@@ -1,0 +1,427 @@
+/* The stablefluids solver: semi-Lagrangian advection (constant fields exact, observed order on a
+ * smooth field), Taylor-Green decay against the analytic solution under refinement, the
+ * divergence after a full step, 2 ranks = 1 rank on a smoke plume, and bad input. Run on one rank
+ * and under mpirun -np 2 (tests/cli/mpi.cmake). */
+#include "testing.h"
+#include "solvers/stablefluids/sf_impl.h"
+
+/* A grid solver on a registered grid scene (options replace the database) or on a problem the
+ * test fills in (scene NULL, problem given). */
+typedef struct {
+  SimRegistry reg;
+  SimScene scene;
+  SimGridProblem prob;
+  SimSolver solver;
+  SF *sf;
+} GridSim;
+
+static PetscErrorCode GridSimCreate(MPI_Comm comm, const char *scene, const SimGridProblem *prob, const char *opts, GridSim *g)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(g, sizeof(*g)));
+  PetscCall(TestSetOptions(opts));
+  PetscCall(TestRegistryCreate(&g->reg));
+  if (scene) {
+    PetscCall(SimSceneCreate(g->reg, scene, &g->scene));
+    PetscCall(SimSceneBuildGrid(g->scene, &g->prob));
+  } else g->prob = *prob;
+  PetscCall(SimSolverCreateOnGrid(g->reg, "stablefluids", comm, &g->prob, &g->solver));
+  PetscCall(SimSolverSetFromOptions(g->solver));
+  PetscCall(SimSolverSetUp(g->solver));
+  g->sf = (SF *)g->solver->data;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GridSimDestroy(GridSim *g)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SimSolverDestroy(&g->solver));
+  PetscCall(SimSceneDestroy(&g->scene));
+  PetscCall(SimRegistryDestroy(&g->reg));
+  PetscCall(TestSetOptions(NULL));
+  PetscFunctionReturn(0);
+}
+
+/* The whole of a DMDA global vector in natural order, on every rank. */
+static PetscErrorCode GatherNatural(Vec v, Vec *all)
+{
+  DM dm;
+  Vec nat;
+  VecScatter sc;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetDM(v, &dm));
+  PetscCall(DMDACreateNaturalVector(dm, &nat));
+  PetscCall(DMDAGlobalToNaturalBegin(dm, v, INSERT_VALUES, nat));
+  PetscCall(DMDAGlobalToNaturalEnd(dm, v, INSERT_VALUES, nat));
+  PetscCall(VecScatterCreateToAll(nat, &sc, all));
+  PetscCall(VecScatterBegin(sc, nat, *all, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(sc, nat, *all, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterDestroy(&sc));
+  PetscCall(VecDestroy(&nat));
+  PetscFunctionReturn(0);
+}
+
+/* Fills the owned entries of a global vector of dm (dof components) with f(x) at the sample
+ * positions: faces (component c) or cells. */
+typedef PetscReal (*PointFn)(const PetscReal x[3], PetscInt c, void *ctx);
+static PetscErrorCode Fill(SF *sf, DM dm, PetscBool faces, Vec v, PointFn f, void *ctx)
+{
+  PetscInt xs, ys, zs, xm, ym, zm, dof = faces ? sf->mac->dim : 1;
+  PetscScalar *a;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMDAGetCorners(dm, &xs, &ys, &zs, &xm, &ym, &zm));
+  PetscCall(VecGetArray(v, &a));
+  for (PetscInt k = zs, l = 0; k < zs + zm; k++)
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++, l++)
+        for (PetscInt c = 0; c < dof; c++) {
+          PetscReal x[3];
+          if (faces) SFFacePosition(sf, c, i, j, k, x);
+          else SFCellPosition(sf, i, j, k, x);
+          a[l * dof + c] = f(x, c, ctx);
+        }
+  PetscCall(VecRestoreArray(v, &a));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode OneDensity(void *ctx, const PetscReal x[3], PetscReal t, PetscReal *v)
+{
+  *v = 1;
+  return 0;
+}
+
+/* A problem with smoke fields (so that density vectors exist), walls everywhere. */
+static void AdvectionProblem(PetscInt dim, PetscInt n, SimGridProblem *p)
+{
+  CHECK_PETSC(SimGridProblemSetDefaults(p));
+  p->dim = dim;
+  for (PetscInt d = 0; d < 3; d++) p->n[d] = d < dim ? n : 1, p->extent[d] = d < dim ? 1.0 : 1.0 / n;
+  p->density = OneDensity;
+}
+
+static PetscReal RandomishVelocity(const PetscReal x[3], PetscInt c, void *ctx)
+{
+  /* a rough, non-divergence-free field up to 1.6 cells per step at dt = h: backtraces cross ranks */
+  return 1.6 * PetscSinReal(37.0 * x[0] + 11.0 * c + 5.0 * x[1] * x[1] + 3.0 * x[2]);
+}
+static PetscReal Constant(const PetscReal x[3], PetscInt c, void *ctx)
+{
+  return *(PetscReal *)ctx + c;
+}
+
+/* Semi-Lagrangian advection of a constant field (cells and faces) returns it to round-off, for
+ * every scheme, on one rank and across the rank boundary under mpirun. */
+static void CheckConstantExact(PetscInt dim, PetscInt n, const char *scheme)
+{
+  GridSim g;
+  SimGridProblem p;
+  PetscReal c0 = 3.7, err, cmax;
+  char opts[64];
+  Vec vl, q, qn, u, un, ref;
+
+  AdvectionProblem(dim, n, &p);
+  CHECK_PETSC(PetscSNPrintf(opts, sizeof(opts), "-sf_advection %s", scheme));
+  CHECK_PETSC(GridSimCreate(PETSC_COMM_WORLD, NULL, &p, opts, &g));
+  CHECK_PETSC(DMGetLocalVector(g.sf->dav, &vl));
+  CHECK_PETSC(DMGetGlobalVector(g.sf->dav, &u));
+  CHECK_PETSC(Fill(g.sf, g.sf->dav, PETSC_TRUE, u, RandomishVelocity, NULL));
+  CHECK_PETSC(SimMACZeroPadding(g.sf->mac, u));
+  CHECK_PETSC(DMGlobalToLocal(g.sf->dav, u, INSERT_VALUES, vl));
+  CHECK_PETSC(DMGetGlobalVector(g.sf->dac, &q));
+  CHECK_PETSC(DMGetGlobalVector(g.sf->dac, &qn));
+  CHECK_PETSC(VecSet(q, c0));
+  CHECK_PETSC(SFAdvectCells(g.sf, vl, g.sf->h, q, qn));
+  CHECK_PETSC(VecShift(qn, -c0));
+  CHECK_PETSC(VecNorm(qn, NORM_INFINITY, &err));
+  ck_assert_msg(err <= 1e-14 * c0, "%s: a constant cell field changed by %g", scheme, (double)err);
+
+  /* faces: the constant (c0 + c) per component, padding 0 */
+  CHECK_PETSC(DMGetGlobalVector(g.sf->dav, &un));
+  CHECK_PETSC(DMGetGlobalVector(g.sf->dav, &ref));
+  CHECK_PETSC(Fill(g.sf, g.sf->dav, PETSC_TRUE, ref, Constant, &c0));
+  CHECK_PETSC(SimMACZeroPadding(g.sf->mac, ref));
+  CHECK_PETSC(SFAdvectFaces(g.sf, vl, g.sf->h, ref, un));
+  CHECK_PETSC(VecAXPY(un, -1.0, ref));
+  CHECK_PETSC(VecNorm(un, NORM_INFINITY, &err));
+  CHECK_PETSC(VecNorm(ref, NORM_INFINITY, &cmax));
+  ck_assert_msg(err <= 1e-14 * cmax, "%s: a constant face field changed by %g", scheme, (double)err);
+  CHECK_PETSC(PetscPrintf(PETSC_COMM_WORLD, "constant advection %" PetscInt_FMT "D %s: max change %.1e\n", dim, scheme, (double)err));
+  CHECK_PETSC(DMRestoreGlobalVector(g.sf->dav, &ref));
+  CHECK_PETSC(DMRestoreGlobalVector(g.sf->dav, &un));
+  CHECK_PETSC(DMRestoreGlobalVector(g.sf->dac, &qn));
+  CHECK_PETSC(DMRestoreGlobalVector(g.sf->dac, &q));
+  CHECK_PETSC(DMRestoreGlobalVector(g.sf->dav, &u));
+  CHECK_PETSC(DMRestoreLocalVector(g.sf->dav, &vl));
+  CHECK_PETSC(GridSimDestroy(&g));
+}
+
+START_TEST(constant_field_exact)
+{
+  const char *schemes[3] = {"rk2", "rk3", "bfecc"};
+  for (PetscInt s = 0; s < 3; s++) {
+    CheckConstantExact(2, 32, schemes[s]);
+    CheckConstantExact(3, 16, schemes[s]);
+  }
+}
+END_TEST
+
+/* A smooth bump, and the velocity that carries it: a solid-body rotation about the box centre. */
+typedef struct {
+  PetscReal omega, t, x0[2], sigma;
+} Rotation;
+
+static PetscReal RotationVelocity(const PetscReal x[3], PetscInt c, void *ctx)
+{
+  Rotation *r = (Rotation *)ctx;
+  return c == 0 ? -r->omega * (x[1] - 0.5) : r->omega * (x[0] - 0.5);
+}
+
+static PetscReal Bump(const PetscReal x[3], PetscInt c, void *ctx)
+{
+  Rotation *r = (Rotation *)ctx;
+  PetscReal a = -r->omega * r->t, cx = x[0] - 0.5, cy = x[1] - 0.5;
+  /* the point that arrives at x after rotating by omega t started at R(-omega t) x */
+  PetscReal px = 0.5 + PetscCosReal(a) * cx - PetscSinReal(a) * cy, py = 0.5 + PetscSinReal(a) * cx + PetscCosReal(a) * cy;
+  PetscReal d2 = (px - r->x0[0]) * (px - r->x0[0]) + (py - r->x0[1]) * (py - r->x0[1]);
+  return PetscExpReal(-d2 / (r->sigma * r->sigma));
+}
+
+/* RMS error after advecting the bump a quarter turn on an n^2 grid at CFL ~0.7. */
+static PetscReal RotationError(PetscInt n, const char *scheme)
+{
+  GridSim g;
+  SimGridProblem p;
+  Rotation r = {2 * PETSC_PI, 0, {0.5, 0.3}, 0.1};
+  char opts[64];
+  Vec vl, u, q, qn, ex;
+  PetscReal dt, T = 0.1, err;
+  PetscInt steps, N;
+
+  AdvectionProblem(2, n, &p);
+  CHECK_PETSC(PetscSNPrintf(opts, sizeof(opts), "-sf_advection %s", scheme));
+  CHECK_PETSC(GridSimCreate(PETSC_COMM_WORLD, NULL, &p, opts, &g));
+  steps = (PetscInt)PetscCeilReal(T * r.omega * 0.5 * n / 0.7); /* max |u| on the bump's path ~ omega/2 */
+  dt = T / steps;
+  CHECK_PETSC(DMGetLocalVector(g.sf->dav, &vl));
+  CHECK_PETSC(DMGetGlobalVector(g.sf->dav, &u));
+  CHECK_PETSC(Fill(g.sf, g.sf->dav, PETSC_TRUE, u, RotationVelocity, &r));
+  CHECK_PETSC(SimMACZeroPadding(g.sf->mac, u));
+  CHECK_PETSC(DMGlobalToLocal(g.sf->dav, u, INSERT_VALUES, vl));
+  CHECK_PETSC(DMGetGlobalVector(g.sf->dac, &q));
+  CHECK_PETSC(DMGetGlobalVector(g.sf->dac, &qn));
+  CHECK_PETSC(DMGetGlobalVector(g.sf->dac, &ex));
+  CHECK_PETSC(Fill(g.sf, g.sf->dac, PETSC_FALSE, q, Bump, &r));
+  for (PetscInt s = 0; s < steps; s++) {
+    CHECK_PETSC(SFAdvectCells(g.sf, vl, dt, q, qn));
+    CHECK_PETSC(VecCopy(qn, q));
+  }
+  r.t = T;
+  CHECK_PETSC(Fill(g.sf, g.sf->dac, PETSC_FALSE, ex, Bump, &r));
+  CHECK_PETSC(VecAXPY(q, -1.0, ex));
+  CHECK_PETSC(VecNorm(q, NORM_2, &err));
+  CHECK_PETSC(VecGetSize(q, &N));
+  CHECK_PETSC(DMRestoreGlobalVector(g.sf->dac, &ex));
+  CHECK_PETSC(DMRestoreGlobalVector(g.sf->dac, &qn));
+  CHECK_PETSC(DMRestoreGlobalVector(g.sf->dac, &q));
+  CHECK_PETSC(DMRestoreGlobalVector(g.sf->dav, &u));
+  CHECK_PETSC(DMRestoreLocalVector(g.sf->dav, &vl));
+  CHECK_PETSC(GridSimDestroy(&g));
+  return err / PetscSqrtReal((PetscReal)N);
+}
+
+/* Observed order of each scheme on the rotating bump at a fixed Courant number: multilinear
+ * interpolation loses O(h^2) per step over O(1/h) steps, so RK2 and RK3 converge at first order
+ * (their backtraces are second and third order, below the interpolation error); BFECC cancels
+ * the leading interpolation error and converges at second order. */
+START_TEST(smooth_advection_order)
+{
+  const char *schemes[3] = {"rk2", "rk3", "bfecc"};
+  const PetscReal lo[3] = {0.8, 0.8, 1.6};
+  const PetscInt sizes[3] = {64, 128, 256};
+
+  for (PetscInt s = 0; s < 3; s++) {
+    PetscReal e[3], order;
+    for (PetscInt k = 0; k < 3; k++) e[k] = RotationError(sizes[k], schemes[s]);
+    order = PetscLog2Real(e[1] / e[2]);
+    CHECK_PETSC(PetscPrintf(PETSC_COMM_WORLD, "advection %-5s RMS error n=64 %.3e, 128 %.3e, 256 %.3e: orders %.2f, %.2f\n", schemes[s],
+                            (double)e[0], (double)e[1], (double)e[2], (double)PetscLog2Real(e[0] / e[1]), (double)order));
+    ck_assert_msg(e[1] < e[0] && e[2] < e[1], "%s: the error does not decrease under refinement", schemes[s]);
+    ck_assert_msg(order >= lo[s], "%s: observed order %g < %g", schemes[s], (double)order, (double)lo[s]);
+  }
+}
+END_TEST
+
+/* Steps taylor_green (options opts) to t = T at CFL 0.5 with n cells per axis; returns the
+ * kinetic energy ratio E(T)/E(0), and the velocity RMS error at T. */
+static void RunTaylorGreen(PetscInt n, PetscReal re, PetscReal T, PetscReal *ratio, PetscReal *err)
+{
+  GridSim g;
+  char opts[128];
+  SimEnergyReport r0, r1;
+  PetscInt steps = (PetscInt)(2 * T * n + 0.5);
+
+  CHECK_PETSC(PetscSNPrintf(opts, sizeof(opts), "-taylor_green_n %" PetscInt_FMT " -taylor_green_re %g", n, (double)re));
+  CHECK_PETSC(GridSimCreate(PETSC_COMM_WORLD, "taylor_green", NULL, opts, &g));
+  CHECK_PETSC(SimSolverEnergy(g.solver, &r0));
+  for (PetscInt s = 0; s < steps; s++) CHECK_PETSC(SimSolverStep(g.solver, T / steps, NULL));
+  CHECK_PETSC(SimSolverEnergy(g.solver, &r1));
+  CHECK_PETSC(SFVelocityError(g.sf, T, err));
+  *ratio = r1.kinetic / r0.kinetic;
+  CHECK_PETSC(GridSimDestroy(&g));
+}
+
+/* Taylor-Green on the unit box, U = 1, Re = 100 (nu = 0.01) and inviscid: E(t)/E(0) against
+ * exp(-4 nu k^2 t), k = pi, and the velocity error against the analytic field, at 16^2, 32^2,
+ * 64^2 (CFL 0.5): both errors must decrease under refinement (semi-Lagrangian advection is first
+ * order at a fixed Courant number, so by about 2x per level). */
+START_TEST(taylor_green_decay)
+{
+  const PetscInt sizes[3] = {16, 32, 64};
+  const PetscReal res[2] = {100, 0}, T = 0.5;
+
+  for (PetscInt r = 0; r < 2; r++) {
+    PetscReal nu = res[r] > 0 ? 1.0 / res[r] : 0, exact = PetscExpReal(-4 * nu * PETSC_PI * PETSC_PI * T), rate = 4 * nu * PETSC_PI * PETSC_PI;
+    PetscReal eE[3], eU[3];
+    for (PetscInt k = 0; k < 3; k++) {
+      PetscReal ratio;
+      RunTaylorGreen(sizes[k], res[r], T, &ratio, &eU[k]);
+      eE[k] = PetscAbsReal(ratio - exact);
+      CHECK_PETSC(PetscPrintf(PETSC_COMM_WORLD,
+                              "taylor_green Re=%g n=%3" PetscInt_FMT ": E(T)/E(0) %.5f, analytic exp(-4 nu k^2 T) %.5f (decay rate %.4f vs %.4f 1/s); "
+                              "velocity RMS error %.3e m/s\n",
+                              (double)res[r], sizes[k], (double)ratio, (double)exact, (double)(-PetscLogReal(ratio) / T), (double)rate,
+                              (double)eU[k]));
+    }
+    for (PetscInt k = 1; k < 3; k++) {
+      ck_assert_msg(eE[k] < 0.75 * eE[k - 1], "Re=%g: the energy error does not decrease (%g -> %g)", (double)res[r], (double)eE[k - 1], (double)eE[k]);
+      ck_assert_msg(eU[k] < 0.75 * eU[k - 1], "Re=%g: the velocity error does not decrease (%g -> %g)", (double)res[r], (double)eU[k - 1], (double)eU[k]);
+    }
+    ck_assert_msg(eE[2] < 0.1 * exact, "Re=%g: E(T)/E(0) is off by %g at 64^2", (double)res[r], (double)eE[2]);
+  }
+}
+END_TEST
+
+/* After a full smoke step (advection, buoyancy, confinement, projection) the discrete divergence
+ * is below the pressure solver's tolerance relative to the divergence it removed. */
+START_TEST(divergence_after_step)
+{
+  GridSim g;
+  PetscReal l2;
+
+  CHECK_PETSC(GridSimCreate(PETSC_COMM_WORLD, "smoke_plume", NULL, "-smoke_plume_n 16", &g));
+  for (PetscInt s = 0; s < 5; s++) {
+    CHECK_PETSC(SimSolverStep(g.solver, 0.02, NULL));
+    CHECK_PETSC(SFDivergenceNorms(g.sf, g.sf->u, NULL, NULL, &l2));
+    ck_assert_msg(g.sf->div_before > 0, "nothing to project");
+    ck_assert_msg(l2 <= 1.01e-8 * g.sf->div_before, "step %d: |div u|_2 = %g after projecting |div u*|_2 = %g", (int)s, (double)l2,
+                  (double)g.sf->div_before);
+  }
+  CHECK_PETSC(GridSimDestroy(&g));
+}
+END_TEST
+
+/* max |a - b| over two natural-order gathers, and max |b|. */
+static void MaxDiff(Vec a, Vec b, PetscReal *diff, PetscReal *scale)
+{
+  Vec ga, gb;
+  CHECK_PETSC(GatherNatural(a, &ga));
+  CHECK_PETSC(GatherNatural(b, &gb));
+  CHECK_PETSC(VecNorm(gb, NORM_INFINITY, scale));
+  CHECK_PETSC(VecAXPY(ga, -1.0, gb));
+  CHECK_PETSC(VecNorm(ga, NORM_INFINITY, diff));
+  CHECK_PETSC(VecDestroy(&ga));
+  CHECK_PETSC(VecDestroy(&gb));
+}
+
+/* 20 steps of a small smoke plume on all ranks of PETSC_COMM_WORLD match the same run on each
+ * rank alone (PETSC_COMM_SELF) within the pressure tolerance (relative residual 1e-8 per solve;
+ * the decompositions change the MG smoother and the rounding). */
+START_TEST(parallel_matches_serial)
+{
+  GridSim gw, gs;
+  const char *opts = "-smoke_plume_n 16";
+  PetscReal du, su, dd, sd;
+  PetscMPIInt size;
+
+  CHECK_PETSC(GridSimCreate(PETSC_COMM_WORLD, "smoke_plume", NULL, opts, &gw));
+  CHECK_PETSC(GridSimCreate(PETSC_COMM_SELF, "smoke_plume", NULL, opts, &gs));
+  for (PetscInt s = 0; s < 20; s++) {
+    CHECK_PETSC(SimSolverStep(gw.solver, 0.02, NULL));
+    CHECK_PETSC(SimSolverStep(gs.solver, 0.02, NULL));
+  }
+  MaxDiff(gw.sf->u, gs.sf->u, &du, &su);
+  MaxDiff(gw.sf->d, gs.sf->d, &dd, &sd);
+  CHECK_PETSC(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  CHECK_PETSC(PetscPrintf(PETSC_COMM_WORLD, "smoke plume 16x32, 20 steps, %d rank(s) vs 1: |u_p - u_1|_inf %.3e (|u| %.3e), |d_p - d_1|_inf %.3e (|d| %.3e)\n",
+                          (int)size, (double)du, (double)su, (double)dd, (double)sd));
+  ck_assert_msg(su > 0.1 && sd > 0.5, "the plume did not move");
+  ck_assert_msg(du <= 1e-6 * su && dd <= 1e-6 * sd, "parallel run differs: velocity %g, density %g", (double)du, (double)dd);
+  CHECK_PETSC(GridSimDestroy(&gs));
+  CHECK_PETSC(GridSimDestroy(&gw));
+}
+END_TEST
+
+/* Bad input: a step beyond the ghost width, a ghost width below 2, an unknown scheme, and a grid
+ * solver on a model (or a model solver on a grid problem). */
+START_TEST(bad_inputs)
+{
+  GridSim g;
+  SimGridProblem p;
+  TestErrorCapture cap = {{0}};
+  SimRegistry reg;
+  SimSolver bad = NULL;
+  TestSim t;
+  PetscErrorCode ierr;
+
+  CHECK_PETSC(GridSimCreate(PETSC_COMM_WORLD, "taylor_green", NULL, "-taylor_green_n 16", &g));
+  CHECK_PETSC(PetscPushErrorHandler(TestCaptureError, &cap));
+  ierr = SimSolverStep(g.solver, 1.0, NULL); /* |u| = 1, h = 1/16: CFL 16 > 2 */
+  CHECK_PETSC(PetscPopErrorHandler());
+  ck_assert_msg(ierr != 0 && strstr(cap.msg, "CFL number") && strstr(cap.msg, "-sf_ghost"), "a too large step must be refused: '%s'", cap.msg);
+  CHECK_PETSC(GridSimDestroy(&g));
+
+  AdvectionProblem(2, 8, &p);
+  CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = GridSimCreate(PETSC_COMM_WORLD, NULL, &p, "-sf_ghost 1", &g);
+  ck_assert_msg(ierr != 0, "-sf_ghost 1 must fail");
+  ierr = GridSimCreate(PETSC_COMM_WORLD, NULL, &p, "-sf_advection maccormack", &g);
+  ck_assert_msg(ierr != 0, "an unknown -sf_advection must fail");
+  CHECK_PETSC(PetscPopErrorHandler());
+  CHECK_PETSC(SimSolverDestroy(&g.solver));
+  CHECK_PETSC(SimRegistryDestroy(&g.reg));
+
+  CHECK_PETSC(TestSimCreate("oscillator", NULL, NULL, &t));
+  cap.msg[0] = 0;
+  CHECK_PETSC(PetscPushErrorHandler(TestCaptureError, &cap));
+  ierr = SimSolverCreate(t.reg, "stablefluids", t.model, &bad);
+  CHECK_PETSC(PetscPopErrorHandler());
+  ck_assert_msg(ierr != 0 && strstr(cap.msg, "Solvers for it: explicit_euler"), "stablefluids on a model: '%s'", cap.msg);
+  CHECK_PETSC(TestSimDestroy(&t));
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  cap.msg[0] = 0;
+  CHECK_PETSC(PetscPushErrorHandler(TestCaptureError, &cap));
+  ierr = SimSolverCreateOnGrid(reg, "implicit_euler", PETSC_COMM_WORLD, &p, &bad);
+  CHECK_PETSC(PetscPopErrorHandler());
+  ck_assert_msg(ierr != 0 && strstr(cap.msg, "Solvers for it: stablefluids"), "implicit_euler on a grid: '%s'", cap.msg);
+  CHECK_PETSC(SimRegistryDestroy(&reg));
+  CHECK_PETSC(TestSetOptions(NULL));
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+  Suite *s = suite_create("stablefluids");
+  TCase *tc = tcase_create("stablefluids");
+
+  tcase_set_timeout(tc, 300);
+  tcase_add_test(tc, constant_field_exact);
+  tcase_add_test(tc, smooth_advection_order);
+  tcase_add_test(tc, taylor_green_decay);
+  tcase_add_test(tc, divergence_after_step);
+  tcase_add_test(tc, parallel_matches_serial);
+  tcase_add_test(tc, bad_inputs);
+  suite_add_tcase(s, tc);
+  return s;
+}
