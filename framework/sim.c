@@ -380,6 +380,13 @@ PetscErrorCode SimRunGetModel(SimRun r, SimModel *model)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode SimRunGetGrid(SimRun r, const SimGridProblem **grid)
+{
+  PetscFunctionBeginUser;
+  *grid = r->grid;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimRunDestroy(SimRun *run)
 {
   PetscFunctionBeginUser;

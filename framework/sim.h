@@ -26,6 +26,7 @@ PetscErrorCode SimRunAddMonitor(SimRun run, SimRunMonitorFn fn, void *ctx);
 PetscErrorCode SimRunGetSolver(SimRun run, SimSolver *solver);
 PetscErrorCode SimRunGetScene(SimRun run, SimScene *scene);
 PetscErrorCode SimRunGetModel(SimRun run, SimModel *model); /* NULL for a grid scene */
+PetscErrorCode SimRunGetGrid(SimRun run, const SimGridProblem **grid); /* NULL for a model scene */
 /* The figures of the last step (or of the initial state before any): the solver's named
  * figures, then the scene's; the CSV log's columns after the standard ones. Valid until the
  * next step. */

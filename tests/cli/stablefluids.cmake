@@ -23,3 +23,5 @@ pbsim_cli_test(NAME bad.sf_cfl ARGS run -scene taylor_green -taylor_green_n 16 -
 pbsim_cli_test(NAME bad.smoke_plume_dim ARGS run -scene smoke_plume -smoke_plume_dim 4 -o ${PBSIM_TEST_OUT}/bad FAIL
                EXPECT "-smoke_plume_dim must be 2 or 3")
 pbsim_cli_test(NAME help_lists_sf_options ARGS run -scene taylor_green -help EXPECT "-taylor_green_re.*-sf_advection")
+# A grid scene through the benchmark harness: energy metric from the fluid's kinetic energy, timings.
+pbsim_cli_test(NAME bench.grid ARGS bench ${PBSIM_TEST_DATA}/grid_tiny.yaml -o ${PBSIM_TEST_OUT}/bench_grid EXPECT "bench: done in")
