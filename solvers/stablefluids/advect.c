@@ -11,26 +11,22 @@ static const SFAdvection schemes[] = {
   {"rk3", "Ralston's RK3 backtrace", 3, {{0}, {0.5}, {0, 0.75}}, {2.0 / 9, 3.0 / 9, 4.0 / 9}, PETSC_FALSE},
   {"bfecc", "RK2 backtrace with BFECC error compensation and clamping (second order in space)", 2, {{0}, {0.5}}, {0, 1}, PETSC_TRUE},
 };
-static const char *const scheme_names[] = {"rk2", "rk3", "bfecc"};
 #define NSCHEMES ((PetscInt)(sizeof(schemes) / sizeof(schemes[0])))
 
 PetscErrorCode SFAdvectionFind(const char *name, const SFAdvection **adv)
 {
+  char valid[256] = "";
+
   PetscFunctionBegin;
-  for (PetscInt s = 0; s < NSCHEMES; s++)
+  for (PetscInt s = 0; s < NSCHEMES; s++) {
     if (!strcmp(schemes[s].name, name)) {
       *adv = &schemes[s];
       PetscFunctionReturn(0);
     }
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown -sf_advection '%s'. Valid: rk2, rk3, bfecc", name);
-}
-
-PetscErrorCode SFAdvectionNames(const char *const **names, PetscInt *n)
-{
-  PetscFunctionBegin;
-  *names = scheme_names;
-  *n = NSCHEMES;
-  PetscFunctionReturn(0);
+    PetscCall(PetscStrlcat(valid, s ? ", " : "", sizeof(valid)));
+    PetscCall(PetscStrlcat(valid, schemes[s].name, sizeof(valid)));
+  }
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown -sf_advection '%s'. Valid: %s", name, valid);
 }
 
 PetscErrorCode SFLocalGet(DM dm, Vec local, SFLocal *L)
@@ -62,6 +58,11 @@ static inline void Backtrace(const SF *sf, const SFLocal *V, PetscReal dt, const
     xb[d] = x[d];
     for (PetscInt s = 0; s < a->stages; s++) xb[d] -= dt * a->b[s] * k[s][d];
   }
+}
+
+void SFBacktrace(const SF *sf, const SFLocal *V, PetscReal dt, const PetscReal x[3], PetscReal xb[3], PetscBool *bad)
+{
+  Backtrace(sf, V, dt, x, xb, bad);
 }
 
 /* Smallest and largest of the 2^dim samples SFSample interpolates between at x. */

@@ -133,7 +133,9 @@ static inline PetscBool SFFacePrescribed(const SF *sf, PetscInt c, const PetscIn
 
 /* advect.c: the scheme table and semi-Lagrangian advection. vl is the ghosted advecting velocity. */
 PetscErrorCode SFAdvectionFind(const char *name, const SFAdvection **adv);
-PetscErrorCode SFAdvectionNames(const char *const **names, PetscInt *n);
+/* The scheme's backtrace of the point x over dt through the ghosted velocity V (exposed for the
+ * order test of the tableaux). */
+void SFBacktrace(const SF *sf, const SFLocal *V, PetscReal dt, const PetscReal x[3], PetscReal xb[3], PetscBool *bad);
 /* qnew = q advected over dt (cell scalar, global vectors of sf->dac). */
 PetscErrorCode SFAdvectCells(SF *sf, Vec vl, PetscReal dt, Vec q, Vec qnew);
 /* unew = u advected over dt (face velocity, global vectors of sf->dav); prescribed boundary

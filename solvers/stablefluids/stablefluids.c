@@ -7,17 +7,16 @@
 static PetscErrorCode SetFromOptions_StableFluids(SimSolver s, PetscOptionItems *PetscOptionsObject)
 {
   SF *sf = (SF *)s->data;
-  const char *const *names;
-  PetscInt nnames, which = 0, n;
+  char scheme[32];
+  PetscInt n;
   PetscBool set;
 
   PetscFunctionBegin;
-  PetscCall(SFAdvectionNames(&names, &nnames));
-  for (PetscInt i = 0; i < nnames; i++)
-    if (!strcmp(names[i], sf->adv->name)) which = i;
+  PetscCall(PetscStrncpy(scheme, sf->adv->name, sizeof(scheme)));
   PetscOptionsHeadBegin(PetscOptionsObject, "stablefluids: Stable Fluids on a MAC grid (docs/stablefluids.md)");
-  PetscCall(PetscOptionsEList("-sf_advection", "semi-Lagrangian scheme", "", names, nnames, names[which], &which, NULL));
-  PetscCall(SFAdvectionFind(names[which], &sf->adv));
+  /* a string looked up in the scheme table (PETSc 3.18's EList leaks on a bad value) */
+  PetscCall(PetscOptionsString("-sf_advection", "semi-Lagrangian scheme: rk2, rk3, bfecc", "", scheme, scheme, sizeof(scheme), NULL));
+  PetscCall(SFAdvectionFind(scheme, &sf->adv));
   PetscCall(PetscOptionsInt("-sf_ghost", "ghost width of the advection DMDAs (cells); a step needs CFL <= ghost - 1", "", sf->ghost, &sf->ghost, NULL));
   PetscCall(PetscOptionsReal("-sf_viscosity", "kinematic viscosity nu (m^2/s; default: the scene's)", "", sf->nu, &sf->nu, NULL));
   PetscCall(PetscOptionsReal("-sf_rho", "fluid density (kg/m^3; default: the scene's)", "", sf->rho, &sf->rho, NULL));

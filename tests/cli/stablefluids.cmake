@@ -25,3 +25,5 @@ pbsim_cli_test(NAME bad.smoke_plume_dim ARGS run -scene smoke_plume -smoke_plume
 pbsim_cli_test(NAME help_lists_sf_options ARGS run -scene taylor_green -help EXPECT "-taylor_green_re.*-sf_advection")
 # A grid scene through the benchmark harness: energy metric from the fluid's kinetic energy, timings.
 pbsim_cli_test(NAME bench.grid ARGS bench ${PBSIM_TEST_DATA}/grid_tiny.yaml -o ${PBSIM_TEST_OUT}/bench_grid EXPECT "bench: done in")
+pbsim_cli_test(NAME bad.sf_advection ARGS run -scene taylor_green -sf_advection semi -o ${PBSIM_TEST_OUT}/bad FAIL
+               EXPECT "Unknown -sf_advection 'semi'. Valid: rk2, rk3, bfecc")
