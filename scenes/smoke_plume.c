@@ -62,6 +62,9 @@ static PetscErrorCode Grid_SmokePlume(SimScene scene, SimGridProblem *p)
              "-smoke_plume_radius must be in (0, W/2) and -smoke_plume_width > 0 (got r = %g, W = %g)", (double)sp->r, (double)sp->W);
   PetscCheck(sp->U >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-smoke_plume_inflow must be >= 0 (got %g)", (double)sp->U);
   sp->h = sp->W / n;
+  PetscCheck(sp->r >= sp->h, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "-smoke_plume_radius %g is smaller than a cell (h = %g): no floor face would lie in the inlet; use a larger -smoke_plume_n (>= %d) "
+             "or -smoke_plume_radius", (double)sp->r, (double)sp->h, (int)PetscCeilReal(sp->W / sp->r));
   p->dim = sp->dim;
   p->n[0] = n;
   p->n[1] = 2 * n;

@@ -11,7 +11,7 @@ add_test(NAME cli.taylor_green_csv_columns COMMAND ${CMAKE_COMMAND} -DFILE=${PBS
          -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/file_expect.cmake)
 set_tests_properties(cli.taylor_green_csv_columns PROPERTIES DEPENDS cli.taylor_green_config_outputs)
 foreach(cfg smoke2d smoke3d lid_cavity)
-  pbsim_cli_test(NAME run.${cfg} ARGS run ${PBSIM_CONFIGS}/${cfg}.yaml -steps 3 -smoke_plume_n 8 -lid_cavity_n 16 -snapshots 0 -output_every 0
+  pbsim_cli_test(NAME run.${cfg} ARGS run ${PBSIM_CONFIGS}/${cfg}.yaml -steps 3 -smoke_plume_n 16 -lid_cavity_n 16 -snapshots 0 -output_every 0
                  -o ${PBSIM_TEST_OUT}/${cfg} EXPECT "solver stablefluids.*done: 3 steps")
 endforeach()
 pbsim_cli_test(NAME bad.grid_solver_on_model_scene ARGS run -scene cloth -solver stablefluids -o ${PBSIM_TEST_OUT}/bad FAIL
@@ -27,3 +27,5 @@ pbsim_cli_test(NAME help_lists_sf_options ARGS run -scene taylor_green -help EXP
 pbsim_cli_test(NAME bench.grid ARGS bench ${PBSIM_TEST_DATA}/grid_tiny.yaml -o ${PBSIM_TEST_OUT}/bench_grid EXPECT "bench: done in")
 pbsim_cli_test(NAME bad.sf_advection ARGS run -scene taylor_green -sf_advection semi -o ${PBSIM_TEST_OUT}/bad FAIL
                EXPECT "Unknown -sf_advection 'semi'. Valid: rk2, rk3, bfecc")
+pbsim_cli_test(NAME bad.smoke_plume_coarse_inlet ARGS run -scene smoke_plume -smoke_plume_n 8 -o ${PBSIM_TEST_OUT}/bad FAIL
+               EXPECT "-smoke_plume_radius 0.08 is smaller than a cell")
