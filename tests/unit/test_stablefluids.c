@@ -470,6 +470,52 @@ START_TEST(lid_cavity_ghia)
 }
 END_TEST
 
+/* Conformance: every registered grid solver sets up on every grid scene (small), takes two steps
+ * with a finite, non-negative kinetic energy and a divergence-free result, and is destroyed. */
+START_TEST(every_grid_solver_on_every_grid_scene)
+{
+  SimRegistry reg;
+  PetscInt nso, nsc, pairs = 0;
+
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  CHECK_PETSC(SimRegistryCount(reg, SIM_KIND_SOLVER, &nso));
+  CHECK_PETSC(SimRegistryCount(reg, SIM_KIND_SCENE, &nsc));
+  for (PetscInt i = 0; i < nso; i++)
+    for (PetscInt j = 0; j < nsc; j++) {
+      const SimRegEntry *so, *sc;
+      SimScene scene;
+      SimGridProblem prob;
+      SimSolver s;
+      SimStepOutcome outcome;
+      SimEnergyReport rep;
+      PetscInt nfig;
+      const char *names[SIM_MAX_FIGURES];
+      PetscReal values[SIM_MAX_FIGURES];
+
+      CHECK_PETSC(SimRegistryGet(reg, SIM_KIND_SOLVER, i, &so));
+      CHECK_PETSC(SimRegistryGet(reg, SIM_KIND_SCENE, j, &sc));
+      if (!(so->flags & SIM_REG_GRID) || !(sc->flags & SIM_REG_GRID)) continue;
+      CHECK_PETSC(TestSetOptions("-taylor_green_n 16 -lid_cavity_n 16 -smoke_plume_n 16"));
+      CHECK_PETSC(SimSceneCreate(reg, sc->name, &scene));
+      CHECK_PETSC(SimSceneBuildGrid(scene, &prob));
+      CHECK_PETSC(SimSolverCreateOnGrid(reg, so->name, PETSC_COMM_WORLD, &prob, &s));
+      CHECK_PETSC(SimSolverSetFromOptions(s));
+      for (int k = 0; k < 2; k++) CHECK_PETSC(SimSolverStep(s, 0.01, &outcome));
+      ck_assert_msg(outcome == SIM_STEP_OK, "%s on %s: outcome %d", so->name, sc->name, (int)outcome);
+      CHECK_PETSC(SimSolverEnergy(s, &rep));
+      ck_assert_msg(PetscIsNormalReal(rep.kinetic) && rep.kinetic > 0, "%s on %s: kinetic energy %g", so->name, sc->name, (double)rep.kinetic);
+      CHECK_PETSC(SimSolverFigures(s, &nfig, names, values));
+      ck_assert_msg(nfig >= 1 && !strcmp(names[0], "div_l2") && values[0] < 1e-6, "%s on %s: figures", so->name, sc->name);
+      CHECK_PETSC(SimSolverDestroy(&s));
+      CHECK_PETSC(SimSceneDestroy(&scene));
+      pairs++;
+    }
+  ck_assert_int_ge(pairs, 3);
+  CHECK_PETSC(SimRegistryDestroy(&reg));
+  CHECK_PETSC(TestSetOptions(NULL));
+}
+END_TEST
+
 /* Bad input: a step beyond the ghost width, a ghost width below 2, an unknown scheme, and a grid
  * solver on a model (or a model solver on a grid problem). */
 START_TEST(bad_inputs)
@@ -530,6 +576,7 @@ Suite *test_suite(void)
   tcase_add_test(tc, divergence_after_step);
   tcase_add_test(tc, parallel_matches_serial);
   tcase_add_test(tc, lid_cavity_ghia);
+  tcase_add_test(tc, every_grid_solver_on_every_grid_scene);
   tcase_add_test(tc, bad_inputs);
   suite_add_tcase(s, tc);
   return s;
