@@ -93,6 +93,8 @@ static PetscErrorCode ConvMonitor(SimRun run, PetscInt step, PetscReal t, const 
 
   PetscFunctionBeginUser;
   PetscCall(SimRunGetModel(run, &model));
+  PetscCheck(model, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "A convergence case compares model states; a grid scene reports its error as a figure (e.g. velocity_error)");
   if (step == 0 && !strcmp(cv->c->reference, "ode") && !cv->n) PetscCall(ReferenceFromODE(cv, model));
   if (step == 0 && !strcmp(cv->c->reference, "analytic")) PetscCall(Errors(cv, run, model, t)); /* fails now if there is none */
   if (step != cv->final_step) PetscFunctionReturn(0);

@@ -34,9 +34,11 @@ static PetscErrorCode TallyMonitor(SimRun run, PetscInt step, PetscReal time, co
   SimModel model;
 
   PetscFunctionBeginUser;
-  if (step == 0) {
+  if (step == 0) { /* the problem size: vertices of a model, cells of a grid problem */
+    const SimGridProblem *grid;
     PetscCall(SimRunGetModel(run, &model));
-    t->nv = model->nv;
+    PetscCall(SimRunGetGrid(run, &grid));
+    t->nv = model ? model->nv : grid->n[0] * grid->n[1] * grid->n[2];
   }
   if (!stats) PetscFunctionReturn(0);
   t->steps = step;

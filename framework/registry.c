@@ -82,6 +82,18 @@ PetscErrorCode SimRegistryNames(SimRegistry reg, SimKind kind, char *buf, size_t
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode SimRegistryNamesWithFlag(SimRegistry reg, SimKind kind, unsigned flag, PetscBool set, char *buf, size_t len)
+{
+  PetscFunctionBeginUser;
+  buf[0] = 0;
+  for (PetscInt i = 0; i < reg->table[kind].n; i++) {
+    if (!(reg->table[kind].rows[i].flags & flag) != !set) continue;
+    if (buf[0]) PetscCall(PetscStrlcat(buf, ", ", len));
+    PetscCall(PetscStrlcat(buf, reg->table[kind].rows[i].name, len));
+  }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimRegistryFind(SimRegistry reg, SimKind kind, const char *name, const SimRegEntry **entry)
 {
   char names[2048];
@@ -119,7 +131,8 @@ PetscErrorCode SimRegistryView(SimRegistry reg, FILE *out)
     for (PetscInt i = 0; i < t->n; i++) {
       const SimRegEntry *e = &t->rows[i];
       const char *par = (k == SIM_KIND_SOLVER) ? ((e->flags & SIM_REG_MPI) ? "  [MPI]" : "  [serial]") : "";
-      fprintf(out, "  %-20s %s%s\n", e->name, e->help, par);
+      const char *grid = (k == SIM_KIND_SOLVER || k == SIM_KIND_SCENE) ? ((e->flags & SIM_REG_GRID) ? "  [grid]" : "") : "";
+      fprintf(out, "  %-20s %s%s%s\n", e->name, e->help, par, grid);
     }
   }
   PetscFunctionReturn(0);

@@ -9,6 +9,8 @@ typedef enum { SIM_KIND_SOLVER, SIM_KIND_SCENE, SIM_KIND_ENERGY, SIM_KIND_MATERI
 enum {
   SIM_REG_MPI = 1u << 0,    /* runs on more than one MPI rank */
   SIM_REG_SERIAL = 1u << 1, /* refuses p > 1 with a message (default when SIM_REG_MPI is absent) */
+  SIM_REG_GRID = 1u << 2,   /* a scene describing a grid problem / a solver of grid problems (Eulerian),
+                               instead of a Lagrangian model; a run pairs grid with grid */
 };
 
 /* Any constructor; each kind casts to its own typed signature (see solver.h, scene.h, energy.h). */
@@ -36,6 +38,8 @@ PetscErrorCode SimRegistryCount(SimRegistry reg, SimKind kind, PetscInt *n);
 PetscErrorCode SimRegistryGet(SimRegistry reg, SimKind kind, PetscInt i, const SimRegEntry **entry);
 /* Comma-separated list of the names of one kind, e.g. for help strings. */
 PetscErrorCode SimRegistryNames(SimRegistry reg, SimKind kind, char *buf, size_t len);
+/* The same, only of the rows that carry `flag` (set) or do not (!set). */
+PetscErrorCode SimRegistryNamesWithFlag(SimRegistry reg, SimKind kind, unsigned flag, PetscBool set, char *buf, size_t len);
 /* Prints every kind as a table: what `pbsim list` shows. */
 PetscErrorCode SimRegistryView(SimRegistry reg, FILE *out);
 const char *SimKindName(SimKind kind);

@@ -12,7 +12,10 @@ PetscErrorCode SimSceneCreate(SimRegistry reg, const char *name, SimScene *scene
   (*scene)->default_gravity[1] = -9.81;
   (*scene)->reg = reg;
   PetscCall(((SimSceneCreateFn)e->create)(*scene));
-  PetscCheck((*scene)->ops.build, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Scene '%s' has no build operation", name);
+  PetscCheck(!(*scene)->ops.build != !(*scene)->ops.grid, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "Scene '%s' must have exactly one of a build (model) and a grid operation", name);
+  PetscCheck(!(*scene)->ops.grid == !(e->flags & SIM_REG_GRID), PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "Scene '%s': a grid scene is registered with SIM_REG_GRID, a model scene without it", name);
   PetscFunctionReturn(0);
 }
 
@@ -56,6 +59,7 @@ static PetscErrorCode AddOptionTerms(SimScene scene, SimRegistry reg, SimModel m
 PetscErrorCode SimSceneBuildModel(SimScene scene, SimRegistry reg, MPI_Comm comm, SimModel *model)
 {
   PetscFunctionBeginUser;
+  PetscCheck(scene->ops.build, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Scene '%s' describes a grid problem, not a model", scene->name);
   PetscCall(SimModelCreate(comm, model));
   PetscCall(PetscArraycpy((*model)->gravity, scene->default_gravity, 3));
   PetscCall(scene->ops.build(scene, *model));
@@ -64,6 +68,33 @@ PetscErrorCode SimSceneBuildModel(SimScene scene, SimRegistry reg, MPI_Comm comm
   PetscCall(VecAssemblyEnd((*model)->mass));
   PetscCall(AddOptionTerms(scene, reg, *model));
   PetscCall(SimModelFinalize(*model));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimSceneBuildGrid(SimScene scene, SimGridProblem *problem)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(scene->ops.grid, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Scene '%s' builds a model, not a grid problem", scene->name);
+  PetscCall(SimGridProblemSetDefaults(problem));
+  PetscCall(scene->ops.grid(scene, problem));
+  PetscCall(SimGridProblemCheck(problem, scene->name));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimSceneIsGrid(SimScene scene, PetscBool *isgrid)
+{
+  PetscFunctionBeginUser;
+  *isgrid = scene->ops.grid ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimSceneFigures(SimScene scene, SimModel model, PetscReal t, PetscInt *n, const char *names[], PetscReal values[])
+{
+  PetscFunctionBeginUser;
+  *n = 0;
+  if (scene->ops.figures) PetscCall(scene->ops.figures(scene, model, t, n, names, values));
+  PetscCheck(*n >= 0 && *n <= SIM_MAX_FIGURES, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Scene '%s' reported %" PetscInt_FMT " figures (at most %d)",
+             scene->name, *n, SIM_MAX_FIGURES);
   PetscFunctionReturn(0);
 }
 

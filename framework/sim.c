@@ -1,5 +1,5 @@
-/* SimRun: builds the scene's model, the solver, and runs the steps with output, logging and
- * progress; a non-finite state stops the run after saving the last good state. */
+/* SimRun: builds the scene's model (or grid problem), the solver, and runs the steps with output,
+ * logging and progress; a non-finite state stops the run after saving the last good state. */
 #include <errno.h>
 #include <sys/stat.h>
 #include "framework/sim.h"
@@ -14,7 +14,8 @@ struct _p_SimRun {
   MPI_Comm comm;
   SimRegistry reg;
   SimScene scene;
-  SimModel model;
+  SimModel model;        /* model scenes */
+  SimGridProblem *grid;  /* grid scenes (then model is NULL) */
   SimSolver solver;
   char scene_name[64], solver_name[64], outdir[PETSC_MAX_PATH_LEN];
   PetscReal dt;
@@ -24,7 +25,34 @@ struct _p_SimRun {
   PetscInt nmonitors;
   SimRunMonitorFn monitor[8];
   void *monitor_ctx[8];
+  PetscInt nfig; /* the current figures: the solver's, then the scene's */
+  const char *fig_name[2 * SIM_MAX_FIGURES];
+  PetscReal fig_value[2 * SIM_MAX_FIGURES];
 };
+
+PetscErrorCode SimRunGetFigures(SimRun r, PetscInt *n, const char *const **names, const PetscReal **values)
+{
+  PetscFunctionBeginUser;
+  *n = r->nfig;
+  if (names) *names = r->fig_name;
+  if (values) *values = r->fig_value;
+  PetscFunctionReturn(0);
+}
+
+/* Gathers the solver's figures, then the scene's (model scenes), at time t. Their number must not
+ * change during a run: they are the CSV log's columns. */
+static PetscErrorCode GatherFigures(SimRun r, PetscReal t, PetscBool first)
+{
+  PetscInt ns, nc;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimSolverFigures(r->solver, &ns, r->fig_name, r->fig_value));
+  PetscCall(SimSceneFigures(r->scene, r->model, t, &nc, r->fig_name + ns, r->fig_value + ns));
+  PetscCheck(first || ns + nc == r->nfig, r->comm, PETSC_ERR_PLIB, "The number of figures changed from %" PetscInt_FMT " to %" PetscInt_FMT " during the run",
+             r->nfig, ns + nc);
+  r->nfig = ns + nc;
+  PetscFunctionReturn(0);
+}
 
 PetscErrorCode SimRunAddMonitor(SimRun r, SimRunMonitorFn fn, void *ctx)
 {
@@ -62,6 +90,7 @@ PetscErrorCode SimRunCreate(MPI_Comm comm, SimRegistry reg, SimRun *run)
 PetscErrorCode SimRunSetFromOptions(SimRun r)
 {
   char solvers[1024], scenes[1024];
+  PetscBool solver_set = PETSC_FALSE, isgrid;
 
   PetscFunctionBeginUser;
   PetscCall(PetscStrcpy(r->scene_name, "cloth"));
@@ -78,7 +107,7 @@ PetscErrorCode SimRunSetFromOptions(SimRun r)
   PetscCall(SimRegistryNames(r->reg, SIM_KIND_SCENE, scenes, sizeof(scenes)));
   PetscOptionsBegin(r->comm, NULL, "pbsim run", "");
   PetscCall(PetscOptionsString("-scene", scenes, "", r->scene_name, r->scene_name, sizeof(r->scene_name), NULL));
-  PetscCall(PetscOptionsString("-solver", solvers, "", r->solver_name, r->solver_name, sizeof(r->solver_name), NULL));
+  PetscCall(PetscOptionsString("-solver", solvers, "", r->solver_name, r->solver_name, sizeof(r->solver_name), &solver_set));
   PetscCall(PetscOptionsReal("-dt", "time step (s)", "", r->dt, &r->dt, NULL));
   PetscCall(PetscOptionsInt("-steps", "number of steps", "", r->steps, &r->steps, NULL));
   PetscCall(PetscOptionsString("-o", "output directory", "", r->outdir, r->outdir, sizeof(r->outdir), NULL));
@@ -93,15 +122,44 @@ PetscErrorCode SimRunSetFromOptions(SimRun r)
   PetscCheck(r->steps >= 0, r->comm, PETSC_ERR_ARG_OUTOFRANGE, "-steps must be >= 0 (got %" PetscInt_FMT ")", r->steps);
   PetscCheck(r->output_every >= 0 && r->snapshot_every >= 0, r->comm, PETSC_ERR_ARG_OUTOFRANGE, "-output_every and -snapshot_every must be >= 0");
 
-  /* check both names before building anything, so a typo fails fast with the valid names */
+  /* check both names and that they fit each other before building anything, so a typo or a grid
+   * solver on a model scene (or the reverse) fails fast with the valid names */
   {
-    const SimRegEntry *e;
-    PetscCall(SimRegistryFind(r->reg, SIM_KIND_SCENE, r->scene_name, &e));
-    PetscCall(SimRegistryFind(r->reg, SIM_KIND_SOLVER, r->solver_name, &e));
+    const SimRegEntry *sc, *so;
+    PetscBool gscene;
+    char fit[1024];
+    PetscCall(SimRegistryFind(r->reg, SIM_KIND_SCENE, r->scene_name, &sc));
+    gscene = (sc->flags & SIM_REG_GRID) ? PETSC_TRUE : PETSC_FALSE;
+    PetscCall(SimRegistryNamesWithFlag(r->reg, SIM_KIND_SOLVER, SIM_REG_GRID, gscene, fit, sizeof(fit)));
+    if (gscene && !solver_set) { /* a grid scene's default solver: the first grid solver */
+      const SimRegEntry *e;
+      PetscInt n;
+      PetscCall(SimRegistryCount(r->reg, SIM_KIND_SOLVER, &n));
+      for (PetscInt i = n - 1; i >= 0; i--) {
+        PetscCall(SimRegistryGet(r->reg, SIM_KIND_SOLVER, i, &e));
+        if (e->flags & SIM_REG_GRID) PetscCall(PetscStrncpy(r->solver_name, e->name, sizeof(r->solver_name)));
+      }
+    }
+    PetscCall(SimRegistryFind(r->reg, SIM_KIND_SOLVER, r->solver_name, &so));
+    if (!(so->flags & SIM_REG_GRID) != !gscene) {
+      char scn[1024];
+      PetscCall(SimRegistryNamesWithFlag(r->reg, SIM_KIND_SCENE, SIM_REG_GRID, !gscene, scn, sizeof(scn)));
+      SETERRQ(r->comm, PETSC_ERR_ARG_INCOMP,
+              "Solver '%s' does not fit scene '%s': the scene %s. Solvers for it: %s. Scenes for solver '%s': %s", r->solver_name,
+              r->scene_name, gscene ? "is a grid problem (Eulerian)" : "builds a Lagrangian model", fit[0] ? fit : "(none)", r->solver_name,
+              scn[0] ? scn : "(none)");
+    }
   }
   PetscCall(SimSceneCreate(r->reg, r->scene_name, &r->scene));
-  PetscCall(SimSceneBuildModel(r->scene, r->reg, r->comm, &r->model));
-  PetscCall(SimSolverCreate(r->reg, r->solver_name, r->model, &r->solver));
+  PetscCall(SimSceneIsGrid(r->scene, &isgrid));
+  if (isgrid) {
+    PetscCall(PetscNew(&r->grid));
+    PetscCall(SimSceneBuildGrid(r->scene, r->grid));
+    PetscCall(SimSolverCreateOnGrid(r->reg, r->solver_name, r->comm, r->grid, &r->solver));
+  } else {
+    PetscCall(SimSceneBuildModel(r->scene, r->reg, r->comm, &r->model));
+    PetscCall(SimSolverCreate(r->reg, r->solver_name, r->model, &r->solver));
+  }
   PetscCall(SimSolverSetFromOptions(r->solver));
   PetscCall(PetscOptionsHasHelp(NULL, &r->help));
   PetscFunctionReturn(0);
@@ -146,6 +204,14 @@ static PetscErrorCode WriteFrame(SimRun r, RunOutput *o, PetscInt step, PetscRea
   const PetscScalar *x, *v;
 
   PetscFunctionBeginUser;
+  if (r->grid) { /* the solver owns the state: a VTK ImageData frame */
+    PetscBool written;
+    PetscCall(PetscSNPrintf(file, sizeof(file), "frame_%05" PetscInt_FMT ".vti", step));
+    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", r->outdir, file));
+    PetscCall(SimSolverWriteFrame(r->solver, path, &written));
+    if (written && o->pvd) PetscCall(SimPVDAdd(o->pvd, t, file));
+    PetscFunctionReturn(0);
+  }
   PetscCall(PetscSNPrintf(file, sizeof(file), "frame_%05" PetscInt_FMT ".vtu", step));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", r->outdir, file));
   PetscCall(VecGetArrayRead(r->model->x, &x));
@@ -165,6 +231,12 @@ static PetscErrorCode WriteSnapshot(SimRun r, RunOutput *o, PetscInt step, Petsc
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/snapshot_%05" PetscInt_FMT ".png", r->outdir, step));
   PetscCall(PetscSNPrintf(caption, sizeof(caption), "%s  %s  t = %.3f s  step %" PetscInt_FMT, r->scene_name, r->solver_name, (double)t, step));
+  if (r->grid) {
+    PetscBool written;
+    PetscCall(SimSolverWriteImage(r->solver, caption, path, &written));
+    o->last_snapshot = step;
+    PetscFunctionReturn(0);
+  }
   PetscCall(VecGetArrayRead(r->model->x, &x));
   PetscCall(SimPNGWrite(r->model, x, &r->camera, caption, path));
   PetscCall(VecRestoreArrayRead(r->model->x, &x));
@@ -197,49 +269,65 @@ PetscErrorCode SimRunExecute(SimRun r)
   PetscLogDouble t0, t1, wall_start;
   PetscInt not_converged = 0, total_newton = 0;
   SimEvents ev;
+  PetscMPIInt rank;
 
   PetscFunctionBeginUser;
   if (r->help) PetscFunctionReturn(0); /* -help: the options are listed, nothing runs */
+  PetscCallMPI(MPI_Comm_rank(r->comm, &rank));
   PetscCall(SimEventsGet(&ev));
-  PetscCall(SimMakeDirectory(r->outdir));
+  if (!rank) PetscCall(SimMakeDirectory(r->outdir));
+  PetscCallMPI(MPI_Barrier(r->comm));
   PetscCall(SimSolverSetUp(r->solver));
   PetscCall(SimSolverGetStats(r->solver, &stats));
   PetscCall(SimSolverEnergy(r->solver, &rep));
-  if (r->log) {
+  PetscCall(GatherFigures(r, 0.0, PETSC_TRUE));
+  if (r->log && !rank) { /* rank 0 writes the files the run shares (the solver writes its own frames collectively) */
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/log.csv", r->outdir));
-    PetscCall(SimCSVLogCreate(path, &rep, &o.csv));
-    PetscCall(SimCSVLogRow(o.csv, 0, 0.0, r->dt, &rep, NULL, 0.0));
+    PetscCall(SimCSVLogCreateWithFigures(path, &rep, r->nfig, r->fig_name, &o.csv));
+    PetscCall(SimCSVLogRowWithFigures(o.csv, 0, 0.0, r->dt, &rep, NULL, 0.0, r->nfig, r->fig_value));
   }
   PetscCall(CallMonitors(r, 0, 0.0, &rep, NULL, 0.0));
-  if (r->output_every) {
+  if (r->output_every && !rank) {
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s.pvd", r->outdir, r->scene_name));
     PetscCall(SimPVDCreate(path, &o.pvd));
   }
-  if (r->snapshots) PetscCall(FitCamera(r));
+  if (r->snapshots && !r->grid) PetscCall(FitCamera(r));
   PetscCall(PetscLogEventBegin(ev.output, 0, 0, 0, 0));
   if (r->output_every) PetscCall(WriteFrame(r, &o, 0, 0.0));
   if (r->snapshots) PetscCall(WriteSnapshot(r, &o, 0, 0.0));
   PetscCall(PetscLogEventEnd(ev.output, 0, 0, 0, 0));
-  PetscCall(PetscPrintf(r->comm, "pbsim: scene %s (%" PetscInt_FMT " vertices, %" PetscInt_FMT " pinned), solver %s, dt = %g s, %" PetscInt_FMT " steps -> %s/\n",
-                        r->scene_name, r->model->nv, r->model->npinned, r->solver_name, (double)r->dt, r->steps, r->outdir));
+  if (r->grid)
+    PetscCall(PetscPrintf(r->comm, "pbsim: scene %s (%" PetscInt_FMT "D grid, %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " cells), solver %s, dt = %g s, %" PetscInt_FMT " steps -> %s/\n",
+                          r->scene_name, r->grid->dim, r->grid->n[0], r->grid->n[1], r->grid->n[2], r->solver_name, (double)r->dt, r->steps, r->outdir));
+  else
+    PetscCall(PetscPrintf(r->comm, "pbsim: scene %s (%" PetscInt_FMT " vertices, %" PetscInt_FMT " pinned), solver %s, dt = %g s, %" PetscInt_FMT " steps -> %s/\n",
+                          r->scene_name, r->model->nv, r->model->npinned, r->solver_name, (double)r->dt, r->steps, r->outdir));
 
-  PetscCall(VecDuplicate(r->model->x, &xgood));
-  PetscCall(VecDuplicate(r->model->v, &vgood));
+  /* the last good state: the model's x and v, or the grid solver's state vector */
+  {
+    Vec state;
+    PetscCall(SimSolverGetState(r->solver, &state));
+    PetscCall(VecDuplicate(state, &xgood));
+    PetscCall(VecDuplicate(r->model ? r->model->v : state, &vgood));
+  }
   PetscCall(SimProgressStart(&o.progress, r->steps, r->progress));
   PetscCall(PetscTime(&wall_start));
   for (PetscInt step = 1; step <= r->steps; step++) {
     SimStepOutcome outcome;
     PetscReal t;
 
-    PetscCall(VecCopy(r->model->x, xgood));
-    PetscCall(VecCopy(r->model->v, vgood));
+    if (r->model) {
+      PetscCall(VecCopy(r->model->x, xgood));
+      PetscCall(VecCopy(r->model->v, vgood));
+    }
     PetscCall(PetscTime(&t0));
     PetscCall(SimSolverStep(r->solver, r->dt, &outcome));
     PetscCall(PetscTime(&t1));
     PetscCall(SimSolverGetTime(r->solver, &t, NULL));
     if (outcome == SIM_STEP_NONFINITE) { /* stop: save the last good state, free everything, say what to try */
       PetscCall(SimProgressFinish(&o.progress, step, t));
-      PetscCall(WriteLastGood(r, xgood, vgood, path, sizeof(path)));
+      if (r->model) PetscCall(WriteLastGood(r, xgood, vgood, path, sizeof(path)));
+      else PetscCall(PetscSNPrintf(path, sizeof(path), "the frames in %s/", r->outdir)); /* grid: frames hold the history */
       PetscCall(SimCSVLogDestroy(&o.csv));
       PetscCall(SimPVDDestroy(&o.pvd));
       PetscCall(VecDestroy(&xgood));
@@ -254,8 +342,9 @@ PetscErrorCode SimRunExecute(SimRun r)
                                      "Later occurrences are counted, not printed.\n", step, (double)stats->residual));
     total_newton += stats->nonlinear_its;
     PetscCall(SimSolverEnergy(r->solver, &rep));
+    PetscCall(GatherFigures(r, t, PETSC_FALSE));
     PetscCall(PetscLogEventBegin(ev.output, 0, 0, 0, 0));
-    if (o.csv) PetscCall(SimCSVLogRow(o.csv, step, t, r->dt, &rep, stats, 1e3 * (t1 - t0)));
+    if (o.csv) PetscCall(SimCSVLogRowWithFigures(o.csv, step, t, r->dt, &rep, stats, 1e3 * (t1 - t0), r->nfig, r->fig_value));
     PetscCall(CallMonitors(r, step, t, &rep, stats, 1e3 * (t1 - t0)));
     if (r->output_every && step % r->output_every == 0) PetscCall(WriteFrame(r, &o, step, t));
     if (r->snapshots && ((r->snapshot_every && step % r->snapshot_every == 0) || step == r->steps)) PetscCall(WriteSnapshot(r, &o, step, t));
@@ -291,6 +380,13 @@ PetscErrorCode SimRunGetModel(SimRun r, SimModel *model)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode SimRunGetGrid(SimRun r, const SimGridProblem **grid)
+{
+  PetscFunctionBeginUser;
+  *grid = r->grid;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimRunDestroy(SimRun *run)
 {
   PetscFunctionBeginUser;
@@ -298,6 +394,7 @@ PetscErrorCode SimRunDestroy(SimRun *run)
   PetscCall(SimSolverDestroy(&(*run)->solver));
   PetscCall(SimModelDestroy(&(*run)->model));
   PetscCall(SimSceneDestroy(&(*run)->scene));
+  PetscCall(PetscFree((*run)->grid));
   PetscCall(PetscFree(*run));
   PetscFunctionReturn(0);
 }

@@ -7,7 +7,7 @@
 typedef struct _p_SimRun *SimRun;
 
 /* Options (all in the PETSc options database, so a YAML config and the command line agree):
- *   -scene NAME  -solver NAME  -dt SECONDS  -steps N  -o DIR (default out)
+ *   -scene NAME  -solver NAME (default implicit_euler; for a grid scene the first grid solver)  -dt SECONDS  -steps N  -o DIR (default out)
  *   -output_every N (VTK frame every N steps, 0 = none; default 1)
  *   -snapshot_every N (PNG every N steps; the first and last frames always; 0 = only those)
  *   -snapshots (default true; false: no PNG at all)  -log (default true: DIR/log.csv)
@@ -25,5 +25,10 @@ typedef PetscErrorCode (*SimRunMonitorFn)(SimRun run, PetscInt step, PetscReal t
 PetscErrorCode SimRunAddMonitor(SimRun run, SimRunMonitorFn fn, void *ctx);
 PetscErrorCode SimRunGetSolver(SimRun run, SimSolver *solver);
 PetscErrorCode SimRunGetScene(SimRun run, SimScene *scene);
-PetscErrorCode SimRunGetModel(SimRun run, SimModel *model);
+PetscErrorCode SimRunGetModel(SimRun run, SimModel *model); /* NULL for a grid scene */
+PetscErrorCode SimRunGetGrid(SimRun run, const SimGridProblem **grid); /* NULL for a model scene */
+/* The figures of the last step (or of the initial state before any): the solver's named
+ * figures, then the scene's; the CSV log's columns after the standard ones. Valid until the
+ * next step. */
+PetscErrorCode SimRunGetFigures(SimRun run, PetscInt *n, const char *const **names, const PetscReal **values);
 PetscErrorCode SimRunDestroy(SimRun *run); /* accepts NULL */

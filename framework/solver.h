@@ -2,6 +2,7 @@
 #pragma once
 #include <petscsys.h>
 #include "framework/registry.h"
+#include "framework/grid.h"
 #include "framework/model/model.h"
 
 typedef struct _p_SimSolver *SimSolver;
@@ -15,6 +16,9 @@ typedef enum {
 
 /* Per-step statistics (the CSV log and the benchmark harness read these). */
 #define SIM_MAX_HISTORY 256
+#ifndef SIM_MAX_FIGURES
+#define SIM_MAX_FIGURES 16 /* named per-step figures of a solver or a scene (CSV columns) */
+#endif
 typedef struct {
   SimStepOutcome outcome;
   PetscInt nonlinear_its;   /* Newton iterations (0 for explicit methods) */
@@ -33,6 +37,10 @@ typedef PetscErrorCode (*SimSolverCreateFn)(SimSolver);
 
 /* Public API. Create by registered name on a model (the solver does not own the model). */
 PetscErrorCode SimSolverCreate(SimRegistry reg, const char *type, SimModel model, SimSolver *solver);
+/* Create a grid solver (registered with SIM_REG_GRID) on a grid problem, on `comm`; the problem
+ * must outlive the solver. A model solver here, or a grid solver in SimSolverCreate, is an error
+ * naming the solvers that fit. */
+PetscErrorCode SimSolverCreateOnGrid(SimRegistry reg, const char *type, MPI_Comm comm, const SimGridProblem *problem, SimSolver *solver);
 PetscErrorCode SimSolverSetFromOptions(SimSolver solver);
 PetscErrorCode SimSolverSetUp(SimSolver solver);
 /* Advances by dt > 0. Sets up on first call, logs the SimStep event, checks the new state is
@@ -44,4 +52,14 @@ PetscErrorCode SimSolverGetStats(SimSolver solver, const SimStepStats **stats);
 PetscErrorCode SimSolverGetTime(SimSolver solver, PetscReal *t, PetscInt *step);
 PetscErrorCode SimSolverGetType(SimSolver solver, const char **type);
 PetscErrorCode SimSolverView(SimSolver solver, PetscViewer viewer);
+/* The solver's named per-step figures (at most SIM_MAX_FIGURES; *n = 0 when it has none). The
+ * names stay valid while the solver lives. */
+PetscErrorCode SimSolverFigures(SimSolver solver, PetscInt *n, const char *names[], PetscReal values[]);
+/* Output of solvers that own their state (grid solvers): a ParaView frame at path, a PNG at path
+ * with a caption. *written is PETSC_FALSE when the solver has no such output. Collective. */
+PetscErrorCode SimSolverWriteFrame(SimSolver solver, const char *path, PetscBool *written);
+PetscErrorCode SimSolverWriteImage(SimSolver solver, const char *caption, const char *path, PetscBool *written);
+/* The state as one Vec (not a copy; do not destroy): the model's x for model solvers, the
+ * solver's own (e.g. the face velocities) for grid solvers. */
+PetscErrorCode SimSolverGetState(SimSolver solver, Vec *state);
 PetscErrorCode SimSolverDestroy(SimSolver *solver); /* accepts NULL */

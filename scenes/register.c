@@ -3,6 +3,7 @@
 #include "scenes/scenes.h"
 
 #define ADD(name, help, fn) PetscCall(SimRegistryAdd(reg, SIM_KIND_SCENE, name, help, (SimGenericFn)(fn), 0))
+#define ADD_GRID(name, help, fn) PetscCall(SimRegistryAdd(reg, SIM_KIND_SCENE, name, help, (SimGenericFn)(fn), SIM_REG_GRID))
 
 PetscErrorCode SimRegisterScenes(SimRegistry reg)
 {
@@ -15,5 +16,9 @@ PetscErrorCode SimRegisterScenes(SimRegistry reg)
   ADD("beam", "cantilever: a tet box clamped at x = 0 sagging under gravity (FEM; -beam_material)", SimSceneCreate_Beam);
   ADD("drop", "a soft elastic box falling on a ground plane (FEM; -drop_material)", SimSceneCreate_Drop);
   ADD("twist", "an elastic bar whose clamped ends turn in opposite directions (FEM, scripted pins; -twist_material)", SimSceneCreate_Twist);
+  /* grid scenes: Eulerian problems for grid solvers (stablefluids) */
+  ADD_GRID("taylor_green", "2D Taylor-Green vortex in a free-slip box, analytic decay (-taylor_green_n, -taylor_green_re; 0 = inviscid)", SimSceneCreate_TaylorGreen);
+  ADD_GRID("lid_cavity", "2D lid-driven cavity, viscous (-lid_cavity_n, -lid_cavity_re)", SimSceneCreate_LidCavity);
+  ADD_GRID("smoke_plume", "hot smoke rising from a floor inlet, 2D or 3D (-smoke_plume_dim, -smoke_plume_n)", SimSceneCreate_SmokePlume);
   PetscFunctionReturn(0);
 }

@@ -10,3 +10,6 @@ PetscErrorCode SimSceneCreate_File(SimScene);
 PetscErrorCode SimSceneCreate_Beam(SimScene);
 PetscErrorCode SimSceneCreate_Drop(SimScene);
 PetscErrorCode SimSceneCreate_Twist(SimScene);
+PetscErrorCode SimSceneCreate_TaylorGreen(SimScene);
+PetscErrorCode SimSceneCreate_LidCavity(SimScene);
+PetscErrorCode SimSceneCreate_SmokePlume(SimScene);

@@ -14,6 +14,7 @@ PetscErrorCode SimSolverCreate_BDF2(SimSolver);
 PetscErrorCode SimSolverCreate_ImplicitMidpoint(SimSolver);
 PetscErrorCode SimSolverCreate_TS(SimSolver);
 PetscErrorCode SimSolverCreate_PD(SimSolver);
+PetscErrorCode SimSolverCreate_StableFluids(SimSolver);
 
 #define ADD(name, help, fn, flags) PetscCall(SimRegistryAdd(reg, SIM_KIND_SOLVER, name, help, (SimGenericFn)(fn), flags))
 
@@ -33,5 +34,8 @@ PetscErrorCode SimRegisterSolvers(SimRegistry reg)
   ADD("linearized_implicit", "Baraff-Witkin linearized implicit Euler, one Newton step (-linearized_beta 0..1)", SimSolverCreate_LinearizedImplicit, 0);
   ADD("pd", "projective dynamics: implicit Euler by local projections + one prefactorized CHOLMOD solve (-pd_iterations, -pd_chebyshev)", SimSolverCreate_PD, 0);
   ADD("ts", "PETSc TS on the model as a first-order ODE: any -ts_type (rk, bdf, theta, alpha, ...), adaptive", SimSolverCreate_TS, 0);
+  /* grid solvers: Eulerian methods on grid scenes */
+  ADD("stablefluids", "Stable Fluids on a MAC grid: semi-Lagrangian advection, smoke, viscosity, MGPCG projection (-sf_advection rk2|rk3|bfecc)",
+      SimSolverCreate_StableFluids, SIM_REG_MPI | SIM_REG_GRID);
   PetscFunctionReturn(0);
 }

@@ -13,4 +13,10 @@ PetscErrorCode SimCSVLogCreate(const char *path, const SimEnergyReport *rep, Sim
  * the initial state): the solver columns are then 0. */
 PetscErrorCode SimCSVLogRow(SimCSVLog log, PetscInt step, PetscReal time, PetscReal dt, const SimEnergyReport *rep,
                             const SimStepStats *stats, PetscReal wall_ms);
+/* The same with nfig named figure columns after wall_ms (a solver's and a scene's figures, see
+ * SimRunGetFigures); every row must then give nfig values. */
+PetscErrorCode SimCSVLogCreateWithFigures(const char *path, const SimEnergyReport *rep, PetscInt nfig, const char *const names[],
+                                          SimCSVLog *log);
+PetscErrorCode SimCSVLogRowWithFigures(SimCSVLog log, PetscInt step, PetscReal time, PetscReal dt, const SimEnergyReport *rep,
+                                       const SimStepStats *stats, PetscReal wall_ms, PetscInt nfig, const PetscReal values[]);
 PetscErrorCode SimCSVLogDestroy(SimCSVLog *log); /* accepts NULL */

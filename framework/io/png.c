@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <cairo.h>
 #include "framework/io/png.h"
 
@@ -333,5 +334,72 @@ PetscErrorCode SimPNGWrite(SimModel model, const PetscReal *x, const SimCamera *
              "Cannot write '%s': %s (cairo)", path, cairo_status_to_string(status));
   PetscCheck(rename(tmp, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE,
              "Cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+  PetscFunctionReturn(0);
+}
+
+/* Colour ramp stops (approximately matplotlib's viridis at 0, 1/4, 1/2, 3/4, 1). */
+static const double kRamp[5][3] = {{0.267, 0.005, 0.329}, {0.229, 0.322, 0.546}, {0.128, 0.567, 0.551}, {0.369, 0.789, 0.383}, {0.993, 0.906, 0.144}};
+
+static void RampColour(double s, double rgb[3])
+{
+  double x = PetscMax(0.0, PetscMin(1.0, s)) * 4;
+  int k = (int)PetscMin(3.0, floor(x));
+  double t = x - k;
+  for (int c = 0; c < 3; c++) rgb[c] = (1 - t) * kRamp[k][c] + t * kRamp[k + 1][c];
+}
+
+PetscErrorCode SimPNGWriteRaster(PetscInt nx, PetscInt ny, const PetscReal *values, PetscReal vmin, PetscReal vmax, PetscInt scale,
+                                 const char *caption, const char *path)
+{
+  char tmp[PETSC_MAX_PATH_LEN], text[256];
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  cairo_status_t status;
+  unsigned char *pix;
+  int stride, W, H;
+  double range = vmax > vmin ? vmax - vmin : 1.0;
+
+  PetscFunctionBeginUser;
+  PetscCheck(nx > 0 && ny > 0 && scale > 0 && nx * scale <= CAMERA_MAX_PIXELS && ny * scale <= CAMERA_MAX_PIXELS, PETSC_COMM_SELF,
+             PETSC_ERR_ARG_OUTOFRANGE, "Cannot render '%s': %" PetscInt_FMT "x%" PetscInt_FMT " cells at %" PetscInt_FMT " pixels each", path, nx,
+             ny, scale);
+  PetscCheck(snprintf(tmp, sizeof(tmp), "%s.tmp", path) < (int)sizeof(tmp), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Output path '%s' is too long",
+             path);
+  W = (int)(nx * scale);
+  H = (int)(ny * scale);
+  surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
+  status = cairo_surface_status(surface);
+  if (status == CAIRO_STATUS_SUCCESS) {
+    cairo_surface_flush(surface);
+    pix = cairo_image_surface_get_data(surface);
+    stride = cairo_image_surface_get_stride(surface);
+    for (int py = 0; py < H; py++)
+      for (int px = 0; px < W; px++) {
+        PetscInt i = px / scale, j = (H - 1 - py) / scale; /* row 0 of the image is the top of the box */
+        double rgb[3];
+        uint32_t *p = (uint32_t *)(pix + (size_t)py * stride) + px;
+        RampColour((values[i + nx * j] - vmin) / range, rgb);
+        *p = ((uint32_t)(255 * rgb[0] + 0.5) << 16) | ((uint32_t)(255 * rgb[1] + 0.5) << 8) | (uint32_t)(255 * rgb[2] + 0.5);
+      }
+    cairo_surface_mark_dirty(surface);
+  }
+  cr = cairo_create(surface);
+  status = cairo_status(cr);
+  if (status == CAIRO_STATUS_SUCCESS && caption && caption[0]) {
+    snprintf(text, sizeof(text), "%s  [%.3g, %.3g]", caption, (double)vmin, (double)vmax);
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, 13);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_move_to(cr, 8, 18);
+    cairo_show_text(cr, text);
+    status = cairo_status(cr);
+  }
+  if (status == CAIRO_STATUS_SUCCESS) status = cairo_surface_write_to_png(surface, tmp);
+  cairo_destroy(cr);
+  cairo_surface_destroy(surface);
+  if (status != CAIRO_STATUS_SUCCESS) remove(tmp);
+  PetscCheck(status == CAIRO_STATUS_SUCCESS, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot write '%s': %s (cairo)", path,
+             cairo_status_to_string(status));
+  PetscCheck(rename(tmp, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
   PetscFunctionReturn(0);
 }

@@ -21,3 +21,11 @@ PetscErrorCode SimCameraFit(PetscInt npoints, const PetscReal *x, PetscReal marg
  * dots, pinned vertices marked in red, and a caption (e.g. "cloth  t = 1.00 s") in the top-left
  * corner. The image is written to path + ".tmp" and renamed. */
 PetscErrorCode SimPNGWrite(SimModel model, const PetscReal *x, const SimCamera *cam, const char *caption, const char *path);
+
+/* A colour-mapped raster image of a scalar field: values[i + nx j] on an nx x ny grid, j = 0 at
+ * the bottom; each grid cell becomes a square of `scale` pixels (nearest neighbour), coloured by
+ * a perceptual ramp (dark blue - teal - yellow, viridis-like) over [vmin, vmax] (values outside
+ * are clamped), with the caption and the range in the top-left corner. Written to path + ".tmp"
+ * and renamed. */
+PetscErrorCode SimPNGWriteRaster(PetscInt nx, PetscInt ny, const PetscReal *values, PetscReal vmin, PetscReal vmax, PetscInt scale,
+                                 const char *caption, const char *path);

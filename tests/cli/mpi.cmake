@@ -14,3 +14,11 @@ if(MPIEXEC_EXECUTABLE AND TARGET test_projection)
   set_tests_properties(mpi.test_projection_2ranks PROPERTIES TIMEOUT 300
                        ENVIRONMENT "CK_FORK=no;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
 endif()
+
+# Stable fluids on 2 ranks: constant-field advection across the rank boundary, and 20 steps of a
+# smoke plume on PETSC_COMM_WORLD compared with the same run on PETSC_COMM_SELF.
+if(MPIEXEC_EXECUTABLE AND TARGET test_stablefluids)
+  add_test(NAME mpi.test_stablefluids_2ranks COMMAND ${MPIEXEC_EXECUTABLE} -np 2 --oversubscribe $<TARGET_FILE:test_stablefluids>)
+  set_tests_properties(mpi.test_stablefluids_2ranks PROPERTIES TIMEOUT 300
+                       ENVIRONMENT "CK_FORK=no;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+endif()

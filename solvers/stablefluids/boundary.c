@@ -1,0 +1,93 @@
+/* Boundary and initial conditions of the stablefluids solver, sampled from the grid problem. */
+#include "solvers/stablefluids/sf_impl.h"
+
+/* The velocity the problem prescribes on boundary face `face` at x and t (0 for slip walls and
+ * for walls without a boundary_velocity). */
+static PetscErrorCode BoundaryVelocity(SF *sf, PetscInt face, const PetscReal x[3], PetscReal t, PetscReal w[3])
+{
+  const SimGridProblem *p = sf->prob;
+
+  PetscFunctionBegin;
+  w[0] = w[1] = w[2] = 0;
+  if ((p->face[face] == SIM_GRID_WALL || p->face[face] == SIM_GRID_INFLOW) && p->boundary_velocity)
+    PetscCall(p->boundary_velocity(p->ctx, face, x, t, w));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SFApplyBoundary(SF *sf, PetscReal t, Vec u)
+{
+  PetscInt xs, ys, zs, xm, ym, zm, dim = sf->mac->dim;
+  PetscScalar *a;
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetCorners(sf->dav, &xs, &ys, &zs, &xm, &ym, &zm));
+  PetscCall(VecGetArray(u, &a));
+  for (PetscInt k = zs, l = 0; k < zs + zm; k++)
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++, l++)
+        for (PetscInt c = 0; c < dim; c++) {
+          const PetscInt idx[3] = {i, j, k};
+          PetscReal x[3], w[3];
+          if (SFFacePadding(sf, c, idx) || !SFFacePrescribed(sf, c, idx)) continue;
+          SFFacePosition(sf, c, i, j, k, x);
+          PetscCall(BoundaryVelocity(sf, 2 * c + (idx[c] == 0 ? 0 : 1), x, t, w));
+          a[l * dim + c] = w[c];
+        }
+  PetscCall(VecRestoreArray(u, &a));
+  PetscFunctionReturn(0);
+}
+
+/* Samples a scalar callback at the owned cell centres into q (global on sf->dac). */
+static PetscErrorCode SampleCells(SF *sf, SimGridScalarFn fn, Vec q)
+{
+  PetscInt xs, ys, zs, xm, ym, zm;
+  PetscScalar *a;
+
+  PetscFunctionBegin;
+  PetscCall(VecSet(q, 0));
+  if (!fn) PetscFunctionReturn(0);
+  PetscCall(DMDAGetCorners(sf->dac, &xs, &ys, &zs, &xm, &ym, &zm));
+  PetscCall(VecGetArray(q, &a));
+  for (PetscInt k = zs, l = 0; k < zs + zm; k++)
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++, l++) {
+        PetscReal x[3], v;
+        SFCellPosition(sf, i, j, k, x);
+        PetscCall(fn(sf->prob->ctx, x, 0.0, &v));
+        a[l] = v;
+      }
+  PetscCall(VecRestoreArray(q, &a));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SFInitialFields(SF *sf)
+{
+  const SimGridProblem *p = sf->prob;
+  PetscInt xs, ys, zs, xm, ym, zm, dim = sf->mac->dim;
+  PetscScalar *a;
+
+  PetscFunctionBegin;
+  PetscCall(VecSet(sf->u, 0));
+  if (p->velocity) {
+    PetscCall(DMDAGetCorners(sf->dav, &xs, &ys, &zs, &xm, &ym, &zm));
+    PetscCall(VecGetArray(sf->u, &a));
+    for (PetscInt k = zs, l = 0; k < zs + zm; k++)
+      for (PetscInt j = ys; j < ys + ym; j++)
+        for (PetscInt i = xs; i < xs + xm; i++, l++)
+          for (PetscInt c = 0; c < dim; c++) {
+            const PetscInt idx[3] = {i, j, k};
+            PetscReal x[3], v[3] = {0, 0, 0};
+            if (SFFacePadding(sf, c, idx)) continue;
+            SFFacePosition(sf, c, i, j, k, x);
+            PetscCall(p->velocity(p->ctx, x, 0.0, v));
+            a[l * dim + c] = v[c];
+          }
+    PetscCall(VecRestoreArray(sf->u, &a));
+  }
+  PetscCall(SFApplyBoundary(sf, 0.0, sf->u));
+  if (sf->smoke) {
+    PetscCall(SampleCells(sf, p->density, sf->d));
+    PetscCall(SampleCells(sf, p->temperature, sf->T));
+  }
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,133 @@
+/* Output of the stablefluids state: cell-centred fields gathered in natural order on rank 0,
+ * written as a VTK ImageData frame (velocity, pressure, density, temperature) and as a PNG of a
+ * density slice (the speed |u| for problems without smoke). */
+#include "solvers/stablefluids/sf_impl.h"
+#include "framework/io/vti.h"
+#include "framework/io/png.h"
+
+enum { OUT_UX, OUT_UY, OUT_UZ, OUT_P, OUT_D, OUT_T, NOUT };
+
+/* The six cell fields on the owned cells (global vector of sf->dout). */
+static PetscErrorCode CellFields(SF *sf, Vec out)
+{
+  PetscInt xs, ys, zs, xm, ym, zm, dim = sf->mac->dim;
+  const PetscScalar *p, *d = NULL, *T = NULL;
+  PetscScalar *o;
+  SFLocal U;
+
+  PetscFunctionBegin;
+  PetscCall(DMGlobalToLocal(sf->dav, sf->u, INSERT_VALUES, sf->ul));
+  PetscCall(SFLocalGet(sf->dav, sf->ul, &U));
+  PetscCall(VecGetArrayRead(sf->p, &p));
+  if (sf->smoke) {
+    PetscCall(VecGetArrayRead(sf->d, &d));
+    PetscCall(VecGetArrayRead(sf->T, &T));
+  }
+  PetscCall(VecGetArray(out, &o));
+  PetscCall(DMDAGetCorners(sf->dac, &xs, &ys, &zs, &xm, &ym, &zm));
+  for (PetscInt k = zs, l = 0; k < zs + zm; k++)
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++, l++) {
+        const PetscInt idx[3] = {i, j, k};
+        for (PetscInt c = 0; c < 3; c++) {
+          PetscInt hi[3] = {i, j, k};
+          if (c >= dim) {
+            o[NOUT * l + c] = 0;
+            continue;
+          }
+          hi[c]++;
+          o[NOUT * l + c] = 0.5 * (SF_AT(&U, idx[0], idx[1], idx[2], c) + SF_AT(&U, hi[0], hi[1], hi[2], c));
+        }
+        o[NOUT * l + OUT_P] = p[l];
+        o[NOUT * l + OUT_D] = d ? d[l] : 0;
+        o[NOUT * l + OUT_T] = T ? T[l] : 0;
+      }
+  PetscCall(VecRestoreArray(out, &o));
+  if (sf->smoke) {
+    PetscCall(VecRestoreArrayRead(sf->d, &d));
+    PetscCall(VecRestoreArrayRead(sf->T, &T));
+  }
+  PetscCall(VecRestoreArrayRead(sf->p, &p));
+  PetscCall(VecRestoreArrayRead(sf->ul, &U.a));
+  PetscFunctionReturn(0);
+}
+
+/* All cell fields in natural (x-fastest) order on rank 0: *seq holds them there (empty elsewhere). */
+static PetscErrorCode Gather(SF *sf, Vec *seq)
+{
+  Vec out, nat;
+  VecScatter sc;
+
+  PetscFunctionBegin;
+  PetscCall(DMGetGlobalVector(sf->dout, &out));
+  PetscCall(CellFields(sf, out));
+  PetscCall(DMDACreateNaturalVector(sf->dout, &nat));
+  PetscCall(DMDAGlobalToNaturalBegin(sf->dout, out, INSERT_VALUES, nat));
+  PetscCall(DMDAGlobalToNaturalEnd(sf->dout, out, INSERT_VALUES, nat));
+  PetscCall(VecScatterCreateToZero(nat, &sc, seq));
+  PetscCall(VecScatterBegin(sc, nat, *seq, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(sc, nat, *seq, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterDestroy(&sc));
+  PetscCall(VecDestroy(&nat));
+  PetscCall(DMRestoreGlobalVector(sf->dout, &out));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SFWriteFrame(SF *sf, const char *path)
+{
+  Vec seq;
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  PetscCall(Gather(sf, &seq));
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)sf->dout), &rank));
+  if (!rank) {
+    const PetscScalar *a;
+    PetscInt ncell = sf->mac->n[0] * sf->mac->n[1] * sf->mac->n[2];
+    PetscReal *vel, *p, *d, *T;
+    PetscCall(PetscMalloc4(3 * ncell, &vel, ncell, &p, ncell, &d, ncell, &T));
+    PetscCall(VecGetArrayRead(seq, &a));
+    for (PetscInt l = 0; l < ncell; l++) {
+      for (PetscInt c = 0; c < 3; c++) vel[3 * l + c] = a[NOUT * l + c];
+      p[l] = a[NOUT * l + OUT_P], d[l] = a[NOUT * l + OUT_D], T[l] = a[NOUT * l + OUT_T];
+    }
+    PetscCall(VecRestoreArrayRead(seq, &a));
+    {
+      const SimVTIField f[4] = {{"velocity", 3, vel}, {"pressure", 1, p}, {"density", 1, d}, {"temperature", 1, T}};
+      PetscCall(SimVTIWrite(path, sf->mac->dim, sf->mac->n, sf->h, sf->smoke ? 4 : 2, f));
+    }
+    PetscCall(PetscFree4(vel, p, d, T));
+  }
+  PetscCall(VecDestroy(&seq));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SFWriteImage(SF *sf, const char *caption, const char *path)
+{
+  Vec seq;
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  PetscCall(Gather(sf, &seq));
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)sf->dout), &rank));
+  if (!rank) {
+    const PetscScalar *a;
+    const PetscInt nx = sf->mac->n[0], ny = sf->mac->n[1], kslice = sf->mac->n[2] / 2;
+    PetscReal *img, vmax = 0;
+    char text[256];
+    PetscCall(PetscMalloc1(nx * ny, &img));
+    PetscCall(VecGetArrayRead(seq, &a));
+    for (PetscInt j = 0; j < ny; j++)
+      for (PetscInt i = 0; i < nx; i++) {
+        const PetscScalar *c = a + NOUT * (i + nx * (j + ny * kslice));
+        img[i + nx * j] = sf->smoke ? c[OUT_D] : PetscSqrtReal(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+        vmax = PetscMax(vmax, img[i + nx * j]);
+      }
+    PetscCall(VecRestoreArrayRead(seq, &a));
+    PetscCall(PetscSNPrintf(text, sizeof(text), "%s  %s", caption ? caption : "", sf->smoke ? "density" : "speed |u|"));
+    PetscCall(SimPNGWriteRaster(nx, ny, img, 0.0, vmax > 0 ? vmax : 1.0, PetscMax(1, 768 / PetscMax(nx, ny)), text, path));
+    PetscCall(PetscFree(img));
+  }
+  PetscCall(VecDestroy(&seq));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,294 @@
+/* The stablefluids solver (Stam 1999 on a MAC grid, Bridson's "Fluid Simulation for Computer
+ * Graphics"): options, set-up from the grid problem, the step in the order of the method, the
+ * figures and the output ops. The phases are in advect.c, forces.c, smoke.c, viscosity.c,
+ * boundary.c; the pressure projection is projection.c. */
+#include "solvers/stablefluids/sf_impl.h"
+
+static PetscErrorCode SetFromOptions_StableFluids(SimSolver s, PetscOptionItems *PetscOptionsObject)
+{
+  SF *sf = (SF *)s->data;
+  char scheme[32];
+  PetscInt n;
+  PetscBool set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(scheme, sf->adv->name, sizeof(scheme)));
+  PetscOptionsHeadBegin(PetscOptionsObject, "stablefluids: Stable Fluids on a MAC grid (docs/stablefluids.md)");
+  /* a string looked up in the scheme table (PETSc 3.18's EList leaks on a bad value) */
+  PetscCall(PetscOptionsString("-sf_advection", "semi-Lagrangian scheme: rk2, rk3, bfecc", "", scheme, scheme, sizeof(scheme), NULL));
+  PetscCall(SFAdvectionFind(scheme, &sf->adv));
+  PetscCall(PetscOptionsInt("-sf_ghost", "ghost width of the advection DMDAs (cells); a step needs CFL <= ghost - 1", "", sf->ghost, &sf->ghost, NULL));
+  PetscCall(PetscOptionsReal("-sf_viscosity", "kinematic viscosity nu (m^2/s; default: the scene's)", "", sf->nu, &sf->nu, NULL));
+  PetscCall(PetscOptionsReal("-sf_rho", "fluid density (kg/m^3; default: the scene's)", "", sf->rho, &sf->rho, NULL));
+  n = 2;
+  PetscCall(PetscOptionsRealArray("-sf_buoyancy", "Boussinesq buoyancy alpha,beta: f = (-alpha density + beta temperature) up", "", sf->buoyancy, &n, &set));
+  PetscCheck(!set || n == 2, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-sf_buoyancy takes two values alpha,beta (got %" PetscInt_FMT ")", n);
+  PetscCall(PetscOptionsReal("-sf_vorticity", "vorticity confinement epsilon (0: off)", "", sf->vorticity, &sf->vorticity, NULL));
+  n = 3;
+  PetscCall(PetscOptionsRealArray("-sf_body_force", "uniform body force per unit mass fx,fy[,fz] (m/s^2)", "", sf->body, &n, &set));
+  PetscCheck(!set || n == s->grid->dim, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-sf_body_force takes %" PetscInt_FMT " values (got %" PetscInt_FMT ")",
+             s->grid->dim, n);
+  PetscOptionsHeadEnd();
+  PetscCheck(sf->ghost >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "-sf_ghost must be >= 2 (got %" PetscInt_FMT "): vorticity confinement differentiates cell velocities of neighbouring cells", sf->ghost);
+  PetscCheck(sf->nu >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-sf_viscosity must be >= 0 (got %g)", (double)sf->nu);
+  PetscCheck(sf->rho > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-sf_rho must be > 0 (got %g)", (double)sf->rho);
+  PetscCheck(sf->vorticity >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-sf_vorticity must be >= 0 (got %g)", (double)sf->vorticity);
+  PetscFunctionReturn(0);
+}
+
+/* A DMDA on mac's decomposition (the cell ranges of `like`), of m points per axis, dof components
+ * and a box stencil of width w. */
+static PetscErrorCode CreateGhostedDA(SF *sf, DM like, const PetscInt m[3], PetscInt dof, PetscInt w, DM *dm)
+{
+  PetscInt p[3];
+  const PetscInt *own[3] = {NULL, NULL, NULL};
+  MPI_Comm comm = PetscObjectComm((PetscObject)like);
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetInfo(like, NULL, NULL, NULL, NULL, &p[0], &p[1], &p[2], NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetOwnershipRanges(like, &own[0], &own[1], &own[2]));
+  if (sf->mac->dim == 2)
+    PetscCall(DMDACreate2d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, m[0], m[1], p[0], p[1], dof, w, own[0], own[1], dm));
+  else
+    PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, m[0], m[1], m[2], p[0], p[1], p[2], dof, w,
+                           own[0], own[1], own[2], dm));
+  PetscCall(DMSetUp(*dm));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SetUp_StableFluids(SimSolver s)
+{
+  SF *sf = (SF *)s->data;
+  const SimGridProblem *p = s->grid;
+  PetscInt dim = p->dim, mv[3], mc[3];
+
+  PetscFunctionBegin;
+  sf->h = SimGridProblemCellSize(p);
+  PetscCall(SimMACCreate(s->comm, dim, p->n, sf->h, &sf->mac));
+  for (PetscInt f = 0; f < 2 * dim; f++)
+    PetscCall(SimMACSetBoundary(sf->mac, f / 2, f % 2, p->face[f] == SIM_GRID_OPEN ? SIM_MAC_OPEN : SIM_MAC_WALL));
+  for (PetscInt d = 0; d < 3; d++) {
+    mc[d] = sf->mac->n[d];
+    mv[d] = sf->mac->n[d] + 1;
+    sf->cell_off[d] = 0.5;
+    sf->cell_n[d] = sf->mac->n[d];
+    for (PetscInt c = 0; c < 3; c++) {
+      sf->face_off[c][d] = c == d ? 0.0 : 0.5;
+      sf->face_n[c][d] = sf->mac->n[d] + (c == d ? 1 : 0);
+    }
+  }
+  PetscCall(CreateGhostedDA(sf, sf->mac->da, mc, 1, sf->ghost, &sf->dac));
+  PetscCall(CreateGhostedDA(sf, sf->mac->dav, mv, dim, sf->ghost, &sf->dav));
+  PetscCall(CreateGhostedDA(sf, sf->mac->da, mc, 3, 1, &sf->dac3));
+  PetscCall(DMDACreateCompatibleDMDA(sf->mac->da, 6, &sf->dout));
+  PetscCall(DMCreateGlobalVector(sf->dav, &sf->u));
+  PetscCall(VecDuplicate(sf->u, &sf->unew));
+  PetscCall(DMCreateLocalVector(sf->dav, &sf->ul));
+  PetscCall(DMCreateGlobalVector(sf->mac->da, &sf->p));
+  sf->smoke = (PetscBool)(p->density || p->temperature || p->source);
+  if (sf->smoke) {
+    PetscCall(DMCreateGlobalVector(sf->dac, &sf->d));
+    PetscCall(VecDuplicate(sf->d, &sf->T));
+    PetscCall(VecDuplicate(sf->d, &sf->snew));
+  }
+  PetscCall(SimProjectionCreate(sf->mac, NULL, &sf->proj));
+  PetscCall(SFInitialFields(sf));
+  /* the sampled initial velocity is made discretely divergence-free (dt = 1 s only scales p) */
+  PetscCall(SimProjectionApply(sf->proj, 1.0, sf->rho, sf->u, sf->p));
+  PetscCall(VecSet(sf->p, 0));
+  PetscCall(SFDivergenceNorms(sf, sf->u, &sf->div_l2, &sf->div_max, NULL));
+  PetscFunctionReturn(0);
+}
+
+/* The largest backtrace is max|u_c| dt per axis; interpolation then needs the cell beyond, so
+ * CFL <= ghost - 1 keeps it in the ghosted patch. Beyond that the step is refused rather than
+ * the backtrace clamped: a clamp would make the result depend on the decomposition. */
+static PetscErrorCode CheckCFL(SimSolver s, PetscReal dt)
+{
+  SF *sf = (SF *)s->data;
+  PetscReal umax;
+
+  PetscFunctionBegin;
+  PetscCall(SFMaxVelocity(sf, sf->u, &umax));
+  sf->cfl = umax * dt / sf->h;
+  PetscCheck(sf->cfl <= sf->ghost - 1, s->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "stablefluids step %" PetscInt_FMT " (t = %g s): CFL number %g (max |u| %g m/s, dt %g s, h %g m) exceeds -sf_ghost - 1 = %" PetscInt_FMT
+             ": a backtrace could leave the ghost region. Use -dt <= %g or a larger -sf_ghost",
+             s->step + 1, (double)s->time, (double)sf->cfl, (double)umax, (double)dt, (double)sf->h, sf->ghost - 1,
+             (double)((sf->ghost - 1) * sf->h / umax));
+  PetscFunctionReturn(0);
+}
+
+/* One step (Stam 1999 sec. 2; Bridson Fig. 2.1): sources; advect velocity and scalars by the
+ * old velocity; boundary velocities; body forces, buoyancy and vorticity confinement; implicit
+ * viscosity; pressure projection. */
+static PetscErrorCode Step_StableFluids(SimSolver s, PetscReal dt)
+{
+  SF *sf = (SF *)s->data;
+  PetscReal t = s->time;
+  PetscLogDouble t0, t1;
+  PetscInt its;
+
+  PetscFunctionBegin;
+  PetscCall(CheckCFL(s, dt));
+  PetscCall(SFApplySources(sf, t));
+  /* 1. advection: every field by the velocity at the start of the step */
+  PetscCall(DMGlobalToLocal(sf->dav, sf->u, INSERT_VALUES, sf->ul));
+  PetscCall(SFAdvectFaces(sf, sf->ul, dt, sf->u, sf->unew));
+  if (sf->smoke) {
+    PetscCall(SFAdvectCells(sf, sf->ul, dt, sf->d, sf->snew));
+    PetscCall(VecSwap(sf->d, sf->snew));
+    PetscCall(SFAdvectCells(sf, sf->ul, dt, sf->T, sf->snew));
+    PetscCall(VecSwap(sf->T, sf->snew));
+  }
+  PetscCall(VecSwap(sf->u, sf->unew));
+  PetscCall(SFApplyBoundary(sf, t + dt, sf->u));
+  /* 2. forces */
+  PetscCall(SFAddForces(sf, dt));
+  PetscCall(SFAddVorticityConfinement(sf, dt));
+  /* 3. viscosity */
+  PetscCall(SFViscositySolve(sf, t + dt, dt));
+  /* 4. projection */
+  PetscCall(SFDivergenceNorms(sf, sf->u, NULL, NULL, &sf->div_before));
+  PetscCall(PetscTime(&t0));
+  PetscCall(SimProjectionApply(sf->proj, dt, sf->rho, sf->u, sf->p));
+  PetscCall(PetscTime(&t1));
+  PetscCall(SimProjectionGetIterations(sf->proj, &its));
+  sf->pressure_its = its;
+  sf->pressure_ms = 1e3 * (t1 - t0);
+  PetscCall(SFDivergenceNorms(sf, sf->u, &sf->div_l2, &sf->div_max, NULL));
+  s->stats.outcome = SIM_STEP_OK;
+  s->stats.linear_its = sf->pressure_its + sf->viscosity_its;
+  s->stats.residual = sf->div_l2;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Energy_StableFluids(SimSolver s, SimEnergyReport *rep)
+{
+  SF *sf = (SF *)s->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(rep, sizeof(*rep)));
+  PetscCall(SFKineticEnergy(sf, sf->u, &rep->kinetic, rep->momentum));
+  rep->total = rep->kinetic;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode State_StableFluids(SimSolver s, Vec *state)
+{
+  PetscFunctionBegin;
+  *state = ((SF *)s->data)->u;
+  PetscFunctionReturn(0);
+}
+
+/* div_l2: RMS of div_h u over the cells after the projection [1/s]; div_max [1/s];
+ * kinetic_energy [J, J/m in 2D]; pressure_its; pressure_ms (the projection's wall time);
+ * cfl (max |u_c| dt / h of the step); viscosity_its (viscous runs); velocity_error (RMS of
+ * u - u_exact over the faces, m/s) and kinetic_exact (the same quadrature of u_exact), when the
+ * problem has an exact velocity. */
+static PetscErrorCode Figures_StableFluids(SimSolver s, PetscInt *n, const char *names[], PetscReal values[])
+{
+  SF *sf = (SF *)s->data;
+  PetscReal ke;
+
+  PetscFunctionBegin;
+  PetscCall(SFKineticEnergy(sf, sf->u, &ke, NULL));
+  *n = 0;
+  names[*n] = "div_l2", values[(*n)++] = sf->div_l2;
+  names[*n] = "div_max", values[(*n)++] = sf->div_max;
+  names[*n] = "kinetic_energy", values[(*n)++] = ke;
+  names[*n] = "pressure_its", values[(*n)++] = (PetscReal)sf->pressure_its;
+  names[*n] = "pressure_ms", values[(*n)++] = sf->pressure_ms;
+  names[*n] = "cfl", values[(*n)++] = sf->cfl;
+  if (sf->nu > 0) names[*n] = "viscosity_its", values[(*n)++] = (PetscReal)sf->viscosity_its;
+  if (s->grid->exact_velocity) {
+    PetscReal err, kex;
+    PetscCall(SFVelocityError(sf, s->time, &err));
+    PetscCall(SFExactKineticEnergy(sf, s->time, &kex));
+    names[*n] = "velocity_error", values[(*n)++] = err;
+    names[*n] = "kinetic_exact", values[(*n)++] = kex;
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode WriteFrame_StableFluids(SimSolver s, const char *path)
+{
+  PetscFunctionBegin;
+  PetscCall(SFWriteFrame((SF *)s->data, path));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode WriteImage_StableFluids(SimSolver s, const char *caption, const char *path)
+{
+  PetscFunctionBegin;
+  PetscCall(SFWriteImage((SF *)s->data, caption, path));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode View_StableFluids(SimSolver s, PetscViewer viewer)
+{
+  SF *sf = (SF *)s->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "advection %s, ghost %" PetscInt_FMT ", nu %g m^2/s, rho %g kg/m^3, buoyancy (%g, %g), vorticity %g\n",
+                                   sf->adv->name, sf->ghost, (double)sf->nu, (double)sf->rho, (double)sf->buoyancy[0], (double)sf->buoyancy[1],
+                                   (double)sf->vorticity));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Destroy_StableFluids(SimSolver s)
+{
+  SF *sf = (SF *)s->data;
+
+  PetscFunctionBegin;
+  PetscCall(SimProjectionDestroy(&sf->proj));
+  PetscCall(VecDestroy(&sf->u));
+  PetscCall(VecDestroy(&sf->unew));
+  PetscCall(VecDestroy(&sf->ul));
+  PetscCall(VecDestroy(&sf->p));
+  PetscCall(VecDestroy(&sf->d));
+  PetscCall(VecDestroy(&sf->T));
+  PetscCall(VecDestroy(&sf->snew));
+  PetscCall(VecDestroy(&sf->vb));
+  PetscCall(MatDestroy(&sf->vA));
+  PetscCall(KSPDestroy(&sf->vksp));
+  PetscCall(DMDestroy(&sf->dac));
+  PetscCall(DMDestroy(&sf->dav));
+  PetscCall(DMDestroy(&sf->dac3));
+  PetscCall(DMDestroy(&sf->dout));
+  PetscCall(SimMACDestroy(&sf->mac));
+  PetscCall(PetscFree(s->data));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimSolverCreate_StableFluids(SimSolver s)
+{
+  static const SimSolverOps ops = {.setfromoptions = SetFromOptions_StableFluids,
+                                   .setup = SetUp_StableFluids,
+                                   .step = Step_StableFluids,
+                                   .energy = Energy_StableFluids,
+                                   .view = View_StableFluids,
+                                   .destroy = Destroy_StableFluids,
+                                   .state = State_StableFluids,
+                                   .figures = Figures_StableFluids,
+                                   .write_frame = WriteFrame_StableFluids,
+                                   .write_image = WriteImage_StableFluids};
+  SF *sf;
+
+  PetscFunctionBegin;
+  PetscCheck(s->grid, s->comm, PETSC_ERR_ARG_WRONG, "stablefluids solves grid problems");
+  PetscCall(PetscNew(&sf));
+  sf->prob = s->grid;
+  PetscCall(SFAdvectionFind("rk2", &sf->adv));
+  sf->ghost = 3;
+  sf->nu = s->grid->viscosity;
+  sf->rho = s->grid->rho;
+  sf->buoyancy[0] = s->grid->buoyancy[0];
+  sf->buoyancy[1] = s->grid->buoyancy[1];
+  sf->vorticity = s->grid->vorticity;
+  sf->vdt = -1;
+  s->data = sf;
+  s->ops = ops;
+  PetscFunctionReturn(0);
+}

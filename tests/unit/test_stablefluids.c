@@ -1,0 +1,583 @@
+/* The stablefluids solver: semi-Lagrangian advection (constant fields exact, observed order on a
+ * smooth field), Taylor-Green decay against the analytic solution under refinement, the
+ * divergence after a full step, 2 ranks = 1 rank on a smoke plume, and bad input. Run on one rank
+ * and under mpirun -np 2 (tests/cli/mpi.cmake). */
+#include "testing.h"
+#include "solvers/stablefluids/sf_impl.h"
+
+/* A grid solver on a registered grid scene (options replace the database) or on a problem the
+ * test fills in (scene NULL, problem given). */
+typedef struct {
+  SimRegistry reg;
+  SimScene scene;
+  SimGridProblem prob;
+  SimSolver solver;
+  SF *sf;
+} GridSim;
+
+static PetscErrorCode GridSimCreate(MPI_Comm comm, const char *scene, const SimGridProblem *prob, const char *opts, GridSim *g)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(g, sizeof(*g)));
+  PetscCall(TestSetOptions(opts));
+  PetscCall(TestRegistryCreate(&g->reg));
+  if (scene) {
+    PetscCall(SimSceneCreate(g->reg, scene, &g->scene));
+    PetscCall(SimSceneBuildGrid(g->scene, &g->prob));
+  } else g->prob = *prob;
+  PetscCall(SimSolverCreateOnGrid(g->reg, "stablefluids", comm, &g->prob, &g->solver));
+  PetscCall(SimSolverSetFromOptions(g->solver));
+  PetscCall(SimSolverSetUp(g->solver));
+  g->sf = (SF *)g->solver->data;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GridSimDestroy(GridSim *g)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SimSolverDestroy(&g->solver));
+  PetscCall(SimSceneDestroy(&g->scene));
+  PetscCall(SimRegistryDestroy(&g->reg));
+  PetscCall(TestSetOptions(NULL));
+  PetscFunctionReturn(0);
+}
+
+/* The whole of a DMDA global vector in natural order, on every rank. */
+static PetscErrorCode GatherNatural(Vec v, Vec *all)
+{
+  DM dm;
+  Vec nat;
+  VecScatter sc;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetDM(v, &dm));
+  PetscCall(DMDACreateNaturalVector(dm, &nat));
+  PetscCall(DMDAGlobalToNaturalBegin(dm, v, INSERT_VALUES, nat));
+  PetscCall(DMDAGlobalToNaturalEnd(dm, v, INSERT_VALUES, nat));
+  PetscCall(VecScatterCreateToAll(nat, &sc, all));
+  PetscCall(VecScatterBegin(sc, nat, *all, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(sc, nat, *all, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterDestroy(&sc));
+  PetscCall(VecDestroy(&nat));
+  PetscFunctionReturn(0);
+}
+
+/* Fills the owned entries of a global vector of dm (dof components) with f(x) at the sample
+ * positions: faces (component c) or cells. */
+typedef PetscReal (*PointFn)(const PetscReal x[3], PetscInt c, void *ctx);
+static PetscErrorCode Fill(SF *sf, DM dm, PetscBool faces, Vec v, PointFn f, void *ctx)
+{
+  PetscInt xs, ys, zs, xm, ym, zm, dof = faces ? sf->mac->dim : 1;
+  PetscScalar *a;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMDAGetCorners(dm, &xs, &ys, &zs, &xm, &ym, &zm));
+  PetscCall(VecGetArray(v, &a));
+  for (PetscInt k = zs, l = 0; k < zs + zm; k++)
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++, l++)
+        for (PetscInt c = 0; c < dof; c++) {
+          PetscReal x[3];
+          if (faces) SFFacePosition(sf, c, i, j, k, x);
+          else SFCellPosition(sf, i, j, k, x);
+          a[l * dof + c] = f(x, c, ctx);
+        }
+  PetscCall(VecRestoreArray(v, &a));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode OneDensity(void *ctx, const PetscReal x[3], PetscReal t, PetscReal *v)
+{
+  *v = 1;
+  return 0;
+}
+
+/* A problem with smoke fields (so that density vectors exist), walls everywhere. */
+static void AdvectionProblem(PetscInt dim, PetscInt n, SimGridProblem *p)
+{
+  CHECK_PETSC(SimGridProblemSetDefaults(p));
+  p->dim = dim;
+  for (PetscInt d = 0; d < 3; d++) p->n[d] = d < dim ? n : 1, p->extent[d] = d < dim ? 1.0 : 1.0 / n;
+  p->density = OneDensity;
+}
+
+static PetscReal RandomishVelocity(const PetscReal x[3], PetscInt c, void *ctx)
+{
+  /* a rough, non-divergence-free field up to 1.6 cells per step at dt = h: backtraces cross ranks */
+  return 1.6 * PetscSinReal(37.0 * x[0] + 11.0 * c + 5.0 * x[1] * x[1] + 3.0 * x[2]);
+}
+static PetscReal Constant(const PetscReal x[3], PetscInt c, void *ctx)
+{
+  return *(PetscReal *)ctx + c;
+}
+
+/* Semi-Lagrangian advection of a constant field (cells and faces) returns it to round-off, for
+ * every scheme, on one rank and across the rank boundary under mpirun. */
+static void CheckConstantExact(PetscInt dim, PetscInt n, const char *scheme)
+{
+  GridSim g;
+  SimGridProblem p;
+  PetscReal c0 = 3.7, err, cmax;
+  char opts[64];
+  Vec vl, q, qn, u, un, ref;
+
+  AdvectionProblem(dim, n, &p);
+  CHECK_PETSC(PetscSNPrintf(opts, sizeof(opts), "-sf_advection %s", scheme));
+  CHECK_PETSC(GridSimCreate(PETSC_COMM_WORLD, NULL, &p, opts, &g));
+  CHECK_PETSC(DMGetLocalVector(g.sf->dav, &vl));
+  CHECK_PETSC(DMGetGlobalVector(g.sf->dav, &u));
+  CHECK_PETSC(Fill(g.sf, g.sf->dav, PETSC_TRUE, u, RandomishVelocity, NULL));
+  CHECK_PETSC(SimMACZeroPadding(g.sf->mac, u));
+  CHECK_PETSC(DMGlobalToLocal(g.sf->dav, u, INSERT_VALUES, vl));
+  CHECK_PETSC(DMGetGlobalVector(g.sf->dac, &q));
+  CHECK_PETSC(DMGetGlobalVector(g.sf->dac, &qn));
+  CHECK_PETSC(VecSet(q, c0));
+  CHECK_PETSC(SFAdvectCells(g.sf, vl, g.sf->h, q, qn));
+  CHECK_PETSC(VecShift(qn, -c0));
+  CHECK_PETSC(VecNorm(qn, NORM_INFINITY, &err));
+  ck_assert_msg(err <= 1e-14 * c0, "%s: a constant cell field changed by %g", scheme, (double)err);
+
+  /* faces: the constant (c0 + c) per component, padding 0 */
+  CHECK_PETSC(DMGetGlobalVector(g.sf->dav, &un));
+  CHECK_PETSC(DMGetGlobalVector(g.sf->dav, &ref));
+  CHECK_PETSC(Fill(g.sf, g.sf->dav, PETSC_TRUE, ref, Constant, &c0));
+  CHECK_PETSC(SimMACZeroPadding(g.sf->mac, ref));
+  CHECK_PETSC(SFAdvectFaces(g.sf, vl, g.sf->h, ref, un));
+  CHECK_PETSC(VecAXPY(un, -1.0, ref));
+  CHECK_PETSC(VecNorm(un, NORM_INFINITY, &err));
+  CHECK_PETSC(VecNorm(ref, NORM_INFINITY, &cmax));
+  ck_assert_msg(err <= 1e-14 * cmax, "%s: a constant face field changed by %g", scheme, (double)err);
+  CHECK_PETSC(PetscPrintf(PETSC_COMM_WORLD, "constant advection %" PetscInt_FMT "D %s: max change %.1e\n", dim, scheme, (double)err));
+  CHECK_PETSC(DMRestoreGlobalVector(g.sf->dav, &ref));
+  CHECK_PETSC(DMRestoreGlobalVector(g.sf->dav, &un));
+  CHECK_PETSC(DMRestoreGlobalVector(g.sf->dac, &qn));
+  CHECK_PETSC(DMRestoreGlobalVector(g.sf->dac, &q));
+  CHECK_PETSC(DMRestoreGlobalVector(g.sf->dav, &u));
+  CHECK_PETSC(DMRestoreLocalVector(g.sf->dav, &vl));
+  CHECK_PETSC(GridSimDestroy(&g));
+}
+
+START_TEST(constant_field_exact)
+{
+  const char *schemes[3] = {"rk2", "rk3", "bfecc"};
+  for (PetscInt s = 0; s < 3; s++) {
+    CheckConstantExact(2, 32, schemes[s]);
+    CheckConstantExact(3, 16, schemes[s]);
+  }
+}
+END_TEST
+
+/* A smooth bump, and the velocity that carries it: a solid-body rotation about the box centre. */
+typedef struct {
+  PetscReal omega, t, x0[2], sigma;
+} Rotation;
+
+static PetscReal RotationVelocity(const PetscReal x[3], PetscInt c, void *ctx)
+{
+  Rotation *r = (Rotation *)ctx;
+  return c == 0 ? -r->omega * (x[1] - 0.5) : r->omega * (x[0] - 0.5);
+}
+
+static PetscReal Bump(const PetscReal x[3], PetscInt c, void *ctx)
+{
+  Rotation *r = (Rotation *)ctx;
+  PetscReal a = -r->omega * r->t, cx = x[0] - 0.5, cy = x[1] - 0.5;
+  /* the point that arrives at x after rotating by omega t started at R(-omega t) x */
+  PetscReal px = 0.5 + PetscCosReal(a) * cx - PetscSinReal(a) * cy, py = 0.5 + PetscSinReal(a) * cx + PetscCosReal(a) * cy;
+  PetscReal d2 = (px - r->x0[0]) * (px - r->x0[0]) + (py - r->x0[1]) * (py - r->x0[1]);
+  return PetscExpReal(-d2 / (r->sigma * r->sigma));
+}
+
+/* RMS error after advecting the bump a quarter turn on an n^2 grid at CFL ~0.7. */
+static PetscReal RotationError(PetscInt n, const char *scheme)
+{
+  GridSim g;
+  SimGridProblem p;
+  Rotation r = {2 * PETSC_PI, 0, {0.5, 0.3}, 0.1};
+  char opts[64];
+  Vec vl, u, q, qn, ex;
+  PetscReal dt, T = 0.1, err;
+  PetscInt steps, N;
+
+  AdvectionProblem(2, n, &p);
+  CHECK_PETSC(PetscSNPrintf(opts, sizeof(opts), "-sf_advection %s", scheme));
+  CHECK_PETSC(GridSimCreate(PETSC_COMM_WORLD, NULL, &p, opts, &g));
+  steps = (PetscInt)PetscCeilReal(T * r.omega * 0.5 * n / 0.7); /* max |u| on the bump's path ~ omega/2 */
+  dt = T / steps;
+  CHECK_PETSC(DMGetLocalVector(g.sf->dav, &vl));
+  CHECK_PETSC(DMGetGlobalVector(g.sf->dav, &u));
+  CHECK_PETSC(Fill(g.sf, g.sf->dav, PETSC_TRUE, u, RotationVelocity, &r));
+  CHECK_PETSC(SimMACZeroPadding(g.sf->mac, u));
+  CHECK_PETSC(DMGlobalToLocal(g.sf->dav, u, INSERT_VALUES, vl));
+  CHECK_PETSC(DMGetGlobalVector(g.sf->dac, &q));
+  CHECK_PETSC(DMGetGlobalVector(g.sf->dac, &qn));
+  CHECK_PETSC(DMGetGlobalVector(g.sf->dac, &ex));
+  CHECK_PETSC(Fill(g.sf, g.sf->dac, PETSC_FALSE, q, Bump, &r));
+  for (PetscInt s = 0; s < steps; s++) {
+    CHECK_PETSC(SFAdvectCells(g.sf, vl, dt, q, qn));
+    CHECK_PETSC(VecCopy(qn, q));
+  }
+  r.t = T;
+  CHECK_PETSC(Fill(g.sf, g.sf->dac, PETSC_FALSE, ex, Bump, &r));
+  CHECK_PETSC(VecAXPY(q, -1.0, ex));
+  CHECK_PETSC(VecNorm(q, NORM_2, &err));
+  CHECK_PETSC(VecGetSize(q, &N));
+  CHECK_PETSC(DMRestoreGlobalVector(g.sf->dac, &ex));
+  CHECK_PETSC(DMRestoreGlobalVector(g.sf->dac, &qn));
+  CHECK_PETSC(DMRestoreGlobalVector(g.sf->dac, &q));
+  CHECK_PETSC(DMRestoreGlobalVector(g.sf->dav, &u));
+  CHECK_PETSC(DMRestoreLocalVector(g.sf->dav, &vl));
+  CHECK_PETSC(GridSimDestroy(&g));
+  return err / PetscSqrtReal((PetscReal)N);
+}
+
+/* Observed order of each scheme on the rotating bump at a fixed Courant number: multilinear
+ * interpolation loses O(h^2) per step over O(1/h) steps, so RK2 and RK3 converge at first order
+ * (their backtraces are second and third order, below the interpolation error); BFECC cancels
+ * the leading interpolation error and converges at second order. */
+START_TEST(smooth_advection_order)
+{
+  const char *schemes[3] = {"rk2", "rk3", "bfecc"};
+  const PetscReal lo[3] = {0.8, 0.8, 1.6};
+  const PetscInt sizes[3] = {64, 128, 256};
+
+  for (PetscInt s = 0; s < 3; s++) {
+    PetscReal e[3], order;
+    for (PetscInt k = 0; k < 3; k++) e[k] = RotationError(sizes[k], schemes[s]);
+    order = PetscLog2Real(e[1] / e[2]);
+    CHECK_PETSC(PetscPrintf(PETSC_COMM_WORLD, "advection %-5s RMS error n=64 %.3e, 128 %.3e, 256 %.3e: orders %.2f, %.2f\n", schemes[s],
+                            (double)e[0], (double)e[1], (double)e[2], (double)PetscLog2Real(e[0] / e[1]), (double)order));
+    ck_assert_msg(e[1] < e[0] && e[2] < e[1], "%s: the error does not decrease under refinement", schemes[s]);
+    ck_assert_msg(order >= lo[s], "%s: observed order %g < %g", schemes[s], (double)order, (double)lo[s]);
+  }
+}
+END_TEST
+
+/* The backtrace alone: a solid-body rotation is linear in x, so multilinear interpolation samples
+ * it exactly and the backtrace error is the Runge-Kutta error, O(dt^3) per step for RK2 and
+ * O(dt^4) for RK3 (local error of an order-p method: p + 1), against the exact rotation by
+ * -omega dt (on PETSC_COMM_SELF: the point is a property of the tableau, not of the decomposition). */
+START_TEST(backtrace_order)
+{
+  const char *schemes[2] = {"rk2", "rk3"};
+  const PetscReal expect[2] = {2.8, 3.8};
+  Rotation r = {2 * PETSC_PI, 0, {0, 0}, 0};
+
+  for (PetscInt s = 0; s < 2; s++) {
+    GridSim g;
+    SimGridProblem p;
+    char opts[64];
+    Vec u, vl;
+    SFLocal V;
+    PetscReal e[3], x[3], xb[3];
+    PetscBool bad = PETSC_FALSE;
+
+    AdvectionProblem(2, 32, &p);
+    CHECK_PETSC(PetscSNPrintf(opts, sizeof(opts), "-sf_advection %s", schemes[s]));
+    CHECK_PETSC(GridSimCreate(PETSC_COMM_SELF, NULL, &p, opts, &g));
+    CHECK_PETSC(DMGetGlobalVector(g.sf->dav, &u));
+    CHECK_PETSC(DMGetLocalVector(g.sf->dav, &vl));
+    CHECK_PETSC(Fill(g.sf, g.sf->dav, PETSC_TRUE, u, RotationVelocity, &r));
+    CHECK_PETSC(DMGlobalToLocal(g.sf->dav, u, INSERT_VALUES, vl));
+    CHECK_PETSC(SFLocalGet(g.sf->dav, vl, &V));
+    for (PetscInt k = 0; k < 3; k++) {
+      PetscReal dt = 0.02 / (1 << k), a = -r.omega * dt;
+      x[0] = 0.5, x[1] = 0.8, x[2] = 0;
+      SFBacktrace(g.sf, &V, dt, x, xb, &bad);
+      /* exact: x rotated about the centre by -omega dt */
+      e[k] = PetscHypotReal(xb[0] - (0.5 - PetscSinReal(a) * 0.3), xb[1] - (0.5 + PetscCosReal(a) * 0.3));
+    }
+    CHECK_PETSC(VecRestoreArrayRead(vl, &V.a));
+    CHECK_PETSC(DMRestoreLocalVector(g.sf->dav, &vl));
+    CHECK_PETSC(DMRestoreGlobalVector(g.sf->dav, &u));
+    CHECK_PETSC(GridSimDestroy(&g));
+    CHECK_PETSC(PetscPrintf(PETSC_COMM_WORLD, "backtrace %s: error %.2e, %.2e, %.2e (dt 0.02, 0.01, 0.005): local orders %.2f, %.2f\n", schemes[s],
+                            (double)e[0], (double)e[1], (double)e[2], (double)PetscLog2Real(e[0] / e[1]), (double)PetscLog2Real(e[1] / e[2])));
+    ck_assert_msg(!bad, "the backtrace left the patch");
+    ck_assert_msg(PetscLog2Real(e[1] / e[2]) >= expect[s], "%s: local order %g < %g", schemes[s], (double)PetscLog2Real(e[1] / e[2]), (double)expect[s]);
+  }
+}
+END_TEST
+
+/* Steps taylor_green (options opts) to t = T at CFL 0.5 with n cells per axis; returns the
+ * kinetic energy ratio E(T)/E(0), and the velocity RMS error at T. */
+static void RunTaylorGreen(PetscInt n, PetscReal re, PetscReal T, PetscReal *ratio, PetscReal *err)
+{
+  GridSim g;
+  char opts[128];
+  SimEnergyReport r0, r1;
+  PetscInt steps = (PetscInt)(2 * T * n + 0.5);
+
+  CHECK_PETSC(PetscSNPrintf(opts, sizeof(opts), "-taylor_green_n %" PetscInt_FMT " -taylor_green_re %g", n, (double)re));
+  CHECK_PETSC(GridSimCreate(PETSC_COMM_WORLD, "taylor_green", NULL, opts, &g));
+  CHECK_PETSC(SimSolverEnergy(g.solver, &r0));
+  for (PetscInt s = 0; s < steps; s++) CHECK_PETSC(SimSolverStep(g.solver, T / steps, NULL));
+  CHECK_PETSC(SimSolverEnergy(g.solver, &r1));
+  CHECK_PETSC(SFVelocityError(g.sf, T, err));
+  *ratio = r1.kinetic / r0.kinetic;
+  CHECK_PETSC(GridSimDestroy(&g));
+}
+
+/* Taylor-Green on the unit box, U = 1, Re = 100 (nu = 0.01) and inviscid: E(t)/E(0) against
+ * exp(-4 nu k^2 t), k = pi, and the velocity error against the analytic field, at 16^2, 32^2,
+ * 64^2 (CFL 0.5): both errors must decrease under refinement (semi-Lagrangian advection is first
+ * order at a fixed Courant number, so by about 2x per level). */
+START_TEST(taylor_green_decay)
+{
+  const PetscInt sizes[3] = {16, 32, 64};
+  const PetscReal res[2] = {100, 0}, T = 0.5;
+
+  for (PetscInt r = 0; r < 2; r++) {
+    PetscReal nu = res[r] > 0 ? 1.0 / res[r] : 0, exact = PetscExpReal(-4 * nu * PETSC_PI * PETSC_PI * T), rate = 4 * nu * PETSC_PI * PETSC_PI;
+    PetscReal eE[3], eU[3];
+    for (PetscInt k = 0; k < 3; k++) {
+      PetscReal ratio;
+      RunTaylorGreen(sizes[k], res[r], T, &ratio, &eU[k]);
+      eE[k] = PetscAbsReal(ratio - exact);
+      CHECK_PETSC(PetscPrintf(PETSC_COMM_WORLD,
+                              "taylor_green Re=%g n=%3" PetscInt_FMT ": E(T)/E(0) %.5f, analytic exp(-4 nu k^2 T) %.5f (decay rate %.4f vs %.4f 1/s); "
+                              "velocity RMS error %.3e m/s\n",
+                              (double)res[r], sizes[k], (double)ratio, (double)exact, (double)(-PetscLogReal(ratio) / T), (double)rate,
+                              (double)eU[k]));
+    }
+    for (PetscInt k = 1; k < 3; k++) {
+      ck_assert_msg(eE[k] < 0.75 * eE[k - 1], "Re=%g: the energy error does not decrease (%g -> %g)", (double)res[r], (double)eE[k - 1], (double)eE[k]);
+      ck_assert_msg(eU[k] < 0.75 * eU[k - 1], "Re=%g: the velocity error does not decrease (%g -> %g)", (double)res[r], (double)eU[k - 1], (double)eU[k]);
+    }
+    ck_assert_msg(eE[2] < 0.1 * exact, "Re=%g: E(T)/E(0) is off by %g at 64^2", (double)res[r], (double)eE[2]);
+  }
+}
+END_TEST
+
+/* After a full smoke step (advection, buoyancy, confinement, projection) the discrete divergence
+ * is below the pressure solver's tolerance relative to the divergence it removed. */
+START_TEST(divergence_after_step)
+{
+  GridSim g;
+  PetscReal l2;
+
+  CHECK_PETSC(GridSimCreate(PETSC_COMM_WORLD, "smoke_plume", NULL, "-smoke_plume_n 16", &g));
+  for (PetscInt s = 0; s < 5; s++) {
+    CHECK_PETSC(SimSolverStep(g.solver, 0.02, NULL));
+    CHECK_PETSC(SFDivergenceNorms(g.sf, g.sf->u, NULL, NULL, &l2));
+    ck_assert_msg(g.sf->div_before > 0, "nothing to project");
+    ck_assert_msg(l2 <= 1.01e-8 * g.sf->div_before, "step %d: |div u|_2 = %g after projecting |div u*|_2 = %g", (int)s, (double)l2,
+                  (double)g.sf->div_before);
+  }
+  CHECK_PETSC(GridSimDestroy(&g));
+}
+END_TEST
+
+/* max |a - b| over two natural-order gathers, and max |b|. */
+static void MaxDiff(Vec a, Vec b, PetscReal *diff, PetscReal *scale)
+{
+  Vec ga, gb;
+  CHECK_PETSC(GatherNatural(a, &ga));
+  CHECK_PETSC(GatherNatural(b, &gb));
+  CHECK_PETSC(VecNorm(gb, NORM_INFINITY, scale));
+  CHECK_PETSC(VecAXPY(ga, -1.0, gb));
+  CHECK_PETSC(VecNorm(ga, NORM_INFINITY, diff));
+  CHECK_PETSC(VecDestroy(&ga));
+  CHECK_PETSC(VecDestroy(&gb));
+}
+
+/* 20 steps of a small smoke plume on all ranks of PETSC_COMM_WORLD match the same run on each
+ * rank alone (PETSC_COMM_SELF) within the pressure tolerance (relative residual 1e-8 per solve;
+ * the decompositions change the MG smoother and the rounding). */
+START_TEST(parallel_matches_serial)
+{
+  GridSim gw, gs;
+  const char *opts = "-smoke_plume_n 16";
+  PetscReal du, su, dd, sd;
+  PetscMPIInt size;
+
+  CHECK_PETSC(GridSimCreate(PETSC_COMM_WORLD, "smoke_plume", NULL, opts, &gw));
+  CHECK_PETSC(GridSimCreate(PETSC_COMM_SELF, "smoke_plume", NULL, opts, &gs));
+  for (PetscInt s = 0; s < 20; s++) {
+    CHECK_PETSC(SimSolverStep(gw.solver, 0.02, NULL));
+    CHECK_PETSC(SimSolverStep(gs.solver, 0.02, NULL));
+  }
+  MaxDiff(gw.sf->u, gs.sf->u, &du, &su);
+  MaxDiff(gw.sf->d, gs.sf->d, &dd, &sd);
+  CHECK_PETSC(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  CHECK_PETSC(PetscPrintf(PETSC_COMM_WORLD, "smoke plume 16x32, 20 steps, %d rank(s) vs 1: |u_p - u_1|_inf %.3e (|u| %.3e), |d_p - d_1|_inf %.3e (|d| %.3e)\n",
+                          (int)size, (double)du, (double)su, (double)dd, (double)sd));
+  ck_assert_msg(su > 0.1 && sd > 0.5, "the plume did not move");
+  ck_assert_msg(du <= 1e-6 * su && dd <= 1e-6 * sd, "parallel run differs: velocity %g, density %g", (double)du, (double)dd);
+  CHECK_PETSC(GridSimDestroy(&gs));
+  CHECK_PETSC(GridSimDestroy(&gw));
+}
+END_TEST
+
+/* Ghia, Ghia and Shin (1982), Table I, Re = 100: u along the vertical centreline x = 0.5. */
+static const PetscReal ghia_y[] = {0.9766, 0.9688, 0.9609, 0.9531, 0.8516, 0.7344, 0.6172, 0.5, 0.4531, 0.2813, 0.1719, 0.1016, 0.0703, 0.0625, 0.0547};
+static const PetscReal ghia_u[] = {0.84123, 0.78871, 0.73722, 0.68717, 0.23151, 0.00332, -0.13641, -0.20581, -0.21090, -0.15662, -0.10150, -0.06434, -0.04775, -0.04192, -0.03717};
+
+/* Runs the Re = 100 cavity on n^2 cells to t = T; returns max |u - u_Ghia| on the centreline
+ * (u faces at x = 0.5, linear in y between cell centres and the walls) and the largest change of
+ * u over the last second (how steady it is). */
+static void LidCavityGhia(PetscInt n, PetscReal dt, PetscReal T, PetscReal *maxerr, PetscReal *change)
+{
+  GridSim g;
+  char opts[64];
+  Vec all, before;
+  const PetscScalar *a;
+  PetscInt steps = (PetscInt)(T / dt + 0.5), last = (PetscInt)(1.0 / dt + 0.5);
+
+  CHECK_PETSC(PetscSNPrintf(opts, sizeof(opts), "-lid_cavity_n %" PetscInt_FMT " -sf_ghost 4", n)); /* CFL up to 3 */
+  CHECK_PETSC(GridSimCreate(PETSC_COMM_WORLD, "lid_cavity", NULL, opts, &g));
+  CHECK_PETSC(VecDuplicate(g.sf->u, &before));
+  for (PetscInt s = 0; s < steps; s++) {
+    if (s == steps - last) CHECK_PETSC(VecCopy(g.sf->u, before));
+    CHECK_PETSC(SimSolverStep(g.solver, dt, NULL));
+  }
+  CHECK_PETSC(VecAXPY(before, -1.0, g.sf->u));
+  CHECK_PETSC(VecNorm(before, NORM_INFINITY, change));
+  CHECK_PETSC(GatherNatural(g.sf->u, &all));
+  CHECK_PETSC(VecGetArrayRead(all, &a));
+  *maxerr = 0;
+  for (size_t q = 0; q < sizeof(ghia_y) / sizeof(ghia_y[0]); q++) {
+    PetscReal f = ghia_y[q] * n - 0.5, u0, u1, t; /* cell-centre index coordinate */
+    PetscInt j = (PetscInt)PetscFloorReal(f);
+#define U_AT(jj) ((jj) < 0 ? 0.0 : (jj) >= n ? 1.0 : a[((jj) * (n + 1) + n / 2) * 2 + 0])
+    u0 = U_AT(j), u1 = U_AT(j + 1);
+#undef U_AT
+    t = f - j;
+    if (j == n - 1) t = (ghia_y[q] * n - (n - 0.5)) / 0.5; /* between the last centre and the lid */
+    if (j < 0) t = ghia_y[q] * n / 0.5, u0 = 0, u1 = a[(0 * (n + 1) + n / 2) * 2];
+    *maxerr = PetscMax(*maxerr, PetscAbsReal((1 - t) * u0 + t * u1 - ghia_u[q]));
+  }
+  CHECK_PETSC(VecRestoreArrayRead(all, &a));
+  CHECK_PETSC(VecDestroy(&all));
+  CHECK_PETSC(VecDestroy(&before));
+  CHECK_PETSC(GridSimDestroy(&g));
+}
+
+/* The steady lid-driven cavity at Re = 100 against Ghia et al.: the centreline profile approaches
+ * theirs under refinement (32^2 -> 64^2), within 0.02 U at 64^2 after 10 s (semi-Lagrangian numerical
+ * diffusion lowers the effective Reynolds number on coarse grids). */
+START_TEST(lid_cavity_ghia)
+{
+  PetscReal e32, e64, c32, c64;
+
+  LidCavityGhia(32, 0.04, 10.0, &e32, &c32);
+  LidCavityGhia(64, 0.04, 10.0, &e64, &c64);
+  CHECK_PETSC(PetscPrintf(PETSC_COMM_WORLD, "lid cavity Re=100 centreline vs Ghia 1982: max |u - u_G| 32^2 %.4f, 64^2 %.4f (U = 1; change over the last second %.1e, %.1e)\n",
+                          (double)e32, (double)e64, (double)c32, (double)c64));
+  ck_assert_msg(c64 < 1e-3, "the 64^2 cavity is not steady after 10 s (change %g)", (double)c64);
+  ck_assert_msg(e64 < e32, "the profile error does not decrease under refinement (%g -> %g)", (double)e32, (double)e64);
+  ck_assert_msg(e64 < 0.02, "the 64^2 profile differs from Ghia et al. by %g", (double)e64);
+}
+END_TEST
+
+/* Conformance: every registered grid solver sets up on every grid scene (small), takes two steps
+ * with a finite, non-negative kinetic energy and a divergence-free result, and is destroyed. */
+START_TEST(every_grid_solver_on_every_grid_scene)
+{
+  SimRegistry reg;
+  PetscInt nso, nsc, pairs = 0;
+
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  CHECK_PETSC(SimRegistryCount(reg, SIM_KIND_SOLVER, &nso));
+  CHECK_PETSC(SimRegistryCount(reg, SIM_KIND_SCENE, &nsc));
+  for (PetscInt i = 0; i < nso; i++)
+    for (PetscInt j = 0; j < nsc; j++) {
+      const SimRegEntry *so, *sc;
+      SimScene scene;
+      SimGridProblem prob;
+      SimSolver s;
+      SimStepOutcome outcome;
+      SimEnergyReport rep;
+      PetscInt nfig;
+      const char *names[SIM_MAX_FIGURES];
+      PetscReal values[SIM_MAX_FIGURES];
+
+      CHECK_PETSC(SimRegistryGet(reg, SIM_KIND_SOLVER, i, &so));
+      CHECK_PETSC(SimRegistryGet(reg, SIM_KIND_SCENE, j, &sc));
+      if (!(so->flags & SIM_REG_GRID) || !(sc->flags & SIM_REG_GRID)) continue;
+      CHECK_PETSC(TestSetOptions("-taylor_green_n 16 -lid_cavity_n 16 -smoke_plume_n 16"));
+      CHECK_PETSC(SimSceneCreate(reg, sc->name, &scene));
+      CHECK_PETSC(SimSceneBuildGrid(scene, &prob));
+      CHECK_PETSC(SimSolverCreateOnGrid(reg, so->name, PETSC_COMM_WORLD, &prob, &s));
+      CHECK_PETSC(SimSolverSetFromOptions(s));
+      for (int k = 0; k < 2; k++) CHECK_PETSC(SimSolverStep(s, 0.01, &outcome));
+      ck_assert_msg(outcome == SIM_STEP_OK, "%s on %s: outcome %d", so->name, sc->name, (int)outcome);
+      CHECK_PETSC(SimSolverEnergy(s, &rep));
+      ck_assert_msg(PetscIsNormalReal(rep.kinetic) && rep.kinetic > 0, "%s on %s: kinetic energy %g", so->name, sc->name, (double)rep.kinetic);
+      CHECK_PETSC(SimSolverFigures(s, &nfig, names, values));
+      ck_assert_msg(nfig >= 1 && !strcmp(names[0], "div_l2") && values[0] < 1e-6, "%s on %s: figures", so->name, sc->name);
+      CHECK_PETSC(SimSolverDestroy(&s));
+      CHECK_PETSC(SimSceneDestroy(&scene));
+      pairs++;
+    }
+  ck_assert_int_ge(pairs, 3);
+  CHECK_PETSC(SimRegistryDestroy(&reg));
+  CHECK_PETSC(TestSetOptions(NULL));
+}
+END_TEST
+
+/* Bad input: a step beyond the ghost width, a ghost width below 2, an unknown scheme, and a grid
+ * solver on a model (or a model solver on a grid problem). */
+START_TEST(bad_inputs)
+{
+  GridSim g;
+  SimGridProblem p;
+  TestErrorCapture cap = {{0}};
+  SimRegistry reg;
+  SimSolver bad = NULL;
+  TestSim t;
+  PetscErrorCode ierr;
+
+  CHECK_PETSC(GridSimCreate(PETSC_COMM_WORLD, "taylor_green", NULL, "-taylor_green_n 16", &g));
+  CHECK_PETSC(PetscPushErrorHandler(TestCaptureError, &cap));
+  ierr = SimSolverStep(g.solver, 1.0, NULL); /* |u| = 1, h = 1/16: CFL 16 > 2 */
+  CHECK_PETSC(PetscPopErrorHandler());
+  ck_assert_msg(ierr != 0 && strstr(cap.msg, "CFL number") && strstr(cap.msg, "-sf_ghost"), "a too large step must be refused: '%s'", cap.msg);
+  CHECK_PETSC(GridSimDestroy(&g));
+
+  AdvectionProblem(2, 8, &p);
+  CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = GridSimCreate(PETSC_COMM_WORLD, NULL, &p, "-sf_ghost 1", &g);
+  ck_assert_msg(ierr != 0, "-sf_ghost 1 must fail");
+  CHECK_PETSC(GridSimDestroy(&g)); /* what was made before the error */
+  ierr = GridSimCreate(PETSC_COMM_WORLD, NULL, &p, "-sf_advection maccormack", &g);
+  ck_assert_msg(ierr != 0, "an unknown -sf_advection must fail");
+  CHECK_PETSC(GridSimDestroy(&g));
+  CHECK_PETSC(PetscPopErrorHandler());
+
+  CHECK_PETSC(TestSimCreate("oscillator", NULL, NULL, &t));
+  cap.msg[0] = 0;
+  CHECK_PETSC(PetscPushErrorHandler(TestCaptureError, &cap));
+  ierr = SimSolverCreate(t.reg, "stablefluids", t.model, &bad);
+  CHECK_PETSC(PetscPopErrorHandler());
+  ck_assert_msg(ierr != 0 && strstr(cap.msg, "Solvers for it: explicit_euler"), "stablefluids on a model: '%s'", cap.msg);
+  CHECK_PETSC(TestSimDestroy(&t));
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  cap.msg[0] = 0;
+  CHECK_PETSC(PetscPushErrorHandler(TestCaptureError, &cap));
+  ierr = SimSolverCreateOnGrid(reg, "implicit_euler", PETSC_COMM_WORLD, &p, &bad);
+  CHECK_PETSC(PetscPopErrorHandler());
+  ck_assert_msg(ierr != 0 && strstr(cap.msg, "Solvers for it: stablefluids"), "implicit_euler on a grid: '%s'", cap.msg);
+  CHECK_PETSC(SimRegistryDestroy(&reg));
+  CHECK_PETSC(TestSetOptions(NULL));
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+  Suite *s = suite_create("stablefluids");
+  TCase *tc = tcase_create("stablefluids");
+
+  tcase_set_timeout(tc, 300);
+  tcase_add_test(tc, constant_field_exact);
+  tcase_add_test(tc, backtrace_order);
+  tcase_add_test(tc, smooth_advection_order);
+  tcase_add_test(tc, taylor_green_decay);
+  tcase_add_test(tc, divergence_after_step);
+  tcase_add_test(tc, parallel_matches_serial);
+  tcase_add_test(tc, lid_cavity_ghia);
+  tcase_add_test(tc, every_grid_solver_on_every_grid_scene);
+  tcase_add_test(tc, bad_inputs);
+  suite_add_tcase(s, tc);
+  return s;
+}
