@@ -107,3 +107,20 @@ PetscErrorCode BenchBisectStable(PetscReal lo, PetscReal hi, PetscReal rtol, Ben
   if (nprobes) *nprobes = probes;
   PetscFunctionReturn(0);
 }
+
+PetscErrorCode BenchLocalOrder(PetscInt n, const PetscReal r[], PetscReal order[], PetscReal *peak)
+{
+  PetscFunctionBeginUser;
+  *peak = NAN;
+  for (PetscInt k = 0; k < n; k++) {
+    PetscReal q = NAN;
+    if (k >= 2) {
+      PetscBool usable = PETSC_TRUE;
+      for (PetscInt j = k - 2; j <= k; j++) usable = (PetscBool)(usable && PetscIsNormalReal(r[j]) && r[j] > 0);
+      if (usable && r[k] < r[k - 1] && r[k - 1] < r[k - 2]) q = PetscLogReal(r[k] / r[k - 1]) / PetscLogReal(r[k - 1] / r[k - 2]);
+      if (!PetscIsInfOrNanReal(q) && (PetscIsInfOrNanReal(*peak) || q > *peak)) *peak = q;
+    }
+    if (order) order[k] = q;
+  }
+  PetscFunctionReturn(0);
+}

@@ -12,6 +12,15 @@ PetscErrorCode BenchFitLine(PetscInt n, const PetscReal t[], const PetscReal y[]
  * pair). dt[] in any order. Fewer than two usable points: NaN. */
 PetscErrorCode BenchFitOrder(PetscInt n, const PetscReal dt[], const PetscReal err[], PetscReal *order, PetscReal *last_pair);
 
+/* Local order of convergence of an iterative solve from its residual history r[0..n-1]: for
+ * k = 2..n-1, q_k = log(r_k / r_{k-1}) / log(r_{k-1} / r_{k-2}), the exponent p of r_k ~ C r_{k-1}^p
+ * (2 for Newton near a minimizer, 1 for a linearly converging method). Only iterations whose three
+ * residuals are finite, positive and decreasing give an estimate; order[k] is NaN otherwise and for
+ * k < 2 (order may be NULL). *peak is the largest estimate (NaN when there is none): the last
+ * iteration is often cut short by the tolerance or the round-off floor, so the peak, not the last
+ * value, shows the rate the method reaches. */
+PetscErrorCode BenchLocalOrder(PetscInt n, const PetscReal r[], PetscReal order[], PetscReal *peak);
+
 /* Energy-error statistics of a series E[0..n-1] at times t[0..n-1] (DESIGN §8), with
  * e(t) = |E(t) - E(0)| / |E(0)|:
  *   max   = max_t e(t);  final = e(t[n-1]);

@@ -49,6 +49,33 @@ START_TEST(test_order_fit_perturbed)
 }
 END_TEST
 
+/* r_k = r_{k-1}^p exactly (Newton p = 2, a linear rate p = 1): every estimate is p; a stall and a
+ * non-finite residual give no estimate. */
+START_TEST(test_local_order)
+{
+  PetscReal r[6], q[6], peak;
+
+  r[0] = 0.5;
+  for (int k = 1; k < 6; k++) r[k] = r[k - 1] * r[k - 1];
+  CHECK_PETSC(BenchLocalOrder(6, r, q, &peak));
+  ck_assert(isnan(q[0]) && isnan(q[1]));
+  for (int k = 2; k < 6; k++) ck_assert_msg(fabs(q[k] - 2) < 1e-10, "q[%d] = %g, expected 2", k, q[k]);
+  ck_assert_msg(fabs(peak - 2) < 1e-10, "peak %g", peak);
+  for (int k = 0; k < 6; k++) r[k] = 3.0 * pow(0.1, k);
+  CHECK_PETSC(BenchLocalOrder(6, r, NULL, &peak));
+  ck_assert_msg(fabs(peak - 1) < 1e-10, "linear rate: peak %g, expected 1", peak);
+  /* the classic Newton tail cut by the tolerance: the peak keeps the quadratic phase */
+  {
+    const PetscReal tail[5] = {88, 1.05, 6.2e-3, 1.1e-7, 5.3e-12};
+    CHECK_PETSC(BenchLocalOrder(5, tail, q, &peak));
+    ck_assert_msg(peak > 2 && q[4] < 1, "peak %g, last %g", peak, q[4]);
+  }
+  r[0] = 1, r[1] = 0.1, r[2] = 0.1, r[3] = NAN; /* stall, then a failure */
+  CHECK_PETSC(BenchLocalOrder(4, r, q, &peak));
+  ck_assert(isnan(q[2]) && isnan(q[3]) && isnan(peak));
+}
+END_TEST
+
 /* E(t) = E0 (1 + a t + b sin(w t)): drift = a, max and final from the definition. */
 START_TEST(test_drift_fit)
 {
@@ -318,6 +345,7 @@ Suite *test_suite(void)
 
   tcase_add_test(tc, test_order_fit_exact);
   tcase_add_test(tc, test_order_fit_perturbed);
+  tcase_add_test(tc, test_local_order);
   tcase_add_test(tc, test_drift_fit);
   tcase_add_test(tc, test_bisection);
   tcase_add_test(tc, test_reference_ode);
