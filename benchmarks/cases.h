@@ -13,6 +13,7 @@ PetscErrorCode BenchCaseRun_Energy(BenchContext *bc, const BenchCase *c, BenchCa
 PetscErrorCode BenchCaseRun_Stability(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
 PetscErrorCode BenchCaseRun_Solver(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
 PetscErrorCode BenchCaseRun_Performance(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
+PetscErrorCode BenchCaseRun_Spatial(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
 
 /* Opens DIR/<case><suffix>.csv for writing on rank 0, writes the header line, and lists the file in
  * res. Close with PetscFClose(bc->comm, fp). */

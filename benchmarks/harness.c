@@ -14,7 +14,7 @@
 static const BenchCaseDriver drivers[BENCH_NMETRICS] = {
     [BENCH_CONVERGENCE] = BenchCaseRun_Convergence, [BENCH_ENERGY] = BenchCaseRun_Energy,
     [BENCH_STABILITY] = BenchCaseRun_Stability,     [BENCH_SOLVER] = BenchCaseRun_Solver,
-    [BENCH_PERFORMANCE] = BenchCaseRun_Performance,
+    [BENCH_PERFORMANCE] = BenchCaseRun_Performance, [BENCH_SPATIAL] = BenchCaseRun_Spatial,
 };
 
 /* <case>_timing.csv: one row per run, everything that differs between identical runs. */

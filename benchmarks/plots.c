@@ -211,6 +211,21 @@ static PetscErrorCode TimeFigure(Script *s, char *cmd, size_t len)
   PetscFunctionReturn(0);
 }
 
+/* Error against mesh size, log-log, one curve: <case>.csv columns 2 (h) and 3 (error). */
+static PetscErrorCode SpatialFigures(Script *s, char *cmd, size_t len)
+{
+  char setup[256];
+
+  PetscFunctionBeginUser;
+  if (!AnyPositive(s->res, "error")) PetscFunctionReturn(0);
+  PetscCall(PetscSNPrintf(setup, sizeof(setup),
+                          "set logscale xy\nset format y '%%.0e'\nset xlabel 'mesh size h (%s)'\nset ylabel '%s'\nunset key\n",
+                          s->res->c->size, s->res->c->figure));
+  PetscCall(PetscSNPrintf(cmd, len, "'%s.csv' every ::1 using 2:3 with linespoints lw 2 pt 7 lc rgb '%s'", s->res->c->name, palette[0]));
+  PetscCall(Figure(s, "spatial", "Error against mesh size (log-log); the slope is the observed order", setup, cmd));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode WriteScript(Script *s)
 {
   char *cmd;
@@ -231,6 +246,9 @@ static PetscErrorCode WriteScript(Script *s)
   case BENCH_SOLVER:
     PetscCall(SolverFigures(s, cmd, BENCH_PLOT_CMD));
     PetscCall(TimeFigure(s, cmd, BENCH_PLOT_CMD));
+    break;
+  case BENCH_SPATIAL:
+    PetscCall(SpatialFigures(s, cmd, BENCH_PLOT_CMD));
     break;
   default:
     PetscCall(TimeFigure(s, cmd, BENCH_PLOT_CMD));

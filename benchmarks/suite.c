@@ -18,6 +18,7 @@ static const struct {
     [BENCH_STABILITY] = {"stability", "t_end, dt_min, dt_max, threshold, bisect_rtol"},
     [BENCH_SOLVER] = {"solver", "dt, t_end or steps, plot_step"},
     [BENCH_PERFORMANCE] = {"performance", "dt, t_end or steps"},
+    [BENCH_SPATIAL] = {"spatial", "dt, t_end or steps, figure, size"},
 };
 static const char common_keys[] = "metric, title, options, sweep_<option>";
 static const char top_keys[] = "suite, title, options, cases, table, table_<column>";
@@ -180,7 +181,7 @@ static PetscErrorCode ReadTimeKeys(Loader *L, BenchCase *c)
   }
   PetscCall(GetReal(L, n, "t_end", PETSC_FALSE, &c->t_end, &has_t));
   has_steps = PETSC_FALSE;
-  if (c->metric == BENCH_ENERGY || c->metric == BENCH_SOLVER || c->metric == BENCH_PERFORMANCE)
+  if (c->metric == BENCH_ENERGY || c->metric == BENCH_SOLVER || c->metric == BENCH_PERFORMANCE || c->metric == BENCH_SPATIAL)
     PetscCall(GetInt(L, n, "steps", &c->steps, &has_steps));
   PetscCheck(has_t || has_steps, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: case '%s' (metric %s) needs the key 't_end'%s",
              L->path, n, BenchMetricName(c->metric),
@@ -248,6 +249,14 @@ static PetscErrorCode ReadMetricKeys(Loader *L, BenchCase *c)
     PetscCheck(c->plot_step >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
                "%s: case '%s': plot_step must be >= 0 (0: the last step)", L->path, n);
     break;
+  case BENCH_SPATIAL: {
+    PetscBool has_figure, has_size;
+    PetscCall(GetString(L, n, "figure", c->figure, sizeof(c->figure), &has_figure));
+    PetscCall(GetString(L, n, "size", c->size, sizeof(c->size), &has_size));
+    PetscCheck(has_figure && has_size && c->figure[0] && c->size[0], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "%s: case '%s' (metric spatial) needs the keys 'figure' (the run figure that is the error) and 'size' (the one that is h)",
+               L->path, n);
+  } break;
   default:
     break;
   }
@@ -255,22 +264,33 @@ static PetscErrorCode ReadMetricKeys(Loader *L, BenchCase *c)
   PetscFunctionReturn(0);
 }
 
+/* "convergence, energy, ...": the metrics table's names, for messages. */
+static PetscErrorCode MetricNames(char *buf, size_t len)
+{
+  PetscFunctionBeginUser;
+  buf[0] = 0;
+  for (PetscInt m = 0; m < BENCH_NMETRICS; m++) {
+    PetscCall(PetscStrlcat(buf, m ? ", " : "", len));
+    PetscCall(PetscStrlcat(buf, metrics[m].name, len));
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode ReadCase(Loader *L, PetscInt ci, const char *suite_options)
 {
   BenchCase *c = &L->suite->cases[ci];
-  char buf[4096];
+  char buf[4096], names[256];
   PetscBool set;
   PetscInt m;
 
   PetscFunctionBeginUser;
   PetscCall(GetString(L, c->name, "metric", buf, sizeof(buf), &set));
-  PetscCheck(set && buf[0], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-             "%s: case '%s' needs the key 'metric' (convergence, energy, stability, solver or performance)", L->path, c->name);
+  PetscCall(MetricNames(names, sizeof(names)));
+  PetscCheck(set && buf[0], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: case '%s' needs the key 'metric' (%s)", L->path, c->name, names);
   for (m = 0; m < BENCH_NMETRICS; m++)
     if (!strcmp(buf, metrics[m].name)) break;
-  PetscCheck(m < BENCH_NMETRICS, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-             "%s: case '%s': unknown metric '%s'; valid metrics: convergence, energy, stability, solver, performance", L->path,
-             c->name, buf);
+  PetscCheck(m < BENCH_NMETRICS, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: case '%s': unknown metric '%s'; valid metrics: %s", L->path,
+             c->name, buf, names);
   c->metric = (BenchMetric)m;
   PetscCall(GetString(L, c->name, "title", c->title, sizeof(c->title), NULL));
   buf[0] = 0;

@@ -10,7 +10,7 @@
 #define BENCH_LABEL_LEN 128
 
 /* What a case measures; each has a driver in cases.h. */
-typedef enum { BENCH_CONVERGENCE, BENCH_ENERGY, BENCH_STABILITY, BENCH_SOLVER, BENCH_PERFORMANCE, BENCH_NMETRICS } BenchMetric;
+typedef enum { BENCH_CONVERGENCE, BENCH_ENERGY, BENCH_STABILITY, BENCH_SOLVER, BENCH_PERFORMANCE, BENCH_SPATIAL, BENCH_NMETRICS } BenchMetric;
 const char *BenchMetricName(BenchMetric m);
 
 /* One swept option: `sweep_<option>: v1,v2,...`. A value may be `label=value -more options`: the
@@ -43,6 +43,9 @@ typedef struct {
   PetscReal dt_min, dt_max, threshold, bisect_rtol;
   /* solver */
   PetscInt plot_step; /* the step whose residual history is plotted; 0: the last */
+  /* spatial */
+  char figure[64]; /* the named run figure that is the error (e.g. tip_error) */
+  char size[64];   /* the named run figure that is the mesh size h */
 } BenchCase;
 
 /* A column of the suite's summary table: the first referenced case.key that has the row's label. */

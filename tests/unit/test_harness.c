@@ -238,6 +238,12 @@ START_TEST(test_suite_bad_key)
   ierr = BenchSuiteLoad(PETSC_COMM_SELF, path, &suite);
   CHECK_PETSC(PetscPopErrorHandler());
   ck_assert_msg(ierr != 0, "an unknown key must be an error");
+  /* a spatial case without the figure that is its error */
+  WriteFile(path, "cases: a\na:\n  metric: spatial\n  dt: 1000\n  steps: 1\n  size: h\n  sweep_beam_n: [4, 8]\n");
+  CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = BenchSuiteLoad(PETSC_COMM_SELF, path, &suite);
+  CHECK_PETSC(PetscPopErrorHandler());
+  ck_assert_msg(ierr != 0, "a spatial case without 'figure' must be an error");
   unlink(path);
 }
 END_TEST
