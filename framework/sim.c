@@ -12,6 +12,7 @@
 
 struct _p_SimRun {
   MPI_Comm comm;
+  PetscBool io; /* this rank writes the output: rank 0 (the model's state is replicated on every rank) */
   SimRegistry reg;
   SimScene scene;
   SimModel model;
@@ -56,6 +57,11 @@ PetscErrorCode SimRunCreate(MPI_Comm comm, SimRegistry reg, SimRun *run)
   PetscCall(PetscNew(run));
   (*run)->comm = comm;
   (*run)->reg = reg;
+  {
+    PetscMPIInt rank;
+    PetscCallMPI(MPI_Comm_rank(comm, &rank));
+    (*run)->io = (PetscBool)(rank == 0);
+  }
   PetscFunctionReturn(0);
 }
 
@@ -146,6 +152,7 @@ static PetscErrorCode WriteFrame(SimRun r, RunOutput *o, PetscInt step, PetscRea
   const PetscScalar *x, *v;
 
   PetscFunctionBeginUser;
+  if (!r->io) PetscFunctionReturn(0);
   PetscCall(PetscSNPrintf(file, sizeof(file), "frame_%05" PetscInt_FMT ".vtu", step));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", r->outdir, file));
   PetscCall(VecGetArrayRead(r->model->x, &x));
@@ -163,6 +170,8 @@ static PetscErrorCode WriteSnapshot(SimRun r, RunOutput *o, PetscInt step, Petsc
   const PetscScalar *x;
 
   PetscFunctionBeginUser;
+  o->last_snapshot = step;
+  if (!r->io) PetscFunctionReturn(0);
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/snapshot_%05" PetscInt_FMT ".png", r->outdir, step));
   PetscCall(PetscSNPrintf(caption, sizeof(caption), "%s  %s  t = %.3f s  step %" PetscInt_FMT, r->scene_name, r->solver_name, (double)t, step));
   PetscCall(VecGetArrayRead(r->model->x, &x));
@@ -179,6 +188,7 @@ static PetscErrorCode WriteLastGood(SimRun r, Vec xgood, Vec vgood, char *path, 
 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(path, len, "%s/last_good.vtu", r->outdir));
+  if (!r->io) PetscFunctionReturn(0);
   PetscCall(VecGetArrayRead(xgood, &x));
   PetscCall(VecGetArrayRead(vgood, &v));
   PetscCall(SimVTKWriteFrame(r->model, x, v, path));
@@ -201,17 +211,17 @@ PetscErrorCode SimRunExecute(SimRun r)
   PetscFunctionBeginUser;
   if (r->help) PetscFunctionReturn(0); /* -help: the options are listed, nothing runs */
   PetscCall(SimEventsGet(&ev));
-  PetscCall(SimMakeDirectory(r->outdir));
+  if (r->io) PetscCall(SimMakeDirectory(r->outdir));
   PetscCall(SimSolverSetUp(r->solver));
   PetscCall(SimSolverGetStats(r->solver, &stats));
   PetscCall(SimSolverEnergy(r->solver, &rep));
-  if (r->log) {
+  if (r->log && r->io) {
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/log.csv", r->outdir));
     PetscCall(SimCSVLogCreate(path, &rep, &o.csv));
     PetscCall(SimCSVLogRow(o.csv, 0, 0.0, r->dt, &rep, NULL, 0.0));
   }
   PetscCall(CallMonitors(r, 0, 0.0, &rep, NULL, 0.0));
-  if (r->output_every) {
+  if (r->output_every && r->io) {
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s.pvd", r->outdir, r->scene_name));
     PetscCall(SimPVDCreate(path, &o.pvd));
   }
@@ -225,7 +235,7 @@ PetscErrorCode SimRunExecute(SimRun r)
 
   PetscCall(VecDuplicate(r->model->x, &xgood));
   PetscCall(VecDuplicate(r->model->v, &vgood));
-  PetscCall(SimProgressStart(&o.progress, r->steps, r->progress));
+  PetscCall(SimProgressStart(&o.progress, r->steps, (PetscBool)(r->progress && r->io)));
   PetscCall(PetscTime(&wall_start));
   for (PetscInt step = 1; step <= r->steps; step++) {
     SimStepOutcome outcome;

@@ -1,8 +1,8 @@
-# MPI: solvers that run on one rank refuse mpirun -np 2 with a message (DESIGN §5).
+# MPI: solvers that run on one rank (pd, ts, linearized_implicit) refuse mpirun -np 2 with a message (DESIGN §5).
 if(MPIEXEC_EXECUTABLE)
   add_test(NAME cli.mpi.serial_solver_refuses
            COMMAND ${CMAKE_COMMAND} -DEXE=${MPIEXEC_EXECUTABLE}
-                   "-DARGS=-np;2;--oversubscribe;$<TARGET_FILE:pbsim>;run;-scene;oscillator;-steps;1;-o;${PBSIM_TEST_OUT}/mpi"
+                   "-DARGS=-np;2;--oversubscribe;$<TARGET_FILE:pbsim>;run;-scene;oscillator;-solver;pd;-steps;1;-o;${PBSIM_TEST_OUT}/mpi"
                    "-DEXPECT=runs on one MPI rank only" -DFAIL=TRUE -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/run_expect.cmake)
   set_tests_properties(cli.mpi.serial_solver_refuses PROPERTIES TIMEOUT 120
                        ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
