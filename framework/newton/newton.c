@@ -183,10 +183,21 @@ static PetscErrorCode SetGradient_Newton(SimNewton nt)
   PetscFunctionReturn(0);
 }
 
-/* The distributed direction p gathered into pall on every rank (the line search needs all of it). */
+/* The distributed direction p gathered into pall on every rank (the line search needs all of it).
+ * Pinned entries are zeroed first: a direct solve gives exactly 0 there (identity rows, zero
+ * gradient), an iterative one (CG + GAMG) only approximately, and a pinned vertex must not move. */
 static PetscErrorCode GatherDirection_Newton(SimNewton nt)
 {
+  SimModel m = nt->model;
+  PetscScalar *p;
+
   PetscFunctionBeginUser;
+  if (m->npinned) {
+    PetscCall(VecGetArray(nt->p, &p));
+    for (PetscInt i = m->vstart; i < m->vend; i++)
+      if (m->pinned[i]) p[3 * (i - m->vstart)] = p[3 * (i - m->vstart) + 1] = p[3 * (i - m->vstart) + 2] = 0;
+    PetscCall(VecRestoreArray(nt->p, &p));
+  }
   PetscCall(VecScatterBegin(nt->p2all, nt->p, nt->pall, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(nt->p2all, nt->p, nt->pall, INSERT_VALUES, SCATTER_FORWARD));
   PetscFunctionReturn(0);

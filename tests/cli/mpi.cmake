@@ -14,3 +14,11 @@ if(MPIEXEC_EXECUTABLE AND TARGET test_projection)
   set_tests_properties(mpi.test_projection_2ranks PROPERTIES TIMEOUT 300
                        ENVIRONMENT "CK_FORK=no;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
 endif()
+
+# The Lagrangian model and the Newton solvers on 2 ranks: the test compares a run on PETSC_COMM_WORLD
+# (PT-Scotch partition, MPIAIJ Hessian, MUMPS / GAMG) with the same run on PETSC_COMM_SELF.
+if(MPIEXEC_EXECUTABLE AND TARGET test_mpi_fem)
+  add_test(NAME mpi.beam_2ranks COMMAND ${MPIEXEC_EXECUTABLE} -np 2 --oversubscribe $<TARGET_FILE:test_mpi_fem>)
+  set_tests_properties(mpi.beam_2ranks PROPERTIES TIMEOUT 300
+                       ENVIRONMENT "CK_FORK=no;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+endif()
