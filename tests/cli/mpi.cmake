@@ -22,3 +22,14 @@ if(MPIEXEC_EXECUTABLE AND TARGET test_mpi_fem)
   set_tests_properties(mpi.beam_2ranks PROPERTIES TIMEOUT 300
                        ENVIRONMENT "CK_FORK=no;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
 endif()
+
+# `mpirun -np 2 pbsim run -scene beam`: rank 0 writes frames (in the input vertex order), the index,
+# the CSV log and the snapshots.
+if(MPIEXEC_EXECUTABLE)
+  add_test(NAME cli.mpi.beam_outputs
+           COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:pbsim> -DMPIEXEC=${MPIEXEC_EXECUTABLE} -DDIR=${PBSIM_TEST_OUT}/mpi_beam -DSTEPS=3
+                   "-DARGS=run;-scene;beam;-beam_n;12;-beam_nw;3;-steps;3;-dt;0.01;-strict_options"
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/check_mpi_frames.cmake)
+  set_tests_properties(cli.mpi.beam_outputs PROPERTIES TIMEOUT 300
+                       ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+endif()
