@@ -33,3 +33,14 @@ if(MPIEXEC_EXECUTABLE)
   set_tests_properties(cli.mpi.beam_outputs PROPERTIES TIMEOUT 300
                        ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
 endif()
+
+# An error on one rank only (rank 0 cannot create the output directory: the path runs through a
+# file) ends the whole job with the message instead of leaving rank 1 waiting in a collective.
+if(MPIEXEC_EXECUTABLE)
+  add_test(NAME cli.mpi.rank0_error_ends_job
+           COMMAND ${CMAKE_COMMAND} -DEXE=${MPIEXEC_EXECUTABLE}
+                   "-DARGS=-np;2;--oversubscribe;$<TARGET_FILE:pbsim>;run;-scene;beam;-beam_n;4;-steps;1;-o;${CMAKE_SOURCE_DIR}/CMakeLists.txt/out"
+                   "-DEXPECT=Cannot create output directory" -DFAIL=TRUE -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/run_expect.cmake)
+  set_tests_properties(cli.mpi.rank0_error_ends_job PROPERTIES TIMEOUT 60
+                       ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+endif()
