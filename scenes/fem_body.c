@@ -44,6 +44,13 @@ PetscErrorCode SimSceneAddFEMBody(SimScene scene, SimModel model, SimMesh *mesh,
    * partition: the mesh is renumbered so that each rank's vertices are contiguous. */
   PetscCall(SimMeshBoundaryFaces(mesh, &nface, &faces));
   PetscCall(SimMeshPartitionTets(model->comm, mesh->nv, mesh->xyz, mesh->ntet, mesh->tet, &part));
+  { /* every rank needs elements: its FEM term takes part in every reduction */
+    PetscInt fewest;
+    PetscCallMPI(MPI_Allreduce(&part.ncell, &fewest, 1, MPIU_INT, MPI_MIN, model->comm));
+    PetscCheck(fewest > 0, model->comm, PETSC_ERR_ARG_OUTOFRANGE,
+               "The mesh (%" PetscInt_FMT " tets) left a rank without elements on %d ranks: use fewer ranks or a finer mesh", mesh->ntet,
+               (int)model->size);
+  }
   PetscCall(Renumber(&part, mesh, nface, faces));
   PetscCall(SimModelSetVertices(model, mesh->nv, mesh->xyz));
   PetscCall(SimModelSetPartition(model, part.vstart, part.vend, part.natural));

@@ -72,6 +72,9 @@ static PetscErrorCode HessianProduct(SimModel m, const PetscReal *xnat, const Pe
     PetscCall(MatGetType(H, &t));
     PetscCall(PetscStrncpy(type, t, 64));
   }
+  /* assembled twice, with other coefficients first: a re-assembly must replace every value (also those
+   * that other ranks send) */
+  PetscCall(SimModelHessianAssemble(m, x, x, zero, 1.0, 2.0, 0.0, PETSC_TRUE, H));
   PetscCall(SimModelHessianAssemble(m, x, x, zero, 3.0, 1.0, 0.0, PETSC_FALSE, H));
   PetscCall(MatCreateVecs(H, &R, &Y));
   PetscCall(VecGetArray(R, &a));
@@ -148,6 +151,13 @@ static PetscErrorCode CompareModel(const char *scene, const char *opts)
 START_TEST(test_model_beam)
 {
   CHECK_PETSC(CompareModel("beam", "-beam_n 8 -beam_nw 2"));
+}
+END_TEST
+
+/* One cell, six tets: ranks own a couple of elements and few vertices each. */
+START_TEST(test_model_beam_tiny)
+{
+  CHECK_PETSC(CompareModel("beam", "-beam_n 1 -beam_nw 1"));
 }
 END_TEST
 
@@ -265,6 +275,7 @@ Suite *test_suite(void)
 
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, test_model_beam);
+  tcase_add_test(tc, test_model_beam_tiny);
   tcase_add_test(tc, test_model_cloth);
   tcase_add_test(tc, test_beam_implicit_euler);
   tcase_add_test(tc, test_beam_bdf2);
