@@ -232,7 +232,12 @@ PetscErrorCode BenchRunSuite(MPI_Comm comm, SimRegistry reg, const char *suite_f
   PetscCall(PetscPrintf(comm, "bench: done in %.1f s: %s/report.md, %s/summary.json\n", (double)prov.wall_seconds, bc.outdir,
                         bc.outdir));
 
-  RemoveScratch(&bc);
+  { /* rank 0 runs gnuplot in the scratch directory: the others must not remove it under its feet */
+    PetscMPIInt rank;
+    PetscCallMPI(MPI_Barrier(comm));
+    PetscCallMPI(MPI_Comm_rank(comm, &rank));
+    if (!rank) RemoveScratch(&bc);
+  }
   if (bc.devnull) fclose(bc.devnull);
   for (PetscInt i = 0; i < n; i++) PetscCall(BenchResultDestroy(&res[i]));
   PetscCall(PetscFree(res));

@@ -12,6 +12,7 @@
 
 struct _p_SimRun {
   MPI_Comm comm;
+  PetscBool io; /* this rank writes the output: rank 0 (the model's state is replicated on every rank) */
   SimRegistry reg;
   SimScene scene;
   SimModel model;        /* model scenes */
@@ -84,6 +85,11 @@ PetscErrorCode SimRunCreate(MPI_Comm comm, SimRegistry reg, SimRun *run)
   PetscCall(PetscNew(run));
   (*run)->comm = comm;
   (*run)->reg = reg;
+  {
+    PetscMPIInt rank;
+    PetscCallMPI(MPI_Comm_rank(comm, &rank));
+    (*run)->io = (PetscBool)(rank == 0);
+  }
   PetscFunctionReturn(0);
 }
 
@@ -204,7 +210,7 @@ static PetscErrorCode WriteFrame(SimRun r, RunOutput *o, PetscInt step, PetscRea
   const PetscScalar *x, *v;
 
   PetscFunctionBeginUser;
-  if (r->grid) { /* the solver owns the state: a VTK ImageData frame */
+  if (r->grid) { /* the solver owns the state: a VTK ImageData frame, written collectively */
     PetscBool written;
     PetscCall(PetscSNPrintf(file, sizeof(file), "frame_%05" PetscInt_FMT ".vti", step));
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", r->outdir, file));
@@ -212,6 +218,7 @@ static PetscErrorCode WriteFrame(SimRun r, RunOutput *o, PetscInt step, PetscRea
     if (written && o->pvd) PetscCall(SimPVDAdd(o->pvd, t, file));
     PetscFunctionReturn(0);
   }
+  if (!r->io) PetscFunctionReturn(0); /* the model's state is replicated: rank 0 writes it */
   PetscCall(PetscSNPrintf(file, sizeof(file), "frame_%05" PetscInt_FMT ".vtu", step));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", r->outdir, file));
   PetscCall(VecGetArrayRead(r->model->x, &x));
@@ -229,14 +236,15 @@ static PetscErrorCode WriteSnapshot(SimRun r, RunOutput *o, PetscInt step, Petsc
   const PetscScalar *x;
 
   PetscFunctionBeginUser;
+  o->last_snapshot = step;
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/snapshot_%05" PetscInt_FMT ".png", r->outdir, step));
   PetscCall(PetscSNPrintf(caption, sizeof(caption), "%s  %s  t = %.3f s  step %" PetscInt_FMT, r->scene_name, r->solver_name, (double)t, step));
-  if (r->grid) {
+  if (r->grid) { /* collective: the solver gathers its slice */
     PetscBool written;
     PetscCall(SimSolverWriteImage(r->solver, caption, path, &written));
-    o->last_snapshot = step;
     PetscFunctionReturn(0);
   }
+  if (!r->io) PetscFunctionReturn(0);
   PetscCall(VecGetArrayRead(r->model->x, &x));
   PetscCall(SimPNGWrite(r->model, x, &r->camera, caption, path));
   PetscCall(VecRestoreArrayRead(r->model->x, &x));
@@ -251,6 +259,7 @@ static PetscErrorCode WriteLastGood(SimRun r, Vec xgood, Vec vgood, char *path, 
 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(path, len, "%s/last_good.vtu", r->outdir));
+  if (!r->io) PetscFunctionReturn(0);
   PetscCall(VecGetArrayRead(xgood, &x));
   PetscCall(VecGetArrayRead(vgood, &v));
   PetscCall(SimVTKWriteFrame(r->model, x, v, path));
@@ -269,25 +278,23 @@ PetscErrorCode SimRunExecute(SimRun r)
   PetscLogDouble t0, t1, wall_start;
   PetscInt not_converged = 0, total_newton = 0;
   SimEvents ev;
-  PetscMPIInt rank;
 
   PetscFunctionBeginUser;
   if (r->help) PetscFunctionReturn(0); /* -help: the options are listed, nothing runs */
-  PetscCallMPI(MPI_Comm_rank(r->comm, &rank));
   PetscCall(SimEventsGet(&ev));
-  if (!rank) PetscCall(SimMakeDirectory(r->outdir));
+  if (r->io) PetscCall(SimMakeDirectory(r->outdir));
   PetscCallMPI(MPI_Barrier(r->comm));
   PetscCall(SimSolverSetUp(r->solver));
   PetscCall(SimSolverGetStats(r->solver, &stats));
   PetscCall(SimSolverEnergy(r->solver, &rep));
   PetscCall(GatherFigures(r, 0.0, PETSC_TRUE));
-  if (r->log && !rank) { /* rank 0 writes the files the run shares (the solver writes its own frames collectively) */
+  if (r->log && r->io) { /* rank 0 writes the files the run shares (a grid solver writes its frames collectively) */
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/log.csv", r->outdir));
     PetscCall(SimCSVLogCreateWithFigures(path, &rep, r->nfig, r->fig_name, &o.csv));
     PetscCall(SimCSVLogRowWithFigures(o.csv, 0, 0.0, r->dt, &rep, NULL, 0.0, r->nfig, r->fig_value));
   }
   PetscCall(CallMonitors(r, 0, 0.0, &rep, NULL, 0.0));
-  if (r->output_every && !rank) {
+  if (r->output_every && r->io) {
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s.pvd", r->outdir, r->scene_name));
     PetscCall(SimPVDCreate(path, &o.pvd));
   }
@@ -310,7 +317,7 @@ PetscErrorCode SimRunExecute(SimRun r)
     PetscCall(VecDuplicate(state, &xgood));
     PetscCall(VecDuplicate(r->model ? r->model->v : state, &vgood));
   }
-  PetscCall(SimProgressStart(&o.progress, r->steps, r->progress));
+  PetscCall(SimProgressStart(&o.progress, r->steps, (PetscBool)(r->progress && r->io)));
   PetscCall(PetscTime(&wall_start));
   for (PetscInt step = 1; step <= r->steps; step++) {
     SimStepOutcome outcome;

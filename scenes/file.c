@@ -173,7 +173,9 @@ static PetscErrorCode AddPins(const SimMesh *mesh, const FileOptions *o, SimMode
                "-file_pin: vertex %" PetscInt_FMT
                " is out of range; '%s' has vertices [0, %" PetscInt_FMT ")",
                o->pin[p], o->path, mesh->nv);
-    PetscCall(SimModelPin(model, o->pin[p], "-file_pin"));
+    PetscInt j;
+    PetscCall(SimModelVertexFromNatural(model, o->pin[p], &j)); /* the FEM body may renumber */
+    PetscCall(SimModelPin(model, j, "-file_pin"));
   }
   if (o->top_fraction <= 0) PetscFunctionReturn(0);
   for (PetscInt i = 0; i < mesh->nv; i++) {

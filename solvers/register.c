@@ -21,16 +21,18 @@ PetscErrorCode SimSolverCreate_StableFluids(SimSolver);
 PetscErrorCode SimRegisterSolvers(SimRegistry reg)
 {
   PetscFunctionBeginUser;
-  ADD("explicit_euler", "forward Euler (order 1; energy grows on oscillators)", SimSolverCreate_ExplicitEuler, 0);
-  ADD("symplectic_euler", "semi-implicit Euler: v then x (order 1, symplectic)", SimSolverCreate_SymplecticEuler, 0);
-  ADD("verlet", "velocity Verlet / Stormer-Verlet (order 2, symplectic, time-reversible)", SimSolverCreate_Verlet, 0);
-  ADD("midpoint", "explicit midpoint RK2 (order 2)", SimSolverCreate_Midpoint, 0);
-  ADD("heun", "Heun's method RK2 (order 2)", SimSolverCreate_Heun, 0);
-  ADD("rk4", "classical Runge-Kutta (order 4)", SimSolverCreate_RK4, 0);
-  /* implicit family: registered by solvers/implicit, solvers/linearized, solvers/ts */
-  ADD("implicit_euler", "implicit Euler: Newton on the incremental potential (order 1, dissipative)", SimSolverCreate_ImplicitEuler, 0);
-  ADD("bdf2", "BDF2: Newton on the incremental potential (order 2, mildly dissipative)", SimSolverCreate_BDF2, 0);
-  ADD("implicit_midpoint", "implicit midpoint: Newton on the incremental potential (order 2, symplectic)", SimSolverCreate_ImplicitMidpoint, 0);
+  ADD("explicit_euler", "forward Euler (order 1; energy grows on oscillators)", SimSolverCreate_ExplicitEuler, SIM_REG_MPI);
+  ADD("symplectic_euler", "semi-implicit Euler: v then x (order 1, symplectic)", SimSolverCreate_SymplecticEuler, SIM_REG_MPI);
+  ADD("verlet", "velocity Verlet / Stormer-Verlet (order 2, symplectic, time-reversible)", SimSolverCreate_Verlet, SIM_REG_MPI);
+  ADD("midpoint", "explicit midpoint RK2 (order 2)", SimSolverCreate_Midpoint, SIM_REG_MPI);
+  ADD("heun", "Heun's method RK2 (order 2)", SimSolverCreate_Heun, SIM_REG_MPI);
+  ADD("rk4", "classical Runge-Kutta (order 4)", SimSolverCreate_RK4, SIM_REG_MPI);
+  /* implicit family: registered by solvers/implicit, solvers/linearized, solvers/ts. SIM_REG_MPI:
+   * runs on several ranks (replicated state; FEM elements, Hessian and linear solve distributed,
+   * see docs/fem.md); the others refuse mpirun -np > 1. */
+  ADD("implicit_euler", "implicit Euler: Newton on the incremental potential (order 1, dissipative)", SimSolverCreate_ImplicitEuler, SIM_REG_MPI);
+  ADD("bdf2", "BDF2: Newton on the incremental potential (order 2, mildly dissipative)", SimSolverCreate_BDF2, SIM_REG_MPI);
+  ADD("implicit_midpoint", "implicit midpoint: Newton on the incremental potential (order 2, symplectic)", SimSolverCreate_ImplicitMidpoint, SIM_REG_MPI);
   ADD("linearized_implicit", "Baraff-Witkin linearized implicit Euler, one Newton step (-linearized_beta 0..1)", SimSolverCreate_LinearizedImplicit, 0);
   ADD("pd", "projective dynamics: implicit Euler by local projections + one prefactorized CHOLMOD solve (-pd_iterations, -pd_chebyshev)", SimSolverCreate_PD, 0);
   ADD("ts", "PETSc TS on the model as a first-order ODE: any -ts_type (rk, bdf, theta, alpha, ...), adaptive", SimSolverCreate_TS, 0);

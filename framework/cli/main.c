@@ -27,12 +27,22 @@ static const char usage[] =
   "                    -snapshot_every N -gravity gx,gy,gz -colliders plane,sphere -log_view\n"
   "example: pbsim run configs/cloth.yaml -steps 20 -o out\n";
 
+/* Set when the first error was raised on a communicator of one rank while the run has several:
+ * the other ranks may be waiting in a collective call (e.g. rank 0 failed to write a frame), so
+ * main aborts the job instead of returning. An error raised on a parallel communicator is raised
+ * by every rank of it, which all return normally. */
+static PetscBool local_error;
+
 /* Prints the message of the first error only, as one clear line; -pbsim_traceback restores
  * PETSc's full traceback for debugging. */
 static PetscErrorCode ShortErrorHandler(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n,
                                         PetscErrorType p, const char *mess, void *ctx)
 {
   if (p == PETSC_ERROR_INITIAL) {
+    PetscMPIInt size = 1, wsize = 1;
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_size(PETSC_COMM_WORLD, &wsize);
+    if (size == 1 && wsize > 1) local_error = PETSC_TRUE;
     const char *text = NULL;
     if (!mess || !mess[0]) PetscErrorMessage(n, &text, NULL);
     fprintf(stderr, "pbsim: error: %s\n  (%s, %s:%d; rerun with -pbsim_traceback for the full trace)\n", mess && mess[0] ? mess : text, fun, file, line);
@@ -172,6 +182,7 @@ int main(int argc, char **argv)
   if (!ierr && !traceback) ierr = PetscPushErrorHandler(ShortErrorHandler, NULL);
   if (!ierr) ierr = !strcmp(cmd, "list") ? CommandList() : suite ? CommandBench(suite) : CommandRun();
   if (!traceback) PetscPopErrorHandler();
+  if (ierr && local_error) MPI_Abort(PETSC_COMM_WORLD, 1); /* the message is printed: end the other ranks too */
   if (PetscFinalize()) ierr = ierr ? ierr : 1;
   free(args);
   return ierr ? 1 : 0;

@@ -158,7 +158,8 @@ PetscErrorCode SimVTKWriteFrame(SimModel model, const PetscReal *x, const PetscR
                                 const char *path)
 {
   const PetscReal *mdof;
-  PetscReal *mass;
+  const PetscInt *nat = model->natural;
+  PetscReal *mass, *xn = NULL, *vn = NULL;
   uint8_t *pinned, *types;
   int64_t *conn, *offsets;
   PetscInt nv = model->nv, ncell, nconn;
@@ -184,14 +185,28 @@ PetscErrorCode SimVTKWriteFrame(SimModel model, const PetscReal *x, const PetscR
 
   PetscCall(PetscMalloc3(nconn, &conn, ncell, &offsets, ncell, &types));
   FillCells(model, conn, offsets, types);
-  /* Per-vertex mass: the model stores it per DOF (m_i three times). */
+  /* Per-vertex mass: the model stores it per DOF (m_i three times). Everything goes out in the
+   * input ("natural") vertex order, so frames of a renumbered (distributed) run and of a serial
+   * one are directly comparable: vertex i is written at natural[i], cells keep their order. */
   PetscCall(PetscMalloc2(nv, &mass, nv, &pinned));
   PetscCall(VecGetArrayRead(model->mass, &mdof));
   for (PetscInt i = 0; i < nv; i++) {
-    mass[i] = mdof[3 * i];
-    pinned[i] = model->pinned && model->pinned[i] ? 1 : 0;
+    const PetscInt o = nat ? nat[i] : i;
+    mass[o] = mdof[3 * i];
+    pinned[o] = model->pinned && model->pinned[i] ? 1 : 0;
   }
   PetscCall(VecRestoreArrayRead(model->mass, &mdof));
+  if (nat) {
+    PetscCall(PetscMalloc2(3 * nv, &xn, 3 * nv, &vn));
+    for (PetscInt i = 0; i < nv; i++)
+      for (int d = 0; d < 3; d++) {
+        xn[3 * nat[i] + d] = x[3 * i + d];
+        vn[3 * nat[i] + d] = v[3 * i + d];
+      }
+    for (PetscInt k = 0; k < nconn; k++) conn[k] = nat[conn[k]];
+    x = xn;
+    v = vn;
+  }
 
   blk[BLK_POINTS] = (VTUBlock){x, 3 * (size_t)nv * sizeof(PetscReal), 0};
   blk[BLK_CONN] = (VTUBlock){conn, (size_t)nconn * sizeof(int64_t), 0};
@@ -206,6 +221,7 @@ PetscErrorCode SimVTKWriteFrame(SimModel model, const PetscReal *x, const PetscR
   }
   WriteVTU(fp, nv, ncell, blk);
   PetscCall(PetscFree2(mass, pinned));
+  PetscCall(PetscFree2(xn, vn));
   PetscCall(PetscFree3(conn, offsets, types));
   PetscCall(CommitFile(fp, tmp, path));
   PetscFunctionReturn(0);

@@ -56,6 +56,10 @@ struct _p_SimEnergy {
   SimEnergyKind kind;
   SimEnergyOps ops;
   void *data;
+  /* FALSE (default): replicated, every rank holds and evaluates the whole term identically.
+   * TRUE: this rank holds only its share of the elements (the scene built it from the rank's owned
+   * cells); the model sums its values, gradients and Hessian blocks over the model's ranks. */
+  PetscBool distributed;
 };
 
 /* Creation by an implementation: fills name, kind, ops and data. */

@@ -4,7 +4,12 @@
 
 /* Builds the block offsets and the per-entry pinned mask once; returns the COO index arrays
  * (caller frees) when want_indices is true. Layout of the value array: the blocks of term 0,
- * term 1, ... (9 values each, row-major), then 3 diagonal entries per vertex. */
+ * term 1, ... (9 values each, row-major), then 3 diagonal entries per vertex. On several ranks
+ * every rank keeps this layout, and the entries it must not contribute get the index -1, which
+ * MatSetPreallocationCOO ignores (with their values): blocks of replicated terms whose row
+ * vertex another rank owns (that rank adds them), and the diagonal of vertices it does not own.
+ * A distributed term's blocks all count (its elements are this rank's only); those in rows of
+ * other ranks are sent there by the COO assembly. */
 static PetscErrorCode HessianPattern(SimModel m, PetscBool want_indices, PetscInt **coo_i, PetscInt **coo_j)
 {
   PetscInt nblocks = 0, *brow = NULL, *bcol = NULL, *ci = NULL, *cj = NULL;
@@ -37,13 +42,21 @@ static PetscErrorCode HessianPattern(SimModel m, PetscBool want_indices, PetscIn
   }
   if (want_indices) {
     PetscCall(PetscMalloc2(m->ncoo, &ci, m->ncoo, &cj));
-    for (PetscInt b = 0; b < nblocks; b++)
-      for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++) {
-          ci[9 * b + 3 * r + c] = 3 * brow[b] + r;
-          cj[9 * b + 3 * r + c] = 3 * bcol[b] + c;
-        }
-    for (PetscInt k = 0; k < 3 * m->nv; k++) ci[9 * nblocks + k] = cj[9 * nblocks + k] = k;
+    for (PetscInt t = 0; t < m->nterms; t++) {
+      const PetscBool all = (PetscBool)(m->size == 1 || m->term[t]->distributed);
+      for (PetscInt b = m->term_block_offset[t]; b < m->term_block_offset[t + 1]; b++) {
+        const PetscBool keep = (PetscBool)(all || (brow[b] >= m->vstart && brow[b] < m->vend));
+        for (int r = 0; r < 3; r++)
+          for (int c = 0; c < 3; c++) {
+            ci[9 * b + 3 * r + c] = keep ? 3 * brow[b] + r : -1;
+            cj[9 * b + 3 * r + c] = keep ? 3 * bcol[b] + c : -1;
+          }
+      }
+    }
+    for (PetscInt k = 0; k < 3 * m->nv; k++) {
+      const PetscBool keep = (PetscBool)(k >= 3 * m->vstart && k < 3 * m->vend);
+      ci[9 * nblocks + k] = cj[9 * nblocks + k] = keep ? k : -1;
+    }
     *coo_i = ci;
     *coo_j = cj;
   }
@@ -58,9 +71,9 @@ PetscErrorCode SimModelHessianCreate(SimModel m, Mat *H)
   PetscFunctionBeginUser;
   PetscCheck(m->x, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The model has no vertices");
   PetscCall(HessianPattern(m, PETSC_TRUE, &ci, &cj));
-  PetscCall(MatCreate(PETSC_COMM_SELF, H));
-  PetscCall(MatSetSizes(*H, 3 * m->nv, 3 * m->nv, 3 * m->nv, 3 * m->nv));
-  PetscCall(MatSetType(*H, MATSEQAIJ));
+  PetscCall(MatCreate(m->comm, H));
+  PetscCall(MatSetSizes(*H, 3 * (m->vend - m->vstart), 3 * (m->vend - m->vstart), 3 * m->nv, 3 * m->nv));
+  PetscCall(MatSetType(*H, m->size > 1 ? MATMPIAIJ : MATSEQAIJ));
   PetscCall(MatSetBlockSize(*H, 3));
   PetscCall(MatSetPreallocationCOO(*H, m->ncoo, ci, cj));
   PetscCall(MatSetOption(*H, MAT_SYMMETRIC, PETSC_TRUE));

@@ -6,6 +6,7 @@ PetscErrorCode SimModelCreate(MPI_Comm comm, SimModel *model)
   PetscFunctionBeginUser;
   PetscCall(PetscNew(model));
   (*model)->comm = comm;
+  PetscCallMPI(MPI_Comm_size(comm, &(*model)->size));
   PetscFunctionReturn(0);
 }
 
@@ -25,7 +26,8 @@ PetscErrorCode SimModelDestroy(SimModel *model)
   PetscCall(PetscFree3(m->tri, m->seg, m->tet));
   PetscCall(PetscFree(m->term_block_offset));
   PetscCall(PetscFree2(m->coo_vals, m->coo_masked));
-  PetscCall(PetscFree2(m->grad_scratch, m->vel_scratch));
+  PetscCall(PetscFree3(m->grad_scratch, m->vel_scratch, m->dist_scratch));
+  PetscCall(PetscFree2(m->natural, m->from_natural));
   PetscCall(PetscFree(*model));
   PetscFunctionReturn(0);
 }
@@ -51,7 +53,44 @@ PetscErrorCode SimModelSetVertices(SimModel m, PetscInt nv, const PetscReal *xyz
     PetscCall(VecRestoreArray(m->x, &x));
   }
   PetscCall(PetscCalloc1(nv, &m->pinned));
-  PetscCall(PetscMalloc2(3 * nv, &m->grad_scratch, 3 * nv, &m->vel_scratch));
+  PetscCall(PetscMalloc3(3 * nv, &m->grad_scratch, 3 * nv, &m->vel_scratch, 3 * nv, &m->dist_scratch));
+  { /* default layout: an even split in the model's own order (replicated terms need no more) */
+    PetscMPIInt rank;
+    PetscInt nlocal = PETSC_DECIDE;
+    PetscCallMPI(MPI_Comm_rank(m->comm, &rank));
+    PetscCall(PetscSplitOwnership(m->comm, &nlocal, &nv));
+    PetscCallMPI(MPI_Scan(&nlocal, &m->vend, 1, MPIU_INT, MPI_SUM, m->comm));
+    m->vstart = m->vend - nlocal;
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimModelSetPartition(SimModel m, PetscInt vstart, PetscInt vend, const PetscInt *natural)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(m->x, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Set the model's vertices before its partition");
+  PetscCheck(!m->term_block_offset, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Set the partition before the Hessian is created");
+  PetscCheck(0 <= vstart && vstart <= vend && vend <= m->nv, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "Owned vertex range [%" PetscInt_FMT ", %" PetscInt_FMT ") is not inside [0, %" PetscInt_FMT ")", vstart, vend, m->nv);
+  m->vstart = vstart;
+  m->vend = vend;
+  PetscCall(PetscFree2(m->natural, m->from_natural));
+  if (!natural) PetscFunctionReturn(0);
+  PetscCall(PetscMalloc2(m->nv, &m->natural, m->nv, &m->from_natural));
+  for (PetscInt i = 0; i < m->nv; i++) m->from_natural[i] = -1;
+  for (PetscInt i = 0; i < m->nv; i++) {
+    PetscCheck(natural[i] >= 0 && natural[i] < m->nv && m->from_natural[natural[i]] < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "The natural numbering is not a permutation of 0 .. %" PetscInt_FMT " (entry %" PetscInt_FMT ")", m->nv - 1, i);
+    m->natural[i] = natural[i];
+    m->from_natural[natural[i]] = i;
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimModelVertexFromNatural(SimModel m, PetscInt i, PetscInt *j)
+{
+  PetscFunctionBeginUser;
+  *j = (m->from_natural && i >= 0 && i < m->nv) ? m->from_natural[i] : i;
   PetscFunctionReturn(0);
 }
 
@@ -162,25 +201,51 @@ PetscErrorCode SimModelZeroPinned(SimModel m, PetscReal *a)
   PetscFunctionReturn(0);
 }
 
+/* Whether a term's contributions are partial sums to be reduced over the ranks. */
+static PetscBool Reduced(SimModel m, SimEnergy term)
+{
+  return (PetscBool)(term->distributed && m->size > 1);
+}
+
+static PetscBool AnyReduced(SimModel m, SimEnergyKind kind)
+{
+  for (PetscInt t = 0; t < m->nterms; t++)
+    if (m->term[t]->kind == kind && Reduced(m, m->term[t])) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
 PetscErrorCode SimModelEnergy(SimModel m, SimEnergyKind kind, const PetscReal *x, const PetscReal *v, PetscReal *E)
 {
+  PetscReal local = 0, part = 0;
+
   PetscFunctionBeginUser;
-  *E = 0;
   for (PetscInt t = 0; t < m->nterms; t++) {
     PetscReal e = 0;
     if (m->term[t]->kind != kind) continue;
     PetscCall(m->term[t]->ops.value(m->term[t], x, v, &e));
-    *E += e;
+    if (Reduced(m, m->term[t])) part += e;
+    else local += e;
   }
+  if (AnyReduced(m, kind)) PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &part, 1, MPIU_REAL, MPIU_SUM, m->comm));
+  *E = local + part;
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode SimModelGradient(SimModel m, SimEnergyKind kind, const PetscReal *x, const PetscReal *v, PetscReal *g)
 {
+  const PetscInt n = 3 * m->nv;
+  const PetscBool reduce = AnyReduced(m, kind);
+
   PetscFunctionBeginUser;
-  PetscCall(PetscArrayzero(g, 3 * m->nv));
+  PetscCall(PetscArrayzero(g, n));
+  if (reduce) PetscCall(PetscArrayzero(m->dist_scratch, n));
   for (PetscInt t = 0; t < m->nterms; t++)
-    if (m->term[t]->kind == kind) PetscCall(m->term[t]->ops.gradient(m->term[t], x, v, g));
+    if (m->term[t]->kind == kind) PetscCall(m->term[t]->ops.gradient(m->term[t], x, v, Reduced(m, m->term[t]) ? m->dist_scratch : g));
+  if (reduce) {
+    /* the distributed terms' partial gradients, summed over the ranks: the full gradient everywhere */
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, m->dist_scratch, (PetscMPIInt)n, MPIU_REAL, MPIU_SUM, m->comm));
+    for (PetscInt k = 0; k < n; k++) g[k] += m->dist_scratch[k];
+  }
   PetscCall(SimModelZeroPinned(m, g));
   PetscFunctionReturn(0);
 }
@@ -238,6 +303,7 @@ PetscErrorCode SimModelReport(SimModel m, Vec X, Vec V, SimEnergyReport *rep)
   for (PetscInt t = 0; t < m->nterms; t++) {
     SimEnergy term = m->term[t];
     PetscCall(term->ops.value(term, x, v, &rep->term[t]));
+    if (Reduced(m, term)) PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &rep->term[t], 1, MPIU_REAL, MPIU_SUM, m->comm));
     rep->term_name[t] = term->name;
     if (term->kind == SIM_ENERGY_POTENTIAL) rep->potential += rep->term[t];
     else rep->dissipation_rate += 2.0 * rep->term[t]; /* power of a Rayleigh function is 2D */

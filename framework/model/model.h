@@ -21,7 +21,14 @@ typedef struct {
 /* Transparent: solvers' hot loops read the arrays directly. Sizes: nv vertices, 3*nv DOFs. */
 struct _p_SimModel {
   MPI_Comm comm;
+  PetscMPIInt size;   /* ranks of comm */
   PetscInt nv;
+  /* Parallel layout (see "Running on several ranks" in docs/fem.md): the vertex state is
+   * replicated on every rank; the rank owns the Hessian rows of vertices [vstart, vend), a
+   * contiguous range (all of them on one rank). natural[i] is the input ("natural") number of
+   * vertex i, from_natural its inverse; both NULL when the numbering is the input one. */
+  PetscInt vstart, vend;
+  PetscInt *natural, *from_natural;
   Vec x, v;           /* current state, 3*nv, block size 3 (owned by the model) */
   Vec mass;           /* lumped mass per DOF (m_i repeated 3 times), kg */
   Vec inv_mass;       /* 1/m per DOF, 0 on pinned DOFs: explicit updates multiply by it */
@@ -49,6 +56,7 @@ struct _p_SimModel {
   PetscBool *coo_masked;  /* entry touches a pinned DOF off the diagonal: forced to 0 */
   PetscReal *grad_scratch; /* 3*nv */
   PetscReal *vel_scratch;  /* 3*nv */
+  PetscReal *dist_scratch; /* 3*nv: the distributed terms' partial gradient before its reduction */
 };
 
 /* Lifecycle. After SimModelCreate the caller sets the vertex count with SimModelSetVertices,
@@ -66,8 +74,17 @@ PetscErrorCode SimModelFindTerm(SimModel model, const char *name, SimEnergy *ter
 PetscErrorCode SimModelSetTopology(SimModel model, PetscInt ntri, const PetscInt *tri, PetscInt nseg,
                                    const PetscInt *seg, PetscInt ntet, const PetscInt *tet);
 PetscErrorCode SimModelFinalize(SimModel model);
+/* Parallel layout, set by a scene that distributes its elements (after SimModelSetVertices):
+ * this rank owns vertices [vstart, vend) (contiguous; the ranges of all ranks tile [0, nv) in rank
+ * order) and natural[i] (nv entries, copied; NULL: identity) is vertex i's number in the input
+ * mesh. Without a call the vertices are split evenly in their own order. */
+PetscErrorCode SimModelSetPartition(SimModel model, PetscInt vstart, PetscInt vend, const PetscInt *natural);
+/* The model's number of the vertex with input number i (identity unless the scene renumbered). */
+PetscErrorCode SimModelVertexFromNatural(SimModel model, PetscInt i, PetscInt *j);
 
-/* Evaluation on flat arrays (3*nv). kind selects which terms contribute.
+/* Evaluation on flat arrays (3*nv). kind selects which terms contribute. Results are the whole
+ * model's on every rank: distributed terms' contributions are summed over model->comm (collective
+ * when the model has distributed terms and more than one rank).
  * SimModelEnergy:   *E = sum of the selected terms' values.
  * SimModelGradient: g = sum of the selected terms' gradients (g is overwritten; pinned DOFs 0). */
 PetscErrorCode SimModelEnergy(SimModel model, SimEnergyKind kind, const PetscReal *x, const PetscReal *v, PetscReal *E);
@@ -78,8 +95,10 @@ PetscErrorCode SimModelAcceleration(SimModel model, Vec x, Vec v, Vec a);
 PetscErrorCode SimModelReport(SimModel model, Vec x, Vec v, SimEnergyReport *rep);
 
 /* Hessian assembly.
- * SimModelHessianCreate: a SEQAIJ matrix (block size 3) with the union pattern of every term plus
- *   the diagonal, preallocated once for COO assembly.
+ * SimModelHessianCreate: an AIJ matrix on model->comm (SEQAIJ on one rank, MPIAIJ otherwise; block
+ *   size 3; rows 3*[vstart, vend) on this rank) with the union pattern of every term plus the
+ *   diagonal, preallocated once for COO assembly. Distributed terms contribute all their blocks,
+ *   replicated terms only the blocks of owned rows, so every block is counted once.
  * SimModelHessianAssemble: H = cM * M + cE * d2E/dx2(x) + cD * d2D/dv2(xd, v), with rows and columns
  *   of pinned DOFs replaced by the identity, so that H is SPD whenever cM > 0 and psd is true.
  *   xd are the positions at which dissipation terms take their directions (implicit integrators

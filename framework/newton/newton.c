@@ -27,7 +27,14 @@ struct _p_SimNewton {
   KSP ksp;
   Mat H;  /* the Hessian (projected when psd): the preconditioning matrix */
   Mat Hx; /* the exact Hessian, the Krylov operator (exact_operator only) */
+  /* Parallel layout (see framework/model/model.h): g, p, diag are distributed like the matrix
+   * (this rank's rows 3*[vstart, vend)); the objective and the line search work on replicated flat
+   * arrays. gfull is the gradient (3*nv, the same on every rank; its owned part is copied into g
+   * before a solve) and pall the direction gathered to every rank after it. */
   Vec g, p, diag;
+  PetscReal *gfull;
+  Vec pall;
+  VecScatter p2all;
   /* flat scratch, 3*nv each: trial point, velocity v(x), a second gradient */
   PetscReal *xt, *vel, *work;
   PetscReal *gt; /* gradient at the trial point (line-search fallback) */
@@ -162,6 +169,40 @@ static PetscBool Descent_Newton(PetscReal slope)
   return (PetscBool)(slope < 0 && !PetscIsInfOrNanReal(slope));
 }
 
+/* The owned part of the replicated gradient gfull into the distributed Vec g. */
+static PetscErrorCode SetGradient_Newton(SimNewton nt)
+{
+  PetscScalar *g;
+  PetscInt nlocal;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(nt->g, &nlocal));
+  PetscCall(VecGetArray(nt->g, &g));
+  PetscCall(PetscArraycpy(g, nt->gfull + 3 * nt->model->vstart, nlocal));
+  PetscCall(VecRestoreArray(nt->g, &g));
+  PetscFunctionReturn(0);
+}
+
+/* The distributed direction p gathered into pall on every rank (the line search needs all of it).
+ * Pinned entries are zeroed first: a direct solve gives exactly 0 there (identity rows, zero
+ * gradient), an iterative one (CG + GAMG) only approximately, and a pinned vertex must not move. */
+static PetscErrorCode GatherDirection_Newton(SimNewton nt)
+{
+  SimModel m = nt->model;
+  PetscScalar *p;
+
+  PetscFunctionBeginUser;
+  if (m->npinned) {
+    PetscCall(VecGetArray(nt->p, &p));
+    for (PetscInt i = m->vstart; i < m->vend; i++)
+      if (m->pinned[i]) p[3 * (i - m->vstart)] = p[3 * (i - m->vstart) + 1] = p[3 * (i - m->vstart) + 2] = 0;
+    PetscCall(VecRestoreArray(nt->p, &p));
+  }
+  PetscCall(VecScatterBegin(nt->p2all, nt->p, nt->pall, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(nt->p2all, nt->p, nt->pall, INSERT_VALUES, SCATTER_FORWARD));
+  PetscFunctionReturn(0);
+}
+
 /* The Newton direction at x (gradient in nt->g), into nt->p, with its slope g.p < 0.
  * Newton-CG: CG on the exact Hessian, preconditioned by the Cholesky factorization of the projected
  * Hessian. The factorization is lagged (kept across iterations and steps) while CG needs at most
@@ -210,6 +251,7 @@ static PetscErrorCode Direction_Newton(SimNewton nt, PetscReal beta, const Petsc
   if (!Descent_Newton(*slope)) {
     const PetscReal *g, *d;
     PetscReal *p;
+    PetscInt nlocal;
 
     PetscCall(PetscInfo(nt->ksp, "Newton direction unusable (%s, g.p = %g): scaled gradient instead\n",
                         KSPConvergedReasons[reason], (double)*slope));
@@ -217,7 +259,8 @@ static PetscErrorCode Direction_Newton(SimNewton nt, PetscReal beta, const Petsc
     PetscCall(VecGetArrayRead(nt->g, &g));
     PetscCall(VecGetArrayRead(nt->diag, &d));
     PetscCall(VecGetArray(nt->p, &p));
-    for (PetscInt i = 0; i < nt->n; i++) {
+    PetscCall(VecGetLocalSize(nt->p, &nlocal));
+    for (PetscInt i = 0; i < nlocal; i++) {
       const PetscReal a = PetscAbsReal(d[i]);
       p[i] = -g[i] / (a > 0 ? a : 1.0);
     }
@@ -226,6 +269,7 @@ static PetscErrorCode Direction_Newton(SimNewton nt, PetscReal beta, const Petsc
     PetscCall(VecRestoreArrayRead(nt->g, &g));
     PetscCall(VecDot(nt->g, nt->p, slope));
   }
+  PetscCall(GatherDirection_Newton(nt));
   PetscFunctionReturn(0);
 }
 
@@ -245,7 +289,7 @@ static PetscErrorCode LineSearch_Newton(SimNewton nt, PetscReal beta, const Pets
   PetscFunctionBeginUser;
   *ok = PETSC_FALSE;
   PetscCall(PetscLogEventBegin(nt->ev.linesearch, 0, 0, 0, 0));
-  PetscCall(VecGetArrayRead(nt->p, &p));
+  PetscCall(VecGetArrayRead(nt->pall, &p));
   for (PetscInt j = 0; j <= nt->ls_max; j++, alpha *= 0.5) {
     PetscReal trial, tscale;
 
@@ -279,7 +323,7 @@ static PetscErrorCode LineSearch_Newton(SimNewton nt, PetscReal beta, const Pets
       *ok = PETSC_TRUE;
     }
   }
-  PetscCall(VecRestoreArrayRead(nt->p, &p));
+  PetscCall(VecRestoreArrayRead(nt->pall, &p));
   PetscCall(PetscLogEventEnd(nt->ev.linesearch, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
@@ -292,6 +336,32 @@ static void Record_Newton(SimStepStats *st, PetscInt k, PetscReal gnorm, PetscRe
     st->nhistory = k + 1;
   }
   st->residual = gnorm;
+}
+
+/* The six rigid-body modes at the current positions (owned vertices) as the near-null space of the
+ * preconditioning matrix: what algebraic multigrid (-newton_pc_type gamg) needs to build good coarse
+ * spaces for elasticity; direct solvers ignore it. */
+static PetscErrorCode AttachRigidBodyModes_Newton(SimNewton nt)
+{
+  SimModel m = nt->model;
+  MatNullSpace nsp;
+  Vec coords;
+  const PetscScalar *x;
+  PetscScalar *c;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(nt->g, &coords));
+  PetscCall(VecSetBlockSize(coords, 3));
+  PetscCall(VecGetArrayRead(m->x, &x));
+  PetscCall(VecGetArray(coords, &c));
+  PetscCall(PetscArraycpy(c, x + 3 * m->vstart, 3 * (m->vend - m->vstart)));
+  PetscCall(VecRestoreArray(coords, &c));
+  PetscCall(VecRestoreArrayRead(m->x, &x));
+  PetscCall(MatNullSpaceCreateRigidBody(coords, &nsp));
+  PetscCall(MatSetNearNullSpace(nt->H, nsp));
+  PetscCall(MatNullSpaceDestroy(&nsp));
+  PetscCall(VecDestroy(&coords));
+  PetscFunctionReturn(0);
 }
 
 PetscErrorCode SimNewtonCreate(SimModel model, const char *prefix, SimNewton *newton)
@@ -326,7 +396,9 @@ PetscErrorCode SimNewtonCreate(SimModel model, const char *prefix, SimNewton *ne
   PetscCall(MatSetOption(nt->H, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
   PetscCall(MatCreateVecs(nt->H, &nt->p, &nt->g));
   PetscCall(VecDuplicate(nt->g, &nt->diag));
-  PetscCall(PetscMalloc4(nt->n, &nt->xt, nt->n, &nt->vel, nt->n, &nt->work, nt->n, &nt->gt));
+  PetscCall(VecScatterCreateToAll(nt->p, &nt->p2all, &nt->pall));
+  PetscCall(PetscMalloc5(nt->n, &nt->xt, nt->n, &nt->vel, nt->n, &nt->work, nt->n, &nt->gt, nt->n, &nt->gfull));
+  PetscCall(AttachRigidBodyModes_Newton(nt));
 
   /* Defaults before KSPSetFromOptions, so -<prefix>ksp_type / -<prefix>pc_type override them. */
   PetscCall(KSPCreate(nt->comm, &nt->ksp));
@@ -335,7 +407,8 @@ PetscErrorCode SimNewtonCreate(SimModel model, const char *prefix, SimNewton *ne
   PetscCall(KSPSetTolerances(nt->ksp, 1e-6, PETSC_DEFAULT, PETSC_DEFAULT, 200));
   PetscCall(KSPGetPC(nt->ksp, &pc));
   PetscCall(PCSetType(pc, PCCHOLESKY));
-  PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERCHOLMOD));
+  /* CHOLMOD is sequential; on several ranks the parallel Cholesky of MUMPS */
+  PetscCall(PCFactorSetMatSolverType(pc, model->size > 1 ? MATSOLVERMUMPS : MATSOLVERCHOLMOD));
   *newton = nt;
   PetscFunctionReturn(0);
 }
@@ -412,7 +485,7 @@ PetscErrorCode SimNewtonMinimize(SimNewton nt, PetscReal beta, const PetscReal *
 {
   SimStepStats local;
   SimStepStats *st = stats ? stats : &local;
-  PetscReal *x, *g, phi, scale, gnorm, gnorm0, tol;
+  PetscReal *x, phi, scale, gnorm, gnorm0, tol;
   PetscBool converged;
   PetscInt n;
 
@@ -428,9 +501,8 @@ PetscErrorCode SimNewtonMinimize(SimNewton nt, PetscReal beta, const PetscReal *
   /* k = 0: the guess */
   PetscCall(VecGetArray(xvec, &x));
   PetscCall(Value_Newton(nt, beta, y, X, xd, x, &phi, &scale));
-  PetscCall(VecGetArray(nt->g, &g));
-  PetscCall(Gradient_Newton(nt, beta, y, X, xd, x, g));
-  PetscCall(VecRestoreArray(nt->g, &g));
+  PetscCall(Gradient_Newton(nt, beta, y, X, xd, x, nt->gfull));
+  PetscCall(SetGradient_Newton(nt));
   PetscCall(VecNorm(nt->g, NORM_2, &gnorm));
   Record_Newton(st, 0, gnorm, phi);
   if (PetscIsInfOrNanReal(phi) || PetscIsInfOrNanReal(gnorm)) {
@@ -458,9 +530,9 @@ PetscErrorCode SimNewtonMinimize(SimNewton nt, PetscReal beta, const PetscReal *
        * Phi is below round-off, so the line search could not judge it). */
       const PetscReal *p;
 
-      PetscCall(VecGetArrayRead(nt->p, &p));
+      PetscCall(VecGetArrayRead(nt->pall, &p));
       for (PetscInt i = 0; i < nt->n; i++) x[i] += p[i];
-      PetscCall(VecRestoreArrayRead(nt->p, &p));
+      PetscCall(VecRestoreArrayRead(nt->pall, &p));
       PetscCall(Value_Newton(nt, beta, y, X, xd, x, &phi, &scale));
       converged = PETSC_TRUE;
     } else {
@@ -472,9 +544,8 @@ PetscErrorCode SimNewtonMinimize(SimNewton nt, PetscReal beta, const PetscReal *
         break;
       }
     }
-    PetscCall(VecGetArray(nt->g, &g));
-    PetscCall(Gradient_Newton(nt, beta, y, X, xd, x, g));
-    PetscCall(VecRestoreArray(nt->g, &g));
+    PetscCall(Gradient_Newton(nt, beta, y, X, xd, x, nt->gfull));
+    PetscCall(SetGradient_Newton(nt));
     PetscCall(VecNorm(nt->g, NORM_2, &gnorm));
     Record_Newton(st, k, gnorm, phi);
     if (gnorm <= tol) converged = PETSC_TRUE;
@@ -528,7 +599,9 @@ PetscErrorCode SimNewtonDestroy(SimNewton *newton)
   PetscCall(VecDestroy(&nt->g));
   PetscCall(VecDestroy(&nt->p));
   PetscCall(VecDestroy(&nt->diag));
-  PetscCall(PetscFree4(nt->xt, nt->vel, nt->work, nt->gt));
+  PetscCall(VecDestroy(&nt->pall));
+  PetscCall(VecScatterDestroy(&nt->p2all));
+  PetscCall(PetscFree5(nt->xt, nt->vel, nt->work, nt->gt, nt->gfull));
   PetscCall(PetscFree(*newton));
   PetscFunctionReturn(0);
 }

@@ -48,8 +48,15 @@ typedef struct _p_SimNewton *SimNewton;
  *   -newton_forcing B  CG tolerance max(-newton_ksp_rtol, min(0.01, |g_k|/|g_0|)) (default true)
  *   -newton_ls_max N   backtracking halvings before the step is given up (default 30)
  *   -newton_ksp_*, -newton_pc_*  the linear solver; default CG (rtol 1e-6, at most 200
- *                      iterations) with Cholesky by CHOLMOD; e.g. -newton_ksp_type preonly
- *                      (projected Newton) or -newton_pc_type icc (PCG). */
+ *                      iterations) with Cholesky by CHOLMOD on one rank and by MUMPS on several
+ *                      (CHOLMOD is sequential); e.g. -newton_ksp_type preonly (projected Newton),
+ *                      -newton_pc_type icc (PCG, one rank) or -newton_pc_type gamg (the Hessian
+ *                      carries the rigid-body near-null space) or hypre.
+ *
+ * On several ranks (model->comm): the Hessian is MPIAIJ with this rank's rows 3*[vstart, vend)
+ * (framework/model/model.h), the linear solve is parallel, and the objective, the gradient and the
+ * line search work on the replicated state, the direction being gathered to every rank after the
+ * solve; all ranks take the same decisions because every figure they test is reduced. */
 PetscErrorCode SimNewtonCreate(SimModel model, const char *prefix, SimNewton *newton);
 /* Reads the options above (opens its own options block; call it outside another one). */
 PetscErrorCode SimNewtonSetFromOptions(SimNewton newton);

@@ -27,12 +27,17 @@ PetscErrorCode TestSetOptions(const char *opts)
 
 PetscErrorCode TestSimCreate(const char *scene, const char *solver, const char *opts, TestSim *t)
 {
+  return TestSimCreateOnComm(PETSC_COMM_SELF, scene, solver, opts, t);
+}
+
+PetscErrorCode TestSimCreateOnComm(MPI_Comm comm, const char *scene, const char *solver, const char *opts, TestSim *t)
+{
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(t, sizeof(*t)));
   PetscCall(TestSetOptions(opts));
   PetscCall(TestRegistryCreate(&t->reg));
   PetscCall(SimSceneCreate(t->reg, scene, &t->scene));
-  PetscCall(SimSceneBuildModel(t->scene, t->reg, PETSC_COMM_SELF, &t->model));
+  PetscCall(SimSceneBuildModel(t->scene, t->reg, comm, &t->model));
   if (solver) {
     PetscCall(SimSolverCreate(t->reg, solver, t->model, &t->solver));
     PetscCall(SimSolverSetFromOptions(t->solver));

@@ -27,6 +27,8 @@ typedef struct {
   SimSolver solver;
 } TestSim;
 PetscErrorCode TestSimCreate(const char *scene, const char *solver, const char *opts, TestSim *t);
+/* The same on a communicator (TestSimCreate: PETSC_COMM_SELF), e.g. PETSC_COMM_WORLD under mpirun. */
+PetscErrorCode TestSimCreateOnComm(MPI_Comm comm, const char *scene, const char *solver, const char *opts, TestSim *t);
 PetscErrorCode TestSimDestroy(TestSim *t);
 
 /* An error handler that records the first error message (push it with the capture as context),

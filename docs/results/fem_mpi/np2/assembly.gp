@@ -1,0 +1,62 @@
+# Figures of case 'assembly' (metric solver), written by pbsim bench. Run in this directory: gnuplot assembly.gp
+
+# Nonlinear residual per iteration in one step (log scale)
+reset
+set datafile separator ','
+set grid
+set key outside right top
+set logscale y
+set format y '%.0e'
+set xlabel 'Newton iteration'
+set ylabel 'residual (step 2)'
+
+set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
+set output 'assembly_residual.png'
+plot 'assembly.csv' using (strcol(1) eq "preonly_mumps" && $2 == 2 ? $3 : 1/0):4 with linespoints lw 2 lc rgb '#1f77b4' dashtype 1 title "preonly_mumps"
+set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
+set output 'assembly_residual.svg'
+replot
+unset output
+
+# Nonlinear iterations per step
+reset
+set datafile separator ','
+set grid
+set key outside right top
+set xlabel 'step'
+set ylabel 'nonlinear iterations'
+set yrange [0:*]
+
+set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
+set output 'assembly_iterations.png'
+plot 'assembly_steps.csv' using (strcol(1) eq "preonly_mumps" ? $2 : 1/0):3 with steps lw 1.5 lc rgb '#1f77b4' dashtype 1 title "preonly_mumps"
+set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
+set output 'assembly_iterations.svg'
+replot
+unset output
+
+# Wall time per step by PETSc log event (inclusive; 'other' is the rest of SimStep)
+reset
+set datafile separator ','
+set grid
+set key outside right top
+set style data histograms
+set style histogram rowstacked
+set style fill solid 0.8 border -1
+set boxwidth 0.7
+set xtics rotate by -35
+set ylabel 'ms per step'
+set yrange [0:*]
+
+set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
+set output 'assembly_time.png'
+plot 'assembly_timing.csv' every ::1 using 7:xtic(1) title 'force', \
+  'assembly_timing.csv' every ::1 using 8 title 'assemble', \
+  'assembly_timing.csv' every ::1 using 9 title 'factor', \
+  'assembly_timing.csv' every ::1 using 10 title 'solve', \
+  'assembly_timing.csv' every ::1 using 11 title 'line search', \
+  'assembly_timing.csv' every ::1 using 13 title 'other'
+set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
+set output 'assembly_time.svg'
+replot
+unset output
