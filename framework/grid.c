@@ -32,13 +32,13 @@ PetscErrorCode SimGridProblemCheck(const SimGridProblem *p, const char *scene)
   PetscReal h;
 
   PetscFunctionBeginUser;
-  PetscCheck(p->dim == 2 || p->dim == 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "scene %s: dimension %" PetscInt_FMT " is not 2 or 3",
-             scene, p->dim);
+  PetscCheck(p->dim == 2 || p->dim == 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "scene %s: dimension %" PetscInt_FMT " is not 2 or 3", scene, p->dim);
   for (PetscInt d = 0; d < p->dim; d++) {
-    PetscCheck(p->n[d] >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "scene %s: %" PetscInt_FMT " cells along axis %" PetscInt_FMT " (at least 2)",
-               scene, p->n[d], d);
-    PetscCheck(p->extent[d] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "scene %s: extent %g along axis %" PetscInt_FMT " must be > 0",
-               scene, (double)p->extent[d], d);
+    PetscCheck(p->n[d] >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "scene %s: %" PetscInt_FMT " cells along axis %" PetscInt_FMT " (at least 2)", scene, p->n[d], d);
+    PetscCheck(p->extent[d] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "scene %s: extent %g along axis %" PetscInt_FMT " must be > 0", scene, (double)p->extent[d], d);
   }
   h = SimGridProblemCellSize(p);
   for (PetscInt d = 1; d < p->dim; d++)
@@ -48,7 +48,8 @@ PetscErrorCode SimGridProblemCheck(const SimGridProblem *p, const char *scene)
   for (PetscInt f = 0; f < 2 * p->dim; f++)
     PetscCheck(p->face[f] >= SIM_GRID_WALL && p->face[f] <= SIM_GRID_INFLOW, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
                "scene %s: face %" PetscInt_FMT " has an unknown kind %d", scene, f, (int)p->face[f]);
-  PetscCheck(p->viscosity >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "scene %s: viscosity %g must be >= 0", scene, (double)p->viscosity);
+  PetscCheck(p->viscosity >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "scene %s: viscosity %g must be >= 0", scene,
+             (double)p->viscosity);
   PetscCheck(p->rho > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "scene %s: density %g must be > 0", scene, (double)p->rho);
   PetscFunctionReturn(0);
 }

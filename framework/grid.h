@@ -29,17 +29,17 @@ typedef PetscErrorCode (*SimGridSourceFn)(void *ctx, const PetscReal x[3], Petsc
  * cells per axis (extent[d] / n[d] must be the same for every axis). Every callback may be NULL:
  * a zero field, still walls, no source, no exact solution. */
 typedef struct {
-  PetscInt dim;         /* 2 or 3 */
-  PetscInt n[3];        /* cells per axis (n[2] = 1 in 2D) */
-  PetscReal extent[3];  /* box size [m] */
-  SimGridFace face[6];  /* face 2*axis + side */
-  SimGridVectorFn velocity;        /* initial velocity u(x, 0) */
-  SimGridScalarFn density;         /* initial smoke density */
-  SimGridScalarFn temperature;     /* initial temperature above ambient */
+  PetscInt dim;                        /* 2 or 3 */
+  PetscInt n[3];                       /* cells per axis (n[2] = 1 in 2D) */
+  PetscReal extent[3];                 /* box size [m] */
+  SimGridFace face[6];                 /* face 2*axis + side */
+  SimGridVectorFn velocity;            /* initial velocity u(x, 0) */
+  SimGridScalarFn density;             /* initial smoke density */
+  SimGridScalarFn temperature;         /* initial temperature above ambient */
   SimGridBoundaryFn boundary_velocity; /* WALL and INFLOW faces */
-  SimGridSourceFn source;          /* per step (e.g. a heated inflow) */
-  SimGridVectorFn exact_velocity;  /* analytic u(x, t) for the scene's physical parameters */
-  void *ctx;                       /* passed to every callback (owned by the scene) */
+  SimGridSourceFn source;              /* per step (e.g. a heated inflow) */
+  SimGridVectorFn exact_velocity;      /* analytic u(x, t) for the scene's physical parameters */
+  void *ctx;                           /* passed to every callback (owned by the scene) */
 
   /* Physical parameters the scene implies; a solver's options override them. */
   PetscReal viscosity;   /* kinematic viscosity nu [m^2/s] (e.g. U L / Re); 0: inviscid */

@@ -29,7 +29,8 @@ static PetscErrorCode Grid_LidCavity(SimScene scene, SimGridProblem *p)
   PetscCall(PetscOptionsReal("-u", "lid speed U (m/s)", "", lc->U, &lc->U, NULL));
   PetscOptionsEnd();
   PetscCheck(n >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-lid_cavity_n must be >= 2 (got %" PetscInt_FMT ")", n);
-  PetscCheck(lc->re > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-lid_cavity_re must be > 0 (got %g): the cavity is viscous", (double)lc->re);
+  PetscCheck(lc->re > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-lid_cavity_re must be > 0 (got %g): the cavity is viscous",
+             (double)lc->re);
   p->dim = 2;
   p->n[0] = p->n[1] = n;
   p->n[2] = 1;

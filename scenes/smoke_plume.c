@@ -55,16 +55,20 @@ static PetscErrorCode Grid_SmokePlume(SimScene scene, SimGridProblem *p)
   PetscCall(PetscOptionsReal("-radius", "inlet radius r (m)", "", sp->r, &sp->r, NULL));
   PetscCall(PetscOptionsReal("-temperature", "temperature of the inflowing smoke above ambient (K)", "", sp->T, &sp->T, NULL));
   PetscOptionsEnd();
-  PetscCheck(sp->dim == 2 || sp->dim == 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-smoke_plume_dim must be 2 or 3 (got %" PetscInt_FMT ")", sp->dim);
+  PetscCheck(sp->dim == 2 || sp->dim == 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "-smoke_plume_dim must be 2 or 3 (got %" PetscInt_FMT ")", sp->dim);
   if (n < 0) n = sp->dim == 2 ? 64 : 24;
   PetscCheck(n >= 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-smoke_plume_n must be >= 4 (got %" PetscInt_FMT ")", n);
   PetscCheck(sp->W > 0 && sp->r > 0 && sp->r < 0.5 * sp->W, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "-smoke_plume_radius must be in (0, W/2) and -smoke_plume_width > 0 (got r = %g, W = %g)", (double)sp->r, (double)sp->W);
+             "-smoke_plume_radius must be in (0, W/2) and -smoke_plume_width > 0 (got r = %g, W = %g)", (double)sp->r,
+             (double)sp->W);
   PetscCheck(sp->U >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-smoke_plume_inflow must be >= 0 (got %g)", (double)sp->U);
   sp->h = sp->W / n;
   PetscCheck(sp->r >= sp->h, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "-smoke_plume_radius %g is smaller than a cell (h = %g): no floor face would lie in the inlet; use a larger -smoke_plume_n (>= %d) "
-             "or -smoke_plume_radius", (double)sp->r, (double)sp->h, (int)PetscCeilReal(sp->W / sp->r));
+             "-smoke_plume_radius %g is smaller than a cell (h = %g): no floor face would lie in the inlet; use a larger "
+             "-smoke_plume_n (>= %d) "
+             "or -smoke_plume_radius",
+             (double)sp->r, (double)sp->h, (int)PetscCeilReal(sp->W / sp->r));
   p->dim = sp->dim;
   p->n[0] = n;
   p->n[1] = 2 * n;

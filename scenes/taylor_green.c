@@ -42,7 +42,8 @@ static PetscErrorCode Grid_TaylorGreen(SimScene scene, SimGridProblem *p)
   PetscCall(PetscOptionsReal("-l", "box size L (m)", "", tg->L, &tg->L, NULL));
   PetscOptionsEnd();
   PetscCheck(n >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-taylor_green_n must be >= 2 (got %" PetscInt_FMT ")", n);
-  PetscCheck(tg->re >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-taylor_green_re must be >= 0 (got %g; 0 is inviscid)", (double)tg->re);
+  PetscCheck(tg->re >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-taylor_green_re must be >= 0 (got %g; 0 is inviscid)",
+             (double)tg->re);
   PetscCheck(tg->L > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-taylor_green_l must be > 0 (got %g)", (double)tg->L);
   tg->nu = tg->re > 0 ? tg->U * tg->L / tg->re : 0;
   p->dim = 2;

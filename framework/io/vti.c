@@ -11,7 +11,8 @@ static const char *ByteOrder(void)
   return *(const uint8_t *)&probe ? "LittleEndian" : "BigEndian";
 }
 
-PetscErrorCode SimVTIWrite(const char *path, PetscInt dim, const PetscInt n[3], PetscReal h, PetscInt nfields, const SimVTIField fields[])
+PetscErrorCode SimVTIWrite(const char *path, PetscInt dim, const PetscInt n[3], PetscReal h, PetscInt nfields,
+                           const SimVTIField fields[])
 {
   char tmp[PETSC_MAX_PATH_LEN];
   FILE *fp;
@@ -21,16 +22,18 @@ PetscErrorCode SimVTIWrite(const char *path, PetscInt dim, const PetscInt n[3], 
 
   PetscFunctionBeginUser;
   PetscCheck(dim == 2 || dim == 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "SimVTIWrite: dimension %" PetscInt_FMT, dim);
-  PetscCheck(snprintf(tmp, sizeof(tmp), "%s.tmp", path) < (int)sizeof(tmp), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Output path '%s' is too long",
-             path);
+  PetscCheck(snprintf(tmp, sizeof(tmp), "%s.tmp", path) < (int)sizeof(tmp), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
+             "Output path '%s' is too long", path);
   fp = fopen(tmp, "wb");
   PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot open '%s' for writing: %s", path, strerror(errno));
   fprintf(fp, "<?xml version=\"1.0\"?>\n<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"%s\" header_type=\"UInt64\">\n",
           ByteOrder());
-  fprintf(fp, "  <ImageData WholeExtent=\"0 %" PetscInt_FMT " 0 %" PetscInt_FMT " 0 %" PetscInt_FMT "\" Origin=\"0 0 0\" Spacing=\"%.17g %.17g %.17g\">\n",
+  fprintf(fp,
+          "  <ImageData WholeExtent=\"0 %" PetscInt_FMT " 0 %" PetscInt_FMT " 0 %" PetscInt_FMT
+          "\" Origin=\"0 0 0\" Spacing=\"%.17g %.17g %.17g\">\n",
           n[0], n[1], dim == 3 ? n[2] : 0, (double)h, (double)h, (double)h);
-  fprintf(fp, "    <Piece Extent=\"0 %" PetscInt_FMT " 0 %" PetscInt_FMT " 0 %" PetscInt_FMT "\">\n      <CellData>\n", n[0], n[1],
-          dim == 3 ? n[2] : 0);
+  fprintf(fp, "    <Piece Extent=\"0 %" PetscInt_FMT " 0 %" PetscInt_FMT " 0 %" PetscInt_FMT "\">\n      <CellData>\n", n[0],
+          n[1], dim == 3 ? n[2] : 0);
   for (PetscInt f = 0; f < nfields; f++) {
     fprintf(fp, "        <DataArray type=\"Float64\" Name=\"%s\"", fields[f].name);
     if (fields[f].ncomp > 1) fprintf(fp, " NumberOfComponents=\"%" PetscInt_FMT "\"", fields[f].ncomp);
@@ -52,6 +55,7 @@ PetscErrorCode SimVTIWrite(const char *path, PetscInt dim, const PetscInt n[3], 
   if (fclose(fp) && !failed) failed = 1, err = errno;
   if (failed) remove(tmp);
   PetscCheck(!failed, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot write '%s': %s", path, strerror(err));
-  PetscCheck(rename(tmp, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+  PetscCheck(rename(tmp, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename '%s' to '%s': %s", tmp, path,
+             strerror(errno));
   PetscFunctionReturn(0);
 }

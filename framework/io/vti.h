@@ -13,4 +13,5 @@ typedef struct {
  * with the fields as cell data (binary appended raw Float64). In 2D (dim 2) the image is one
  * layer of cells. The file is written to a temporary name and renamed. Not collective: call it
  * on the rank that holds the gathered fields. */
-PetscErrorCode SimVTIWrite(const char *path, PetscInt dim, const PetscInt n[3], PetscReal h, PetscInt nfields, const SimVTIField fields[]);
+PetscErrorCode SimVTIWrite(const char *path, PetscInt dim, const PetscInt n[3], PetscReal h, PetscInt nfields,
+                           const SimVTIField fields[]);

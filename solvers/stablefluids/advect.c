@@ -7,9 +7,14 @@
 /* The schemes, as Butcher tableaux of the backtrace dx/ds = -u(x) (Bridson sec. 3.1 recommends
  * RK2 at least and Ralston's RK3 for accuracy). */
 static const SFAdvection schemes[] = {
-  {"rk2", "midpoint RK2 backtrace (default)", 2, {{0}, {0.5}}, {0, 1}, PETSC_FALSE},
-  {"rk3", "Ralston's RK3 backtrace", 3, {{0}, {0.5}, {0, 0.75}}, {2.0 / 9, 3.0 / 9, 4.0 / 9}, PETSC_FALSE},
-  {"bfecc", "RK2 backtrace with BFECC error compensation and clamping (second order in space)", 2, {{0}, {0.5}}, {0, 1}, PETSC_TRUE},
+    {"rk2", "midpoint RK2 backtrace (default)", 2, {{0}, {0.5}}, {0, 1}, PETSC_FALSE},
+    {"rk3", "Ralston's RK3 backtrace", 3, {{0}, {0.5}, {0, 0.75}}, {2.0 / 9, 3.0 / 9, 4.0 / 9}, PETSC_FALSE},
+    {"bfecc",
+     "RK2 backtrace with BFECC error compensation and clamping (second order in space)",
+     2,
+     {{0}, {0.5}},
+     {0, 1},
+     PETSC_TRUE},
 };
 #define NSCHEMES ((PetscInt)(sizeof(schemes) / sizeof(schemes[0])))
 
@@ -66,8 +71,8 @@ void SFBacktrace(const SF *sf, const SFLocal *V, PetscReal dt, const PetscReal x
 }
 
 /* Smallest and largest of the 2^dim samples SFSample interpolates between at x. */
-static inline void StencilRange(const SFLocal *L, PetscInt c, PetscInt dim, const PetscReal off[3], const PetscInt n[3], PetscReal ih,
-                                const PetscReal x[3], PetscReal *lo, PetscReal *hi)
+static inline void StencilRange(const SFLocal *L, PetscInt c, PetscInt dim, const PetscReal off[3], const PetscInt n[3],
+                                PetscReal ih, const PetscReal x[3], PetscReal *lo, PetscReal *hi)
 {
   PetscInt i0[3] = {0, 0, 0};
 
@@ -125,8 +130,10 @@ static PetscErrorCode Pass(SF *sf, const SFLocal *V, PetscReal dt, DM dm, PetscB
             out[l * ncomp + c] = SF_AT(&Q, i, j, k, c);
             continue;
           }
-          if (faces) SFFacePosition(sf, c, i, j, k, x);
-          else SFCellPosition(sf, i, j, k, x);
+          if (faces)
+            SFFacePosition(sf, c, i, j, k, x);
+          else
+            SFCellPosition(sf, i, j, k, x);
           Backtrace(sf, V, dt, x, xb, &bad);
           v = SFSample(&Q, c, dim, off, n, ih, xb, &bad);
           if (qclamp) {
@@ -145,7 +152,8 @@ static PetscErrorCode Pass(SF *sf, const SFLocal *V, PetscReal dt, DM dm, PetscB
   }
   PetscCallMPI(MPI_Allreduce(&bad, &anybad, 1, MPIU_BOOL, MPI_LOR, PetscObjectComm((PetscObject)dm)));
   PetscCheck(!anybad, PetscObjectComm((PetscObject)dm), PETSC_ERR_PLIB,
-             "semi-Lagrangian backtrace left the ghost region of width %" PetscInt_FMT " (the CFL check should have caught this)", sf->ghost);
+             "semi-Lagrangian backtrace left the ghost region of width %" PetscInt_FMT " (the CFL check should have caught this)",
+             sf->ghost);
   PetscFunctionReturn(0);
 }
 
@@ -157,7 +165,8 @@ static PetscErrorCode Advect(SF *sf, Vec vl, PetscReal dt, DM dm, PetscBool face
 
   PetscFunctionBegin;
   PetscCall(SFLocalGet(sf->dav, vl, &V));
-  if (!sf->adv->bfecc) PetscCall(Pass(sf, &V, dt, dm, faces, q, qnew, NULL));
+  if (!sf->adv->bfecc)
+    PetscCall(Pass(sf, &V, dt, dm, faces, q, qnew, NULL));
   else {
     Vec q1, q2;
     PetscCall(DMGetGlobalVector(dm, &q1));

@@ -36,7 +36,8 @@ static PetscErrorCode FaceSums(SF *sf, Vec u, SumKind kind, PetscReal t, PetscRe
           if (kind == SUM_ENERGY) {
             loc[0] += w * a[l * dim + c] * a[l * dim + c];
             loc[1 + c] += w * a[l * dim + c];
-          } else if (kind == SUM_EXACT_ENERGY) loc[0] += w * ue[c] * ue[c];
+          } else if (kind == SUM_EXACT_ENERGY)
+            loc[0] += w * ue[c] * ue[c];
           else {
             loc[0] += w * (a[l * dim + c] - ue[c]) * (a[l * dim + c] - ue[c]);
             loc[1] += w;

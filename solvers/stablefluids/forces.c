@@ -46,7 +46,8 @@ PetscErrorCode SFAddForces(SF *sf, PetscReal dt)
           const PetscInt idx[3] = {i, j, k};
           PetscReal f = sf->body[c];
           if (SFFacePadding(sf, c, idx) || SFFacePrescribed(sf, c, idx)) continue;
-          if (buoyant && up[c] != 0) f += (-sf->buoyancy[0] * FaceAverage(sf, &D, c, idx) + sf->buoyancy[1] * FaceAverage(sf, &T, c, idx)) * up[c];
+          if (buoyant && up[c] != 0)
+            f += (-sf->buoyancy[0] * FaceAverage(sf, &D, c, idx) + sf->buoyancy[1] * FaceAverage(sf, &T, c, idx)) * up[c];
           a[l * dim + c] += dt * f;
         }
   PetscCall(VecRestoreArray(sf->u, &a));

@@ -21,14 +21,14 @@ typedef struct {
   const SimGridProblem *prob;
   SimMAC mac;
   SimProjection proj;
-  DM dac, dav;  /* ghosted cells (dof 1) and faces (dof dim) */
-  DM dac3;      /* ghosted cells with 3 components (vorticity, confinement force) */
-  DM dout;      /* cells with 6 components: output (ux, uy, uz, p, density, temperature) */
-  Vec u, unew;  /* face velocity [m/s] (global, dav) */
-  Vec ul;       /* ghosted local face velocity (the advecting field) */
-  Vec p;        /* pressure [Pa] (global, mac->da) */
-  Vec d, T;     /* smoke density and temperature (global, dac); NULL without smoke */
-  Vec snew;     /* scratch scalar (global, dac) */
+  DM dac, dav; /* ghosted cells (dof 1) and faces (dof dim) */
+  DM dac3;     /* ghosted cells with 3 components (vorticity, confinement force) */
+  DM dout;     /* cells with 6 components: output (ux, uy, uz, p, density, temperature) */
+  Vec u, unew; /* face velocity [m/s] (global, dav) */
+  Vec ul;      /* ghosted local face velocity (the advecting field) */
+  Vec p;       /* pressure [Pa] (global, mac->da) */
+  Vec d, T;    /* smoke density and temperature (global, dac); NULL without smoke */
+  Vec snew;    /* scratch scalar (global, dac) */
   PetscBool smoke;
 
   /* options */
@@ -58,7 +58,8 @@ typedef struct {
   PetscInt s[3], m[3], dof; /* ghosted corner and widths (s[2] = 0, m[2] = 1 in 2D) */
 } SFLocal;
 
-#define SF_AT(L, i, j, k, c) ((L)->a[((((k) - (L)->s[2]) * (L)->m[1] + ((j) - (L)->s[1])) * (L)->m[0] + ((i) - (L)->s[0])) * (L)->dof + (c)])
+#define SF_AT(L, i, j, k, c)                                                                                                     \
+  ((L)->a[((((k) - (L)->s[2]) * (L)->m[1] + ((j) - (L)->s[1])) * (L)->m[0] + ((i) - (L)->s[0])) * (L)->dof + (c)])
 
 /* Wraps a local (ghosted) vector of dm for SF_AT; release with VecRestoreArrayRead(v, &L->a). */
 PetscErrorCode SFLocalGet(DM dm, Vec local, SFLocal *L);
@@ -67,8 +68,8 @@ PetscErrorCode SFLocalGet(DM dm, Vec local, SFLocal *L);
  * (index + off[d]) h with index in [0, n[d]); x is clamped into the sample range (a backtrace
  * that leaves the box reads the boundary values). Sets *bad when a needed sample lies outside
  * the ghosted patch (which the CFL check prevents). */
-static inline PetscReal SFSample(const SFLocal *L, PetscInt c, PetscInt dim, const PetscReal off[3], const PetscInt n[3], PetscReal ih,
-                                 const PetscReal x[3], PetscBool *bad)
+static inline PetscReal SFSample(const SFLocal *L, PetscInt c, PetscInt dim, const PetscReal off[3], const PetscInt n[3],
+                                 PetscReal ih, const PetscReal x[3], PetscBool *bad)
 {
   PetscInt i0[3] = {0, 0, 0};
   PetscReal t[3] = {0, 0, 0}, v = 0;
@@ -91,7 +92,8 @@ static inline PetscReal SFSample(const SFLocal *L, PetscInt c, PetscInt dim, con
     for (PetscInt dk = 0; dk < 2; dk++)
       for (PetscInt dj = 0; dj < 2; dj++)
         for (PetscInt di = 0; di < 2; di++)
-          v += (di ? t[0] : 1 - t[0]) * (dj ? t[1] : 1 - t[1]) * (dk ? t[2] : 1 - t[2]) * SF_AT(L, i0[0] + di, i0[1] + dj, i0[2] + dk, c);
+          v += (di ? t[0] : 1 - t[0]) * (dj ? t[1] : 1 - t[1]) * (dk ? t[2] : 1 - t[2]) *
+               SF_AT(L, i0[0] + di, i0[1] + dj, i0[2] + dk, c);
   }
   return v;
 }

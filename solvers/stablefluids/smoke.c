@@ -35,12 +35,12 @@ static inline PetscReal CellVelocity(const SFLocal *U, PetscInt c, const PetscIn
 }
 
 /* Central difference along axis a of f(cell) at idx (one-sided at the box), divided by h. */
-#define CENTRAL(expr_at, a, idx, n, h, out) \
-  do { \
-    PetscInt lo_[3] = {idx[0], idx[1], idx[2]}, hi_[3] = {idx[0], idx[1], idx[2]}; \
-    lo_[a] = PetscMax(idx[a] - 1, 0); \
-    hi_[a] = PetscMin(idx[a] + 1, n[a] - 1); \
-    out = (expr_at(hi_) - expr_at(lo_)) / ((hi_[a] - lo_[a]) * (h)); \
+#define CENTRAL(expr_at, a, idx, n, h, out)                                                                                      \
+  do {                                                                                                                           \
+    PetscInt lo_[3] = {idx[0], idx[1], idx[2]}, hi_[3] = {idx[0], idx[1], idx[2]};                                               \
+    lo_[a] = PetscMax(idx[a] - 1, 0);                                                                                            \
+    hi_[a] = PetscMin(idx[a] + 1, n[a] - 1);                                                                                     \
+    out = (expr_at(hi_) - expr_at(lo_)) / ((hi_[a] - lo_[a]) * (h));                                                             \
   } while (0)
 
 PetscErrorCode SFAddVorticityConfinement(SF *sf, PetscReal dt)
@@ -92,7 +92,10 @@ PetscErrorCode SFAddVorticityConfinement(SF *sf, PetscReal dt)
         const PetscInt idx[3] = {i, j, k};
         PetscReal eta[3] = {0, 0, 0}, len, N[3], om[3];
         for (PetscInt ax = 0; ax < dim; ax++) {
-#define MAG_AT(q) PetscSqrtReal(SF_AT(&W, q[0], q[1], q[2], 0) * SF_AT(&W, q[0], q[1], q[2], 0) + SF_AT(&W, q[0], q[1], q[2], 1) * SF_AT(&W, q[0], q[1], q[2], 1) + SF_AT(&W, q[0], q[1], q[2], 2) * SF_AT(&W, q[0], q[1], q[2], 2))
+#define MAG_AT(q)                                                                                                                \
+  PetscSqrtReal(SF_AT(&W, q[0], q[1], q[2], 0) * SF_AT(&W, q[0], q[1], q[2], 0) +                                                \
+                SF_AT(&W, q[0], q[1], q[2], 1) * SF_AT(&W, q[0], q[1], q[2], 1) +                                                \
+                SF_AT(&W, q[0], q[1], q[2], 2) * SF_AT(&W, q[0], q[1], q[2], 2))
           CENTRAL(MAG_AT, ax, idx, n, h, eta[ax]);
 #undef MAG_AT
         }

@@ -15,25 +15,33 @@ static PetscErrorCode SetFromOptions_StableFluids(SimSolver s, PetscOptionItems 
   PetscCall(PetscStrncpy(scheme, sf->adv->name, sizeof(scheme)));
   PetscOptionsHeadBegin(PetscOptionsObject, "stablefluids: Stable Fluids on a MAC grid (docs/stablefluids.md)");
   /* a string looked up in the scheme table (PETSc 3.18's EList leaks on a bad value) */
-  PetscCall(PetscOptionsString("-sf_advection", "semi-Lagrangian scheme: rk2, rk3, bfecc", "", scheme, scheme, sizeof(scheme), NULL));
+  PetscCall(
+      PetscOptionsString("-sf_advection", "semi-Lagrangian scheme: rk2, rk3, bfecc", "", scheme, scheme, sizeof(scheme), NULL));
   PetscCall(SFAdvectionFind(scheme, &sf->adv));
-  PetscCall(PetscOptionsInt("-sf_ghost", "ghost width of the advection DMDAs (cells); a step needs CFL <= ghost - 1", "", sf->ghost, &sf->ghost, NULL));
+  PetscCall(PetscOptionsInt("-sf_ghost", "ghost width of the advection DMDAs (cells); a step needs CFL <= ghost - 1", "",
+                            sf->ghost, &sf->ghost, NULL));
   PetscCall(PetscOptionsReal("-sf_viscosity", "kinematic viscosity nu (m^2/s; default: the scene's)", "", sf->nu, &sf->nu, NULL));
   PetscCall(PetscOptionsReal("-sf_rho", "fluid density (kg/m^3; default: the scene's)", "", sf->rho, &sf->rho, NULL));
   n = 2;
-  PetscCall(PetscOptionsRealArray("-sf_buoyancy", "Boussinesq buoyancy alpha,beta: f = (-alpha density + beta temperature) up", "", sf->buoyancy, &n, &set));
-  PetscCheck(!set || n == 2, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-sf_buoyancy takes two values alpha,beta (got %" PetscInt_FMT ")", n);
+  PetscCall(PetscOptionsRealArray("-sf_buoyancy", "Boussinesq buoyancy alpha,beta: f = (-alpha density + beta temperature) up",
+                                  "", sf->buoyancy, &n, &set));
+  PetscCheck(!set || n == 2, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
+             "-sf_buoyancy takes two values alpha,beta (got %" PetscInt_FMT ")", n);
   PetscCall(PetscOptionsReal("-sf_vorticity", "vorticity confinement epsilon (0: off)", "", sf->vorticity, &sf->vorticity, NULL));
   n = 3;
-  PetscCall(PetscOptionsRealArray("-sf_body_force", "uniform body force per unit mass fx,fy[,fz] (m/s^2)", "", sf->body, &n, &set));
-  PetscCheck(!set || n == s->grid->dim, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-sf_body_force takes %" PetscInt_FMT " values (got %" PetscInt_FMT ")",
-             s->grid->dim, n);
+  PetscCall(
+      PetscOptionsRealArray("-sf_body_force", "uniform body force per unit mass fx,fy[,fz] (m/s^2)", "", sf->body, &n, &set));
+  PetscCheck(!set || n == s->grid->dim, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
+             "-sf_body_force takes %" PetscInt_FMT " values (got %" PetscInt_FMT ")", s->grid->dim, n);
   PetscOptionsHeadEnd();
   PetscCheck(sf->ghost >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "-sf_ghost must be >= 2 (got %" PetscInt_FMT "): vorticity confinement differentiates cell velocities of neighbouring cells", sf->ghost);
+             "-sf_ghost must be >= 2 (got %" PetscInt_FMT
+             "): vorticity confinement differentiates cell velocities of neighbouring cells",
+             sf->ghost);
   PetscCheck(sf->nu >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-sf_viscosity must be >= 0 (got %g)", (double)sf->nu);
   PetscCheck(sf->rho > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-sf_rho must be > 0 (got %g)", (double)sf->rho);
-  PetscCheck(sf->vorticity >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-sf_vorticity must be >= 0 (got %g)", (double)sf->vorticity);
+  PetscCheck(sf->vorticity >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-sf_vorticity must be >= 0 (got %g)",
+             (double)sf->vorticity);
   PetscFunctionReturn(0);
 }
 
@@ -49,10 +57,11 @@ static PetscErrorCode CreateGhostedDA(SF *sf, DM like, const PetscInt m[3], Pets
   PetscCall(DMDAGetInfo(like, NULL, NULL, NULL, NULL, &p[0], &p[1], &p[2], NULL, NULL, NULL, NULL, NULL, NULL));
   PetscCall(DMDAGetOwnershipRanges(like, &own[0], &own[1], &own[2]));
   if (sf->mac->dim == 2)
-    PetscCall(DMDACreate2d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, m[0], m[1], p[0], p[1], dof, w, own[0], own[1], dm));
+    PetscCall(DMDACreate2d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, m[0], m[1], p[0], p[1], dof, w, own[0],
+                           own[1], dm));
   else
-    PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, m[0], m[1], m[2], p[0], p[1], p[2], dof, w,
-                           own[0], own[1], own[2], dm));
+    PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, m[0], m[1], m[2], p[0],
+                           p[1], p[2], dof, w, own[0], own[1], own[2], dm));
   PetscCall(DMSetUp(*dm));
   PetscFunctionReturn(0);
 }
@@ -113,7 +122,8 @@ static PetscErrorCode CheckCFL(SimSolver s, PetscReal dt)
   PetscCall(SFMaxVelocity(sf, sf->u, &umax));
   sf->cfl = umax * dt / sf->h;
   PetscCheck(sf->cfl <= sf->ghost - 1, s->comm, PETSC_ERR_ARG_OUTOFRANGE,
-             "stablefluids step %" PetscInt_FMT " (t = %g s): CFL number %g (max |u| %g m/s, dt %g s, h %g m) exceeds -sf_ghost - 1 = %" PetscInt_FMT
+             "stablefluids step %" PetscInt_FMT
+             " (t = %g s): CFL number %g (max |u| %g m/s, dt %g s, h %g m) exceeds -sf_ghost - 1 = %" PetscInt_FMT
              ": a backtrace could leave the ghost region. Use -dt <= %g or a larger -sf_ghost",
              s->step + 1, (double)s->time, (double)sf->cfl, (double)umax, (double)dt, (double)sf->h, sf->ghost - 1,
              (double)((sf->ghost - 1) * sf->h / umax));
@@ -231,9 +241,10 @@ static PetscErrorCode View_StableFluids(SimSolver s, PetscViewer viewer)
   SF *sf = (SF *)s->data;
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "advection %s, ghost %" PetscInt_FMT ", nu %g m^2/s, rho %g kg/m^3, buoyancy (%g, %g), vorticity %g\n",
-                                   sf->adv->name, sf->ghost, (double)sf->nu, (double)sf->rho, (double)sf->buoyancy[0], (double)sf->buoyancy[1],
-                                   (double)sf->vorticity));
+  PetscCall(PetscViewerASCIIPrintf(
+      viewer, "advection %s, ghost %" PetscInt_FMT ", nu %g m^2/s, rho %g kg/m^3, buoyancy (%g, %g), vorticity %g\n",
+      sf->adv->name, sf->ghost, (double)sf->nu, (double)sf->rho, (double)sf->buoyancy[0], (double)sf->buoyancy[1],
+      (double)sf->vorticity));
   PetscFunctionReturn(0);
 }
 

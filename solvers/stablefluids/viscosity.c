@@ -8,8 +8,8 @@
 
 /* Row of face component c at idx: its stencil (assembled into A when `assemble`) and the
  * right-hand-side addition from wall ghosts. Returns the number of columns. */
-static PetscErrorCode Row(SF *sf, PetscInt c, const PetscInt idx[3], PetscReal t, PetscReal a, MatStencil col[7], PetscScalar val[7],
-                          PetscInt *ncol, PetscReal *rhs_add)
+static PetscErrorCode Row(SF *sf, PetscInt c, const PetscInt idx[3], PetscReal t, PetscReal a, MatStencil col[7],
+                          PetscScalar val[7], PetscInt *ncol, PetscReal *rhs_add)
 {
   const SimGridProblem *p = sf->prob;
   const PetscInt *n = sf->mac->n, dim = sf->mac->dim;
@@ -111,7 +111,8 @@ PetscErrorCode SFViscositySolve(SF *sf, PetscReal t, PetscReal dt)
   PetscCall(KSPSolve(sf->vksp, sf->vb, sf->u));
   PetscCall(KSPGetConvergedReason(sf->vksp, &reason));
   PetscCheck(reason > 0, PetscObjectComm((PetscObject)sf->vA), PETSC_ERR_NOT_CONVERGED,
-             "viscosity solve did not converge (%s); try -sf_viscosity_ksp_monitor or -sf_viscosity_pc_type gamg", KSPConvergedReasons[reason]);
+             "viscosity solve did not converge (%s); try -sf_viscosity_ksp_monitor or -sf_viscosity_pc_type gamg",
+             KSPConvergedReasons[reason]);
   PetscCall(KSPGetIterationNumber(sf->vksp, &its));
   sf->viscosity_its = its;
   PetscFunctionReturn(0);

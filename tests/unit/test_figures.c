@@ -7,7 +7,8 @@
 #include "scenes/scenes.h"
 
 /* The oscillator with two analytic observables: its exact position and the error of the run's. */
-static PetscErrorCode Figures_OscillatorFig(SimScene scene, SimModel model, PetscReal t, PetscInt *n, const char *names[], PetscReal values[])
+static PetscErrorCode Figures_OscillatorFig(SimScene scene, SimModel model, PetscReal t, PetscInt *n, const char *names[],
+                                            PetscReal values[])
 {
   PetscReal x[6], v[6];
   PetscBool has;
@@ -62,8 +63,10 @@ START_TEST(scene_figures_reach_csv_and_monitors)
   const char *dir = "test_figures_out";
 
   CHECK_PETSC(TestRegistryCreate(&reg));
-  CHECK_PETSC(SimRegistryAdd(reg, SIM_KIND_SCENE, "oscillator_fig", "oscillator with figures", (SimGenericFn)SimSceneCreate_OscillatorFig, 0));
-  CHECK_PETSC(TestSetOptions("-scene oscillator_fig -solver verlet -dt 0.01 -steps 4 -snapshots 0 -output_every 0 -progress 0 -o test_figures_out"));
+  CHECK_PETSC(SimRegistryAdd(reg, SIM_KIND_SCENE, "oscillator_fig", "oscillator with figures",
+                             (SimGenericFn)SimSceneCreate_OscillatorFig, 0));
+  CHECK_PETSC(TestSetOptions(
+      "-scene oscillator_fig -solver verlet -dt 0.01 -steps 4 -snapshots 0 -output_every 0 -progress 0 -o test_figures_out"));
   CHECK_PETSC(SimRunCreate(PETSC_COMM_SELF, reg, &run));
   CHECK_PETSC(SimRunSetFromOptions(run));
   CHECK_PETSC(SimRunAddMonitor(run, FigureMonitor, &seen));
@@ -71,7 +74,8 @@ START_TEST(scene_figures_reach_csv_and_monitors)
   ck_assert_int_eq(seen.calls, 5);
   ck_assert_int_eq(seen.n, 2);
   ck_assert_str_eq(seen.first, "x_exact");
-  ck_assert_msg(seen.last_error != 0 && PetscAbsReal(seen.last_error) < 1e-3, "verlet's error after 4 steps: %g", (double)seen.last_error);
+  ck_assert_msg(seen.last_error != 0 && PetscAbsReal(seen.last_error) < 1e-3, "verlet's error after 4 steps: %g",
+                (double)seen.last_error);
   CHECK_PETSC(SimRunDestroy(&run));
   CHECK_PETSC(SimRegistryDestroy(&reg));
   CHECK_PETSC(TestSetOptions(NULL));
