@@ -49,13 +49,21 @@ PetscErrorCode BenchRowNoteRun(BenchRow *row, const BenchRunRecord *rec)
 PetscErrorCode BenchRunPoint(BenchContext *bc, const BenchCase *c, BenchCaseResult *res, PetscInt point, SimRunMonitorFn fn,
                              void *ctx, BenchRow **row, BenchRunRecord **rec)
 {
+  PetscFunctionBeginUser;
+  PetscCall(BenchRunPointAt(bc, c, res, point, c->dt, fn, ctx, row, rec));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode BenchRunPointAt(BenchContext *bc, const BenchCase *c, BenchCaseResult *res, PetscInt point, PetscReal dt,
+                               SimRunMonitorFn fn, void *ctx, BenchRow **row, BenchRunRecord **rec)
+{
   char label[BENCH_LABEL_LEN], popts[4096], opts[4200];
-  PetscInt steps = BenchCaseSteps(c, c->dt);
+  PetscInt steps = BenchCaseSteps(c, dt);
 
   PetscFunctionBeginUser;
   PetscCall(BenchCasePoint(c, point, label, sizeof(label), popts, sizeof(popts)));
-  PetscCall(BenchRunOptions(popts, c->dt, steps, opts, sizeof(opts)));
-  PetscCall(BenchResultAddRun(res, label, c->dt, steps, rec));
+  PetscCall(BenchRunOptions(popts, dt, steps, opts, sizeof(opts)));
+  PetscCall(BenchResultAddRun(res, label, dt, steps, rec));
   PetscCall(BenchRunIsolated(bc, opts, fn, ctx, *rec));
   PetscCall(BenchResultAddRow(res, label, row));
   PetscCall(BenchRowSetTimings(*row, &(*rec)->timing));

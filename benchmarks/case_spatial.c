@@ -3,8 +3,10 @@
  * the solver's and the scene's), `figure`, the error of an observable against the scene's analytic
  * value, and `size`, the mesh size h; the observed order is the least-squares slope of log(error)
  * against log(h) over every point that finished (BenchFitOrder), and per point the slope to the
- * previous point. <case>.csv: label,h,error,status. The sweep must have a single swept option (the
- * resolution): the fit is over all points of the case. */
+ * previous point. <case>.csv: label,h,dt,error,status. The sweep must have a single swept option
+ * (the resolution): the fit is over all points of the case. With refine_dt, point k runs at
+ * dt / 2^k to t_end (the sweep doubles the resolution each point, so the Courant number stays fixed
+ * and the error is the method's, time and space together). */
 #include <math.h>
 #include "benchmarks/cases.h"
 #include "benchmarks/metrics.h"
@@ -65,23 +67,27 @@ PetscErrorCode BenchCaseRun_Spatial(BenchContext *bc, const BenchCase *c, BenchC
              "case '%s' (metric spatial) needs exactly one sweep with at least two resolutions (it has %" PetscInt_FMT " sweeps, %" PetscInt_FMT " points)",
              c->name, c->nsweeps, np);
   PetscCall(PetscMalloc3(np, &h, np, &err, np, &rows));
-  PetscCall(BenchCSVOpen(bc, res, "", "label,h,error,status", &csv));
-  sp.final_step = BenchCaseSteps(c, c->dt);
+  PetscCheck(!c->refine_dt || c->t_end > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "case '%s': refine_dt needs t_end (not steps), so that every point ends at the same time", c->name);
+  PetscCall(BenchCSVOpen(bc, res, "", "label,h,dt,error,status", &csv));
   for (PetscInt p = 0; p < np; p++) {
     BenchRunRecord *rec;
+    PetscReal dt = c->refine_dt ? c->dt / PetscPowReal(2, p) : c->dt;
 
     sp.h = sp.error = NAN;
-    PetscCall(BenchRunPoint(bc, c, res, p, SpatialMonitor, &sp, &rows[p], &rec));
+    sp.final_step = BenchCaseSteps(c, dt);
+    PetscCall(BenchRunPointAt(bc, c, res, p, dt, SpatialMonitor, &sp, &rows[p], &rec));
     h[p] = sp.h;
     err[p] = strcmp(rec->status, "ok") ? NAN : sp.error;
     PetscCall(BenchRowSet(rows[p], "h", h[p], 0));
+    PetscCall(BenchRowSet(rows[p], "dt", dt, 0));
     PetscCall(BenchRowSet(rows[p], "error", err[p], 0));
     if (p > 0) {
       PetscReal pair, unused;
       PetscCall(BenchFitOrder(2, h + p - 1, err + p - 1, &pair, &unused));
       PetscCall(BenchRowSet(rows[p], "order_to_previous", pair, 0));
     }
-    PetscCall(PetscFPrintf(bc->comm, csv, "%s,%.9e,%.9e,%s\n", rows[p]->label, (double)h[p], (double)err[p], rec->status));
+    PetscCall(PetscFPrintf(bc->comm, csv, "%s,%.9e,%.9e,%.9e,%s\n", rows[p]->label, (double)h[p], (double)dt, (double)err[p], rec->status));
   }
   {
     PetscReal order, last;

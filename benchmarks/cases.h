@@ -28,3 +28,6 @@ PetscErrorCode BenchRowNoteRun(BenchRow *row, const BenchRunRecord *rec);
  * drivers. Adds the run record, and a row with the run's timings. */
 PetscErrorCode BenchRunPoint(BenchContext *bc, const BenchCase *c, BenchCaseResult *res, PetscInt point, SimRunMonitorFn fn,
                              void *ctx, BenchRow **row, BenchRunRecord **rec);
+/* The same at a step dt of the driver's choosing (spatial cases that refine dt with h). */
+PetscErrorCode BenchRunPointAt(BenchContext *bc, const BenchCase *c, BenchCaseResult *res, PetscInt point, PetscReal dt,
+                               SimRunMonitorFn fn, void *ctx, BenchRow **row, BenchRunRecord **rec);

@@ -211,7 +211,7 @@ static PetscErrorCode TimeFigure(Script *s, char *cmd, size_t len)
   PetscFunctionReturn(0);
 }
 
-/* Error against mesh size, log-log, one curve: <case>.csv columns 2 (h) and 3 (error). */
+/* Error against mesh size, log-log, one curve: <case>.csv columns 2 (h) and 4 (error). */
 static PetscErrorCode SpatialFigures(Script *s, char *cmd, size_t len)
 {
   char setup[256];
@@ -221,7 +221,7 @@ static PetscErrorCode SpatialFigures(Script *s, char *cmd, size_t len)
   PetscCall(PetscSNPrintf(setup, sizeof(setup),
                           "set logscale xy\nset format y '%%.0e'\nset xlabel 'mesh size h (%s)'\nset ylabel '%s'\nunset key\n",
                           s->res->c->size, s->res->c->figure));
-  PetscCall(PetscSNPrintf(cmd, len, "'%s.csv' every ::1 using 2:3 with linespoints lw 2 pt 7 lc rgb '%s'", s->res->c->name, palette[0]));
+  PetscCall(PetscSNPrintf(cmd, len, "'%s.csv' every ::1 using 2:4 with linespoints lw 2 pt 7 lc rgb '%s'", s->res->c->name, palette[0]));
   PetscCall(Figure(s, "spatial", "Error against mesh size (log-log); the slope is the observed order", setup, cmd));
   PetscFunctionReturn(0);
 }

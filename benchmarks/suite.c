@@ -18,7 +18,7 @@ static const struct {
     [BENCH_STABILITY] = {"stability", "t_end, dt_min, dt_max, threshold, bisect_rtol"},
     [BENCH_SOLVER] = {"solver", "dt, t_end or steps, plot_step"},
     [BENCH_PERFORMANCE] = {"performance", "dt, t_end or steps"},
-    [BENCH_SPATIAL] = {"spatial", "dt, t_end or steps, figure, size"},
+    [BENCH_SPATIAL] = {"spatial", "dt, t_end or steps, figure, size, refine_dt"},
 };
 static const char common_keys[] = "metric, title, options, sweep_<option>";
 static const char top_keys[] = "suite, title, options, cases, table, table_<column>";
@@ -256,6 +256,11 @@ static PetscErrorCode ReadMetricKeys(Loader *L, BenchCase *c)
     PetscCheck(has_figure && has_size && c->figure[0] && c->size[0], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
                "%s: case '%s' (metric spatial) needs the keys 'figure' (the run figure that is the error) and 'size' (the one that is h)",
                L->path, n);
+    {
+      char prefix[80];
+      PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%s_", n));
+      PetscCall(PetscOptionsGetBool(L->db, prefix, "-refine_dt", &c->refine_dt, NULL));
+    }
   } break;
   default:
     break;

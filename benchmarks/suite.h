@@ -46,6 +46,7 @@ typedef struct {
   /* spatial */
   char figure[64]; /* the named run figure that is the error (e.g. tip_error) */
   char size[64];   /* the named run figure that is the mesh size h */
+  PetscBool refine_dt; /* point k runs at dt / 2^k (a constant Courant number when h halves) */
 } BenchCase;
 
 /* A column of the suite's summary table: the first referenced case.key that has the row's label. */

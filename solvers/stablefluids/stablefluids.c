@@ -196,7 +196,7 @@ static PetscErrorCode State_StableFluids(SimSolver s, Vec *state)
  * kinetic_energy [J, J/m in 2D]; pressure_its; pressure_ms (the projection's wall time);
  * cfl (max |u_c| dt / h of the step); viscosity_its (viscous runs); velocity_error (RMS of
  * u - u_exact over the faces, m/s) and kinetic_exact (the same quadrature of u_exact), when the
- * problem has an exact velocity. */
+ * problem has an exact velocity; h, the cell size [m] (the `size` of a spatial benchmark). */
 static PetscErrorCode Figures_StableFluids(SimSolver s, PetscInt *n, const char *names[], PetscReal values[])
 {
   SF *sf = (SF *)s->data;
@@ -219,6 +219,7 @@ static PetscErrorCode Figures_StableFluids(SimSolver s, PetscInt *n, const char 
     names[*n] = "velocity_error", values[(*n)++] = err;
     names[*n] = "kinetic_exact", values[(*n)++] = kex;
   }
+  names[*n] = "h", values[(*n)++] = sf->mac->h;
   PetscFunctionReturn(0);
 }
 
