@@ -2,32 +2,29 @@
  * classic mass-spring cloth of the seed notes), pinned at corners or along an edge. */
 #include "scenes/scenes.h"
 #include "energies/springs.h"
+#include "energies/attachments.h"
 
-/* Pin layouts, as a table so that -help lists them and a new one is one row. Vertex (i, j) of the
- * n x m grid has index j n + i; the far edge is j = m - 1. */
+/* Vertex layouts for pins and soft attachments, as a table so that -help lists them and a new one
+ * is one row. Each writes the indices of its vertices into v (at most n + 4 of them) and returns
+ * their count. Vertex (i, j) of the n x m grid has index j n + i; the far edge is j = m - 1. */
 #define V(i, j) ((j) * n + (i))
-static PetscErrorCode Pin_TwoCorners(SimModel model, PetscInt n, PetscInt m)
+static PetscInt Layout_TwoCorners(PetscInt n, PetscInt m, PetscInt *v)
 {
-  PetscFunctionBeginUser;
-  PetscCall(SimModelPin(model, V(0, m - 1), "-cloth_pin"));
-  PetscCall(SimModelPin(model, V(n - 1, m - 1), "-cloth_pin"));
-  PetscFunctionReturn(0);
+  v[0] = V(0, m - 1), v[1] = V(n - 1, m - 1);
+  return 2;
 }
-static PetscErrorCode Pin_Corners(SimModel model, PetscInt n, PetscInt m)
+static PetscInt Layout_Corners(PetscInt n, PetscInt m, PetscInt *v)
 {
-  PetscFunctionBeginUser;
-  PetscCall(Pin_TwoCorners(model, n, m));
-  PetscCall(SimModelPin(model, V(0, 0), "-cloth_pin"));
-  PetscCall(SimModelPin(model, V(n - 1, 0), "-cloth_pin"));
-  PetscFunctionReturn(0);
+  Layout_TwoCorners(n, m, v);
+  v[2] = V(0, 0), v[3] = V(n - 1, 0);
+  return 4;
 }
-static PetscErrorCode Pin_Edge(SimModel model, PetscInt n, PetscInt m)
+static PetscInt Layout_Edge(PetscInt n, PetscInt m, PetscInt *v)
 {
-  PetscFunctionBeginUser;
-  for (PetscInt i = 0; i < n; i++) PetscCall(SimModelPin(model, V(i, m - 1), "-cloth_pin"));
-  PetscFunctionReturn(0);
+  for (PetscInt i = 0; i < n; i++) v[i] = V(i, m - 1);
+  return n;
 }
-static PetscErrorCode Pin_None(SimModel model, PetscInt n, PetscInt m)
+static PetscInt Layout_None(PetscInt n, PetscInt m, PetscInt *v)
 {
   return 0;
 }
@@ -35,28 +32,48 @@ static PetscErrorCode Pin_None(SimModel model, PetscInt n, PetscInt m)
 
 typedef struct {
   const char *name;
-  PetscErrorCode (*pin)(SimModel, PetscInt n, PetscInt m);
-} PinLayout;
-static const PinLayout pin_layouts[] = {
-  {"two_corners", Pin_TwoCorners}, /* the two corners of the far edge */
-  {"corners", Pin_Corners},
-  {"edge", Pin_Edge},              /* the whole far edge */
-  {"none", Pin_None},              /* free fall */
+  PetscInt (*vertices)(PetscInt n, PetscInt m, PetscInt *v);
+} VertexLayout;
+static const VertexLayout layouts[] = {
+  {"two_corners", Layout_TwoCorners}, /* the two corners of the far edge */
+  {"corners", Layout_Corners},
+  {"edge", Layout_Edge},              /* the whole far edge */
+  {"none", Layout_None},              /* free fall */
 };
-#define NPIN ((PetscInt)(sizeof(pin_layouts) / sizeof(pin_layouts[0])))
+#define NLAYOUT ((PetscInt)(sizeof(layouts) / sizeof(layouts[0])))
+
+/* -cloth_attach LAYOUT: the layout's vertices held softly at their initial positions by an
+ * "attachment" term of stiffness -cloth_attach_stiffness (instead of, or besides, the pins). */
+static PetscErrorCode AddAttachments(SimModel model, const PetscReal *xyz, PetscInt nvert, const PetscInt *vert, PetscReal k)
+{
+  PetscReal *target, *kk;
+  SimEnergy term;
+
+  PetscFunctionBeginUser;
+  if (!nvert) PetscFunctionReturn(0);
+  PetscCall(PetscMalloc2(3 * nvert, &target, nvert, &kk));
+  for (PetscInt q = 0; q < nvert; q++) {
+    for (int d = 0; d < 3; d++) target[3 * q + d] = xyz[3 * vert[q] + d];
+    kk[q] = k;
+  }
+  PetscCall(SimAttachmentsCreate("attachment", model->nv, nvert, vert, target, kk, &term));
+  PetscCall(SimModelAddTerm(model, term));
+  PetscCall(PetscFree2(target, kk));
+  PetscFunctionReturn(0);
+}
 
 static PetscErrorCode Build_Cloth(SimScene scene, SimModel model)
 {
-  PetscInt n = 32, m = -1, layout = 0, npin_extra = 64, pin_extra[64];
-  PetscReal size = 1, density = 0.2, height = 0, ks = 1e3, kshear = -1, kbend = -1, kd = 0;
+  PetscInt n = 32, m = -1, layout = 0, attach = NLAYOUT - 1, npin_extra = 64, pin_extra[64], nsel, *sel;
+  PetscReal size = 1, density = 0.2, height = 0, ks = 1e3, kshear = -1, kbend = -1, kd = 0, kattach = 1e4;
   PetscBool vertical = PETSC_FALSE, extra;
-  const char *layout_names[NPIN];
+  const char *layout_names[NLAYOUT];
   PetscReal *xyz, h;
   PetscInt *tri;
   SimSpringList springs = {0};
 
   PetscFunctionBeginUser;
-  for (PetscInt l = 0; l < NPIN; l++) layout_names[l] = pin_layouts[l].name;
+  for (PetscInt l = 0; l < NLAYOUT; l++) layout_names[l] = layouts[l].name;
   PetscOptionsBegin(model->comm, "cloth_", "Cloth scene", "");
   PetscCall(PetscOptionsInt("-n", "vertices along x", "", n, &n, NULL));
   PetscCall(PetscOptionsInt("-m", "vertices along the other side (default n)", "", m, &m, NULL));
@@ -68,7 +85,10 @@ static PetscErrorCode Build_Cloth(SimScene scene, SimModel model)
   PetscCall(PetscOptionsReal("-k_bend", "bending spring stiffness (N/m; default k_struct/100)", "", kbend, &kbend, NULL));
   PetscCall(PetscOptionsReal("-damping", "damping along every spring (N s/m)", "", kd, &kd, NULL));
   PetscCall(PetscOptionsBool("-vertical", "hang in the xy plane instead of lying in xz", "", vertical, &vertical, NULL));
-  PetscCall(PetscOptionsEList("-pin", "pinned vertices", "", layout_names, NPIN, layout_names[layout], &layout, NULL));
+  PetscCall(PetscOptionsEList("-pin", "pinned vertices", "", layout_names, NLAYOUT, layout_names[layout], &layout, NULL));
+  PetscCall(PetscOptionsEList("-attach", "vertices held softly at their initial positions (an attachment term)", "", layout_names,
+                              NLAYOUT, layout_names[attach], &attach, NULL));
+  PetscCall(PetscOptionsReal("-attach_stiffness", "stiffness of each attachment (N/m)", "", kattach, &kattach, NULL));
   PetscCall(PetscOptionsIntArray("-pin_vertices", "extra pinned vertex indices", "", pin_extra, &npin_extra, &extra));
   PetscOptionsEnd();
   if (m < 0) m = n;
@@ -80,9 +100,10 @@ static PetscErrorCode Build_Cloth(SimScene scene, SimModel model)
   PetscCheck(ks >= 0 && kshear >= 0 && kbend >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "Cloth stiffnesses must be >= 0 (-cloth_k_struct %g, -cloth_k_shear %g, -cloth_k_bend %g)", (double)ks, (double)kshear, (double)kbend);
   PetscCheck(kd >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cloth_damping must be >= 0 (got %g)", (double)kd);
+  PetscCheck(kattach > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cloth_attach_stiffness must be > 0 (got %g N/m)", (double)kattach);
 
   h = size / (n - 1);
-  PetscCall(PetscMalloc2(3 * n * m, &xyz, 6 * (n - 1) * (m - 1), &tri));
+  PetscCall(PetscMalloc3(3 * n * m, &xyz, 6 * (n - 1) * (m - 1), &tri, n + 4, &sel));
 #define V(i, j) ((j) * n + (i))
   for (PetscInt j = 0; j < m; j++)
     for (PetscInt i = 0; i < n; i++) {
@@ -118,10 +139,13 @@ static PetscErrorCode Build_Cloth(SimScene scene, SimModel model)
 #undef V
   PetscCall(SimSpringListAddToModel(&springs, model, "spring"));
   PetscCall(SimModelSetTopology(model, 2 * (n - 1) * (m - 1), tri, 0, NULL, 0, NULL));
-  PetscCall(pin_layouts[layout].pin(model, n, m));
+  nsel = layouts[layout].vertices(n, m, sel);
+  for (PetscInt q = 0; q < nsel; q++) PetscCall(SimModelPin(model, sel[q], "-cloth_pin"));
+  nsel = layouts[attach].vertices(n, m, sel);
+  PetscCall(AddAttachments(model, xyz, nsel, sel, kattach));
   for (PetscInt p = 0; extra && p < npin_extra; p++) PetscCall(SimModelPin(model, pin_extra[p], "-cloth_pin_vertices"));
   PetscCall(SimSpringListFree(&springs));
-  PetscCall(PetscFree2(xyz, tri));
+  PetscCall(PetscFree3(xyz, tri, sel));
   PetscFunctionReturn(0);
 }
 
