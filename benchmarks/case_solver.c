@@ -1,8 +1,14 @@
 /* Solver convergence (DESIGN §8): for each sweep point, one run; every step's nonlinear residual
  * history and, where the solver minimizes an objective (the incremental potential), the gap to the
  * step's final value; iterations per step.
- * <case>.csv: label,step,iteration,residual,objective,gap (one row per iteration of every step);
+ * <case>.csv: label,step,iteration,residual,objective,gap,rel_gap,time_ms (one row per iteration of
+ * every step); rel_gap = (Phi_k - Phi*)/|Phi_0 - Phi*| with Phi* the solver's reference minimum when
+ * it reports one (pd -pd_reference_newton), else the step's last objective; time_ms the solver's own
+ * elapsed time to iteration k when it records it (pd), else the step's wall time spread evenly
+ * over its iterations.
  * <case>_steps.csv: label,step,nonlinear_its,linear_its,linesearch_cuts,residual,outcome. */
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include "benchmarks/cases.h"
 
 typedef struct {
@@ -10,6 +16,9 @@ typedef struct {
   FILE *iters, *steps;
   const char *label;
   PetscInt nsteps, nonlinear, linear, cuts, max_nonlinear, not_converged, history;
+  PetscReal gap_target;
+  PetscInt nreached, cap;     /* steps whose relative gap reached gap_target */
+  PetscReal *its_to_gap, *ms_to_gap;
 } Tally;
 
 static PetscErrorCode SolverMonitor(SimRun run, PetscInt step, PetscReal t, const SimEnergyReport *rep, const SimStepStats *st,
@@ -22,11 +31,27 @@ static PetscErrorCode SolverMonitor(SimRun run, PetscInt step, PetscReal t, cons
   if (!st) PetscFunctionReturn(0);
   nh = PetscMin(st->nhistory, SIM_MAX_HISTORY);
   ty->history += nh;
-  for (PetscInt k = 0; k < nh; k++) {
-    /* incremental-potential gap: objective at iteration k minus the step's last */
-    PetscReal gap = st->objective[k] - st->objective[nh - 1];
-    PetscCall(PetscFPrintf(ty->bc->comm, ty->iters, "%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%.9e,%.12e,%.9e\n", ty->label, step,
-                           k, (double)st->history[k], (double)st->objective[k], (double)gap));
+  if (nh > 0) {
+    const PetscReal ref = st->has_reference ? st->reference_objective : st->objective[nh - 1];
+    const PetscReal den = PetscAbsReal(st->objective[0] - ref);
+    const PetscBool own_time = (PetscBool)(nh > 1 && st->elapsed_ms[nh - 1] > 0);
+    PetscBool reached = PETSC_FALSE;
+    for (PetscInt k = 0; k < nh; k++) {
+      /* incremental-potential gap: objective at iteration k minus the step's last, and relative to the reference */
+      const PetscReal gap = st->objective[k] - st->objective[nh - 1], rel = den > 0 ? (st->objective[k] - ref) / den : 0;
+      const PetscReal ms = own_time ? st->elapsed_ms[k] : wall_ms * k / PetscMax(1, nh - 1);
+      PetscCall(PetscFPrintf(ty->bc->comm, ty->iters, "%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%.9e,%.12e,%.9e,%.9e,%.6e\n", ty->label,
+                             step, k, (double)st->history[k], (double)st->objective[k], (double)gap, (double)rel, (double)ms));
+      if (!reached && k > 0 && rel <= ty->gap_target) {
+        reached = PETSC_TRUE;
+        if (ty->nreached == ty->cap) {
+          ty->cap = ty->cap ? 2 * ty->cap : 64;
+          PetscCall(PetscRealloc(sizeof(PetscReal) * ty->cap, &ty->its_to_gap));
+          PetscCall(PetscRealloc(sizeof(PetscReal) * ty->cap, &ty->ms_to_gap));
+        }
+        ty->its_to_gap[ty->nreached] = k, ty->ms_to_gap[ty->nreached] = ms, ty->nreached++;
+      }
+    }
   }
   PetscCall(PetscFPrintf(ty->bc->comm, ty->steps,
                          "%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%.9e,%d\n", ty->label, step,
@@ -45,7 +70,8 @@ PetscErrorCode BenchCaseRun_Solver(BenchContext *bc, const BenchCase *c, BenchCa
   Tally ty = {.bc = bc};
 
   PetscFunctionBeginUser;
-  PetscCall(BenchCSVOpen(bc, res, "", "label,step,iteration,residual,objective,gap", &ty.iters));
+  ty.gap_target = c->gap_target > 0 ? c->gap_target : 1e-3;
+  PetscCall(BenchCSVOpen(bc, res, "", "label,step,iteration,residual,objective,gap,rel_gap,time_ms", &ty.iters));
   PetscCall(BenchCSVOpen(bc, res, "_steps", "label,step,nonlinear_its,linear_its,linesearch_cuts,residual,outcome", &ty.steps));
   for (PetscInt p = 0; p < BenchCaseNumPoints(c); p++) {
     char label[BENCH_LABEL_LEN], popts[4096];
@@ -55,7 +81,7 @@ PetscErrorCode BenchCaseRun_Solver(BenchContext *bc, const BenchCase *c, BenchCa
 
     PetscCall(BenchCasePoint(c, p, label, sizeof(label), popts, sizeof(popts)));
     ty.label = label;
-    ty.nsteps = ty.nonlinear = ty.linear = ty.cuts = ty.max_nonlinear = ty.not_converged = ty.history = 0;
+    ty.nsteps = ty.nonlinear = ty.linear = ty.cuts = ty.max_nonlinear = ty.not_converged = ty.history = ty.nreached = 0;
     PetscCall(BenchRunPoint(bc, c, res, p, SolverMonitor, &ty, &row, &rec));
     n = PetscMax(1, ty.nsteps);
     PetscCall(BenchRowSet(row, "dt", c->dt, 0));
@@ -66,7 +92,16 @@ PetscErrorCode BenchCaseRun_Solver(BenchContext *bc, const BenchCase *c, BenchCa
     PetscCall(BenchRowSet(row, "linesearch_cuts_per_step", ty.cuts / n, 0));
     PetscCall(BenchRowSet(row, "not_converged_steps", ty.not_converged, 0));
     PetscCall(BenchRowSet(row, "history_points", ty.history, 0)); /* residuals recorded (0: the solver keeps no history) */
+    if (ty.nreached > 0) { /* medians over the steps that reached the relative gap gap_target */
+      gsl_sort(ty.its_to_gap, 1, (size_t)ty.nreached);
+      gsl_sort(ty.ms_to_gap, 1, (size_t)ty.nreached);
+      PetscCall(BenchRowSet(row, "its_to_gap", gsl_stats_median_from_sorted_data(ty.its_to_gap, 1, (size_t)ty.nreached), 0));
+      PetscCall(BenchRowSet(row, "ms_to_gap", gsl_stats_median_from_sorted_data(ty.ms_to_gap, 1, (size_t)ty.nreached), 0));
+    }
+    if (ty.history > 0) PetscCall(BenchRowSet(row, "steps_gap_not_reached", ty.nsteps - ty.nreached, 0));
   }
+  PetscCall(PetscFree(ty.its_to_gap));
+  PetscCall(PetscFree(ty.ms_to_gap));
   PetscCall(PetscFClose(bc->comm, ty.iters));
   PetscCall(PetscFClose(bc->comm, ty.steps));
   PetscFunctionReturn(0);
