@@ -11,6 +11,10 @@ pbsim_cli_test(NAME run.drop_pd ARGS run -scene drop -drop_material arap -drop_n
                -o ${PBSIM_TEST_OUT}/drop_pd EXPECT "done: 30 steps")
 pbsim_cli_test(NAME run.cloth_attach_pd ARGS run -scene cloth -cloth_n 8 -cloth_pin none -cloth_attach corners -solver pd -steps 3
                -strict_options -o ${PBSIM_TEST_OUT}/cloth_attach_pd EXPECT "done: 3 steps")
+pbsim_cli_test(NAME run.cloth_fem_pd ARGS run -scene cloth -cloth_n 8 -cloth_model fem -solver pd -steps 3 -strict_options
+               -o ${PBSIM_TEST_OUT}/cloth_fem_pd EXPECT "done: 3 steps")
+pbsim_cli_test(NAME bad.cloth_model ARGS run -scene cloth -cloth_n 4 -cloth_model silk -steps 1 -o ${PBSIM_TEST_OUT}/pd_bad FAIL
+               EXPECT "silk")
 pbsim_cli_test(NAME bad.strain_limits ARGS run -scene beam -beam_n 2 -beam_strain_max 1.1 -steps 1 -o ${PBSIM_TEST_OUT}/pd_bad
                FAIL EXPECT "strain_max apply to the 'arap' material only")
 pbsim_cli_test(NAME run.twist_pd ARGS run -scene twist -twist_material arap -solver pd -steps 3 -strict_options

@@ -7,6 +7,8 @@
 #include "energies/springs.h"
 #include "energies/energies.h"
 #include "energies/attachments.h"
+#include "energies/triangles.h"
+#include "energies/bending.h"
 
 #define NV 6
 
@@ -340,6 +342,70 @@ START_TEST(attachments_and_pd_forms)
 }
 END_TEST
 
+/* Triangle strain and quadratic bending on a flat 3 x 2 grid (NV = 6 vertices, 4 triangles, 3
+ * interior edges) at a random deformed state: derivatives against finite differences, the
+ * projected Hessian PSD, the PD forms equal to the values, the bending zero on any flat placement
+ * (a rigid motion of the rest state) and the membrane zero on a rigid motion. */
+START_TEST(triangles_and_bending)
+{
+  SimModel m;
+  SimEnergy term;
+  const PetscInt tri[12] = {0, 1, 4, 0, 4, 3, 1, 2, 5, 1, 5, 4};
+  PetscReal rest[3 * NV], x[3 * NV], v[3 * NV] = {0}, gerr, herr, Hp[9 * NV * NV], rigid[3 * NV];
+  PetscRandom rnd;
+
+  for (int j = 0; j < 2; j++)
+    for (int i = 0; i < 3; i++) {
+      PetscReal *p = rest + 3 * (3 * j + i);
+      p[0] = 0.3 * i + 0.05 * j, p[1] = 0.1, p[2] = 0.25 * j;
+    }
+  CHECK_PETSC(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  CHECK_PETSC(PetscRandomSetSeed(rnd, 21));
+  CHECK_PETSC(PetscRandomSeed(rnd));
+  for (int k = 0; k < 3 * NV; k++) {
+    PetscReal r;
+    CHECK_PETSC(PetscRandomGetValueReal(rnd, &r));
+    x[k] = rest[k] + 0.1 * (r - 0.5);
+  }
+  CHECK_PETSC(PetscRandomDestroy(&rnd));
+  /* a rotation about (1, 2, 2)/3 by 0.7 rad and a shift */
+  {
+    const PetscReal a[3] = {1.0 / 3, 2.0 / 3, 2.0 / 3}, c = PetscCosReal(0.7), sn = PetscSinReal(0.7);
+    for (int i = 0; i < NV; i++) {
+      const PetscReal *p = rest + 3 * i;
+      const PetscReal d = a[0] * p[0] + a[1] * p[1] + a[2] * p[2];
+      const PetscReal cr[3] = {a[1] * p[2] - a[2] * p[1], a[2] * p[0] - a[0] * p[2], a[0] * p[1] - a[1] * p[0]};
+      for (int k = 0; k < 3; k++) rigid[3 * i + k] = p[k] * c + cr[k] * sn + a[k] * d * (1 - c) + 0.3 * (k + 1);
+    }
+  }
+  CHECK_PETSC(SimModelCreate(PETSC_COMM_SELF, &m));
+  CHECK_PETSC(SimModelSetVertices(m, NV, rest));
+  for (int i = 0; i < NV; i++) CHECK_PETSC(SimModelSetVertexMass(m, i, 1));
+  CHECK_PETSC(SimTrianglesCreate("triangles", NV, rest, 4, tri, 30, &term));
+  CHECK_PETSC(SimModelAddTerm(m, term));
+  CHECK_PETSC(SimBendingCreate("bending", NV, rest, 4, tri, 0.5, &term));
+  CHECK_PETSC(SimModelAddTerm(m, term));
+  CHECK_PETSC(SimModelFinalize(m));
+  CHECK_PETSC(FDCheck(m, SIM_ENERGY_POTENTIAL, x, v, &gerr, &herr));
+  ck_assert_msg(gerr < 1e-6 && herr < 1e-6, "triangles + bending: gradient error %g, Hessian error %g", gerr, herr);
+  CHECK_PETSC(DenseHessian(m, SIM_ENERGY_POTENTIAL, x, v, PETSC_TRUE, Hp));
+  ck_assert_msg(MinEigenvalue(Hp, 3 * NV) > -1e-9, "projected triangle/bending Hessian has a negative eigenvalue");
+  for (PetscInt t = 0; t < m->nterms; t++) {
+    SimEnergy e = m->term[t];
+    PetscReal E, Epd, Er;
+    PetscInt nc, nvert, nrows;
+    CHECK_PETSC(e->ops.value(e, x, v, &E));
+    CHECK_PETSC(PDEnergy(e, x, &Epd));
+    ck_assert_msg(E > 0 && PetscAbsReal(E - Epd) <= 1e-13 * E, "term '%s': value %.17g, PD form %.17g", e->name, E, Epd);
+    CHECK_PETSC(e->ops.value(e, rigid, v, &Er));
+    ck_assert_msg(PetscAbsReal(Er) < 1e-12 * E, "term '%s': energy %g after a rigid motion of the rest state", e->name, Er);
+    CHECK_PETSC(e->ops.pd_count(e, &nc, &nvert, &nrows));
+    ck_assert_msg(nc == (t == 0 ? 4 : 3), "term '%s': %d constraints", e->name, (int)nc);
+  }
+  CHECK_PETSC(SimModelDestroy(&m));
+}
+END_TEST
+
 /* Bad inputs to the model and the springs give errors, not silent garbage. */
 START_TEST(bad_inputs)
 {
@@ -364,6 +430,15 @@ START_TEST(bad_inputs)
     ierr = SimAttachmentsCreate("attachment", 2, 1, &v0, t, &k0, &term);
     ck_assert_msg(ierr != 0, "a zero attachment stiffness must fail");
   }
+  {
+    /* a degenerate rest triangle, and a bent rest hinge for the quadratic bending */
+    const PetscReal line[9] = {0, 0, 0, 1, 0, 0, 2, 0, 0}, bent[12] = {0, 0, 0, 1, 0, 0, 0.5, 1, 0, 0.5, -1, 0.5};
+    const PetscInt t1[3] = {0, 1, 2}, t2[6] = {0, 1, 2, 1, 0, 3};
+    ierr = SimTrianglesCreate("triangles", 3, line, 1, t1, 1, &term);
+    ck_assert_msg(ierr != 0, "a degenerate rest triangle must fail");
+    ierr = SimBendingCreate("bending", 4, bent, 2, t2, 1, &term);
+    ck_assert_msg(ierr != 0, "a bent rest hinge must fail");
+  }
   CHECK_PETSC(SimModelSetVertexMass(m, 0, 1.0));
   CHECK_PETSC(SimModelSetVertexMass(m, 1, -2.0));
   ierr = SimModelFinalize(m);
@@ -383,6 +458,7 @@ Suite *test_suite(void)
   tcase_add_test(tc, colliders_and_gravity);
   tcase_add_test(tc, gravity_and_plane_values);
   tcase_add_test(tc, attachments_and_pd_forms);
+  tcase_add_test(tc, triangles_and_bending);
   tcase_add_test(tc, bad_inputs);
   suite_add_tcase(s, tc);
   return s;

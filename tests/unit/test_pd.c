@@ -350,6 +350,27 @@ START_TEST(refuses_terms)
 }
 END_TEST
 
+/* ---- cloth with triangle strain and bending ---- */
+
+/* Acceptance 2 on the membrane + bending cloth (-cloth_model fem): PD to tight tolerance reaches
+ * Newton's minimizer; one iteration from it leaves it unchanged (acceptance 1). */
+START_TEST(cloth_fem_matches_newton)
+{
+  TestSim s;
+  PetscReal rel, diff, moved;
+  PetscInt its;
+
+  CHECK_PETSC(DeformedCloth("-cloth_model fem -cloth_mu 300 -cloth_bending 1e-3 -pd_iterations 100000 -pd_rtol 1e-13 -pd_monitor 0", &s));
+  CHECK_PETSC(ConvergedVsNewton(&s, 0.02, &rel, &its));
+  ck_assert_msg(rel < 1e-6, "cloth fem: PD differs from Newton by %g after %d iterations", rel, (int)its);
+  CHECK_PETSC(TestSimDestroy(&s));
+  CHECK_PETSC(DeformedCloth("-cloth_model fem -cloth_mu 300 -cloth_bending 1e-3 -pd_iterations 1 -pd_rtol 0", &s));
+  CHECK_PETSC(FixedPoint(&s, 0.02, &diff, &moved));
+  ck_assert_msg(moved > 1e-4 && diff < 1e-10, "cloth fem: one PD iteration moved the minimizer by %g m (step moves %g m)", diff, moved);
+  CHECK_PETSC(TestSimDestroy(&s));
+}
+END_TEST
+
 /* ---- colliders: an active constraint set (the penetrating vertices) ---- */
 
 /* The ARAP box of the drop scene falls on the plane under PD: it comes to rest on it with a
@@ -601,6 +622,7 @@ Suite *test_suite(void)
   tcase_add_test(tc, factor_once);
   tcase_add_test(tc, bad_options);
   tcase_add_test(tc, refuses_terms);
+  tcase_add_test(tc, cloth_fem_matches_newton);
   tcase_add_test(tc, drop_comes_to_rest);
   tcase_add_test(tc, drop_matches_newton);
   tcase_add_test(tc, attachments_match_newton);
