@@ -191,7 +191,9 @@ static PetscErrorCode SolverFigures(Script *s, char *cmd, size_t len)
                           "|Phi_0 - Phi*| (step %" PetscInt_FMT ")'\n",
                           step));
   cmd[0] = 0;
-  PetscCall(PerLabel(s, file, 8, 7, filter, "history_points", "linespoints lw 2", cmd, len));
+  PetscCall(PetscSNPrintf(file, sizeof(file), "%s_gap_timing.csv", s->res->c->name));
+  PetscCall(PetscSNPrintf(filter, sizeof(filter), "$2 == %" PetscInt_FMT " && $4 > 0", step));
+  PetscCall(PerLabel(s, file, 5, 4, filter, "history_points", "linespoints lw 2", cmd, len));
   PetscCall(Figure(s, "gap_time", "Relative gap of the objective vs wall time in one step (log scale)", setup, cmd));
   PetscCall(PetscSNPrintf(file, sizeof(file), "%s_steps.csv", s->res->c->name));
   cmd[0] = 0;
