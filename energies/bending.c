@@ -185,13 +185,14 @@ PetscErrorCode SimBendingCreate(const char *name, PetscInt nv, const PetscReal *
     for (int k = 0; k < 3; k++) r[k] = K[0] * x0[k] + K[1] * x1[k] + K[2] * x2[k] + K[3] * x3[k];
     scale = (PetscAbsReal(K[0]) + PetscAbsReal(K[1]) + PetscAbsReal(K[2]) + PetscAbsReal(K[3])) * Vec3Norm(e0);
     if (Vec3Norm(r) > 1e-8 * scale) {
+      const PetscInt i = v[0], j = v[1];
       PetscCall(PetscFree(he));
       PetscCall(PetscFree3(b->vert, b->K, b->w));
       PetscCall(PetscFree(b));
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
               "Bending term '%s': the hinge on edge (%" PetscInt_FMT ", %" PetscInt_FMT ") is not flat at rest (|K x| = %g); the "
               "quadratic bending model needs a flat rest state",
-              name, v[0], v[1], (double)Vec3Norm(r));
+              name, i, j, (double)Vec3Norm(r));
     }
     n++;
     q++; /* an edge has at most two triangles in a manifold mesh: skip the partner */
