@@ -52,9 +52,9 @@ set ylabel '(Phi_k - Phi*) / |Phi_0 - Phi*| (step 20)'
 
 set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
 set output 'twist_gap_gap_time.png'
-plot 'twist_gap.csv' using (strcol(1) eq "pd" && $2 == 20 && $7 > 0 ? $8 : 1/0):7 with linespoints lw 2 lc rgb '#1f77b4' dashtype 1 title "pd", \
-  'twist_gap.csv' using (strcol(1) eq "pd_chebyshev" && $2 == 20 && $7 > 0 ? $8 : 1/0):7 with linespoints lw 2 lc rgb '#ff7f0e' dashtype 1 title "pd_chebyshev", \
-  'twist_gap.csv' using (strcol(1) eq "newton" && $2 == 20 && $7 > 0 ? $8 : 1/0):7 with linespoints lw 2 lc rgb '#2ca02c' dashtype 1 title "newton"
+plot 'twist_gap_gap_timing.csv' using (strcol(1) eq "pd" && $2 == 20 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#1f77b4' dashtype 1 title "pd", \
+  'twist_gap_gap_timing.csv' using (strcol(1) eq "pd_chebyshev" && $2 == 20 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#ff7f0e' dashtype 1 title "pd_chebyshev", \
+  'twist_gap_gap_timing.csv' using (strcol(1) eq "newton" && $2 == 20 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#2ca02c' dashtype 1 title "newton"
 set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
 set output 'twist_gap_gap_time.svg'
 replot
