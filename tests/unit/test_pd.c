@@ -436,6 +436,33 @@ START_TEST(drop_matches_newton)
 }
 END_TEST
 
+/* Acceptance 2 with a sphere collider: the cloth hanging from two corners falls onto a sphere (the
+ * active set is the vertices inside it), PD to tight tolerance vs Newton. */
+START_TEST(sphere_matches_newton)
+{
+  TestSim s;
+  PetscReal rel;
+  PetscInt its;
+
+  CHECK_PETSC(DeformedCloth("-colliders sphere -sphere_center 0,-0.55,0.3 -sphere_radius 0.5 -pd_iterations 100000 "
+                            "-pd_rtol 1e-13 -pd_monitor 0",
+                            &s));
+  {
+    SimEnergy sphere;
+    const PetscReal *x;
+    PetscReal E;
+    CHECK_PETSC(SimModelFindTerm(s.model, "sphere", &sphere));
+    CHECK_PETSC(VecGetArrayRead(s.model->x, &x));
+    CHECK_PETSC(sphere->ops.value(sphere, x, NULL, &E));
+    CHECK_PETSC(VecRestoreArrayRead(s.model->x, &x));
+    ck_assert_msg(E > 0, "the cloth does not touch the sphere (penalty energy %g)", E);
+  }
+  CHECK_PETSC(ConvergedVsNewton(&s, 0.02, &rel, &its));
+  ck_assert_msg(rel < 1e-6, "sphere: PD differs from Newton by %g after %d iterations", rel, (int)its);
+  CHECK_PETSC(TestSimDestroy(&s));
+}
+END_TEST
+
 /* ---- attachments ---- */
 
 /* Acceptance 2 on a cloth held only by soft attachments at its four corners. */
@@ -632,6 +659,7 @@ Suite *test_suite(void)
   tcase_add_test(tc, cloth_fem_matches_newton);
   tcase_add_test(tc, drop_comes_to_rest);
   tcase_add_test(tc, drop_matches_newton);
+  tcase_add_test(tc, sphere_matches_newton);
   tcase_add_test(tc, attachments_match_newton);
   tcase_add_test(tc, strain_limit_projection);
   tcase_add_test(tc, strain_limits_hold);
