@@ -607,6 +607,12 @@ START_TEST(strain_limits_match_newton)
                             "-pd_iterations 100000 -pd_rtol 1e-13 -pd_monitor 0 -newton_rtol 0 -newton_atol 1e-11 -newton_vtol 0 "
                             "-newton_max_it 200",
                             &s));
+  {
+    PetscReal lo, hi;
+    for (int k = 0; k < 3; k++) CHECK_PETSC(SimSolverStep(s.solver, 0.05, NULL));
+    CHECK_PETSC(StretchRange(&s, &lo, &hi));
+    ck_assert_msg(lo < 0.999 && hi > 1.001, "the test state is inside the band [0.999, 1.001]: s in [%g, %g]", lo, hi);
+  }
   CHECK_PETSC(ConvergedVsNewton(&s, 0.05, &rel, &its));
   ck_assert_msg(rel < 1e-6, "strain limits: PD differs from Newton by %g after %d iterations", rel, (int)its);
   CHECK_PETSC(TestSimDestroy(&s));
