@@ -1,19 +1,29 @@
 /* Solver convergence (DESIGN §8): for each sweep point, one run; every step's nonlinear residual
  * history and, where the solver minimizes an objective (the incremental potential), the gap to the
  * step's final value; iterations per step.
- * <case>.csv: label,step,iteration,residual,objective,gap,order (one row per iteration of every step;
- *   order is the local convergence order of BenchLocalOrder, empty where there is none);
+ * <case>.csv: label,step,iteration,residual,objective,gap,rel_gap,order (one row per iteration of
+ * every step); rel_gap = (Phi_k - Phi*)/|Phi_0 - Phi*| with Phi* the solver's reference minimum when
+ * it reports one (pd -pd_reference_newton), else the step's last objective; order is the local
+ * convergence order of the residuals (BenchLocalOrder), empty where there is none.
+ * <case>_gap_timing.csv: label,step,iteration,rel_gap,time_ms, a timing (not reproducible) beside it:
+ * time_ms is the solver's own elapsed time to iteration k when it records it (pd), else the step's
+ * wall time spread evenly over its iterations.
  * <case>_steps.csv: label,step,nonlinear_its,linear_its,linesearch_cuts,residual,outcome. */
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include "benchmarks/cases.h"
 #include "benchmarks/metrics.h"
 
 typedef struct {
   BenchContext *bc;
-  FILE *iters, *steps;
+  FILE *iters, *steps, *times;
   const char *label;
   PetscInt nsteps, nonlinear, linear, cuts, max_nonlinear, not_converged, history;
   PetscInt norders;
   PetscReal peak_order[4096]; /* per step: the largest local order (median reported) */
+  PetscReal gap_target;
+  PetscInt nreached, cap;     /* steps whose relative gap reached gap_target */
+  PetscReal *its_to_gap, *ms_to_gap;
 } Tally;
 
 static PetscErrorCode SolverMonitor(SimRun run, PetscInt step, PetscReal t, const SimEnergyReport *rep, const SimStepStats *st,
@@ -30,13 +40,31 @@ static PetscErrorCode SolverMonitor(SimRun run, PetscInt step, PetscReal t, cons
   PetscCall(BenchLocalOrder(nh, st->history, order, &peak));
   if (!PetscIsInfOrNanReal(peak) && ty->norders < (PetscInt)(sizeof(ty->peak_order) / sizeof(ty->peak_order[0])))
     ty->peak_order[ty->norders++] = peak;
-  for (PetscInt k = 0; k < nh; k++) {
-    /* incremental-potential gap: objective at iteration k minus the step's last */
-    PetscReal gap = st->objective[k] - st->objective[nh - 1];
-    char q[32] = "";
-    if (!PetscIsInfOrNanReal(order[k])) PetscCall(PetscSNPrintf(q, sizeof(q), "%.4f", (double)order[k]));
-    PetscCall(PetscFPrintf(ty->bc->comm, ty->iters, "%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%.9e,%.12e,%.9e,%s\n", ty->label, step,
-                           k, (double)st->history[k], (double)st->objective[k], (double)gap, q));
+  if (nh > 0) {
+    const PetscReal ref = st->has_reference ? st->reference_objective : st->objective[nh - 1];
+    const PetscReal den = PetscAbsReal(st->objective[0] - ref);
+    const PetscBool own_time = (PetscBool)(nh > 1 && st->elapsed_ms[nh - 1] > 0);
+    PetscBool reached = PETSC_FALSE;
+    for (PetscInt k = 0; k < nh; k++) {
+      /* incremental-potential gap: objective at iteration k minus the step's last, and relative to the reference */
+      const PetscReal gap = st->objective[k] - st->objective[nh - 1], rel = den > 0 ? (st->objective[k] - ref) / den : 0;
+      const PetscReal ms = own_time ? st->elapsed_ms[k] : wall_ms * k / PetscMax(1, nh - 1);
+      char q[32] = "";
+      if (!PetscIsInfOrNanReal(order[k])) PetscCall(PetscSNPrintf(q, sizeof(q), "%.4f", (double)order[k]));
+      PetscCall(PetscFPrintf(ty->bc->comm, ty->iters, "%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%.9e,%.12e,%.9e,%.9e,%s\n", ty->label,
+                             step, k, (double)st->history[k], (double)st->objective[k], (double)gap, (double)rel, q));
+      PetscCall(PetscFPrintf(ty->bc->comm, ty->times, "%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%.9e,%.6e\n", ty->label, step, k,
+                             (double)rel, (double)ms));
+      if (!reached && k > 0 && rel <= ty->gap_target) {
+        reached = PETSC_TRUE;
+        if (ty->nreached == ty->cap) {
+          ty->cap = ty->cap ? 2 * ty->cap : 64;
+          PetscCall(PetscRealloc(sizeof(PetscReal) * ty->cap, &ty->its_to_gap));
+          PetscCall(PetscRealloc(sizeof(PetscReal) * ty->cap, &ty->ms_to_gap));
+        }
+        ty->its_to_gap[ty->nreached] = k, ty->ms_to_gap[ty->nreached] = ms, ty->nreached++;
+      }
+    }
   }
   PetscCall(PetscFPrintf(ty->bc->comm, ty->steps,
                          "%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%.9e,%d\n", ty->label, step,
@@ -55,7 +83,9 @@ PetscErrorCode BenchCaseRun_Solver(BenchContext *bc, const BenchCase *c, BenchCa
   Tally ty = {.bc = bc};
 
   PetscFunctionBeginUser;
-  PetscCall(BenchCSVOpen(bc, res, "", "label,step,iteration,residual,objective,gap,order", &ty.iters));
+  ty.gap_target = c->gap_target > 0 ? c->gap_target : 1e-3;
+  PetscCall(BenchCSVOpen(bc, res, "", "label,step,iteration,residual,objective,gap,rel_gap,order", &ty.iters));
+  PetscCall(BenchCSVOpen(bc, res, "_gap_timing", "label,step,iteration,rel_gap,time_ms", &ty.times));
   PetscCall(BenchCSVOpen(bc, res, "_steps", "label,step,nonlinear_its,linear_its,linesearch_cuts,residual,outcome", &ty.steps));
   for (PetscInt p = 0; p < BenchCaseNumPoints(c); p++) {
     char label[BENCH_LABEL_LEN], popts[4096];
@@ -65,7 +95,7 @@ PetscErrorCode BenchCaseRun_Solver(BenchContext *bc, const BenchCase *c, BenchCa
 
     PetscCall(BenchCasePoint(c, p, label, sizeof(label), popts, sizeof(popts)));
     ty.label = label;
-    ty.nsteps = ty.nonlinear = ty.linear = ty.cuts = ty.max_nonlinear = ty.not_converged = ty.history = ty.norders = 0;
+    ty.nsteps = ty.nonlinear = ty.linear = ty.cuts = ty.max_nonlinear = ty.not_converged = ty.history = ty.nreached = ty.norders = 0;
     PetscCall(BenchRunPoint(bc, c, res, p, SolverMonitor, &ty, &row, &rec));
     n = PetscMax(1, ty.nsteps);
     PetscCall(BenchRowSet(row, "dt", c->dt, 0));
@@ -81,8 +111,18 @@ PetscErrorCode BenchCaseRun_Solver(BenchContext *bc, const BenchCase *c, BenchCa
       PetscCall(PetscSortReal(ty.norders, ty.peak_order));
       PetscCall(BenchRowSet(row, "local_order", ty.peak_order[ty.norders / 2], 0));
     }
+    if (ty.nreached > 0) { /* medians over the steps that reached the relative gap gap_target */
+      gsl_sort(ty.its_to_gap, 1, (size_t)ty.nreached);
+      gsl_sort(ty.ms_to_gap, 1, (size_t)ty.nreached);
+      PetscCall(BenchRowSet(row, "its_to_gap", gsl_stats_median_from_sorted_data(ty.its_to_gap, 1, (size_t)ty.nreached), 0));
+      PetscCall(BenchRowSetTiming(row, "ms_to_gap", gsl_stats_median_from_sorted_data(ty.ms_to_gap, 1, (size_t)ty.nreached)));
+    }
+    if (ty.history > 0) PetscCall(BenchRowSet(row, "steps_gap_not_reached", ty.nsteps - ty.nreached, 0));
   }
+  PetscCall(PetscFree(ty.its_to_gap));
+  PetscCall(PetscFree(ty.ms_to_gap));
   PetscCall(PetscFClose(bc->comm, ty.iters));
   PetscCall(PetscFClose(bc->comm, ty.steps));
+  PetscCall(PetscFClose(bc->comm, ty.times));
   PetscFunctionReturn(0);
 }

@@ -177,6 +177,24 @@ static PetscErrorCode SolverFigures(Script *s, char *cmd, size_t len)
   cmd[0] = 0;
   PetscCall(PerLabel(s, file, 3, 4, filter, "history_points", "linespoints lw 2", cmd, len));
   PetscCall(Figure(s, "residual", "Nonlinear residual per iteration in one step (log scale)", setup, cmd));
+  /* the relative gap of the objective (incremental potential) vs iteration and vs time, same step */
+  PetscCall(PetscSNPrintf(filter, sizeof(filter), "$2 == %" PetscInt_FMT " && $7 > 0", step));
+  PetscCall(PetscSNPrintf(setup, sizeof(setup),
+                          "set logscale y\nset format y '%%.0e'\nset xlabel 'iteration'\nset ylabel '(Phi_k - Phi*) / |Phi_0 - Phi*| "
+                          "(step %" PetscInt_FMT ")'\n",
+                          step));
+  cmd[0] = 0;
+  PetscCall(PerLabel(s, file, 3, 7, filter, "history_points", "linespoints lw 2", cmd, len));
+  PetscCall(Figure(s, "gap", "Relative gap of the objective per iteration in one step (log scale)", setup, cmd));
+  PetscCall(PetscSNPrintf(setup, sizeof(setup),
+                          "set logscale y\nset format y '%%.0e'\nset xlabel 'wall time in the step (ms)'\nset ylabel '(Phi_k - Phi*) / "
+                          "|Phi_0 - Phi*| (step %" PetscInt_FMT ")'\n",
+                          step));
+  cmd[0] = 0;
+  PetscCall(PetscSNPrintf(file, sizeof(file), "%s_gap_timing.csv", s->res->c->name));
+  PetscCall(PetscSNPrintf(filter, sizeof(filter), "$2 == %" PetscInt_FMT " && $4 > 0", step));
+  PetscCall(PerLabel(s, file, 5, 4, filter, "history_points", "linespoints lw 2", cmd, len));
+  PetscCall(Figure(s, "gap_time", "Relative gap of the objective vs wall time in one step (log scale)", setup, cmd));
   PetscCall(PetscSNPrintf(file, sizeof(file), "%s_steps.csv", s->res->c->name));
   cmd[0] = 0;
   PetscCall(PerLabel(s, file, 2, 3, NULL, "nonlinear_its_per_step", "steps lw 1.5", cmd, len));

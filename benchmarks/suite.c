@@ -16,7 +16,7 @@ static const struct {
     [BENCH_CONVERGENCE] = {"convergence", "dt, t_end, refinements, reference, ode_rtol, ode_atol"},
     [BENCH_ENERGY] = {"energy", "dt, t_end or steps, samples"},
     [BENCH_STABILITY] = {"stability", "t_end, dt_min, dt_max, threshold, bisect_rtol"},
-    [BENCH_SOLVER] = {"solver", "dt, t_end or steps, plot_step"},
+    [BENCH_SOLVER] = {"solver", "dt, t_end or steps, plot_step, gap_target"},
     [BENCH_PERFORMANCE] = {"performance", "dt, t_end or steps"},
     [BENCH_SPATIAL] = {"spatial", "dt, t_end or steps, figure, size, refine_dt"},
 };
@@ -248,6 +248,10 @@ static PetscErrorCode ReadMetricKeys(Loader *L, BenchCase *c)
     PetscCall(GetInt(L, n, "plot_step", &c->plot_step, NULL));
     PetscCheck(c->plot_step >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
                "%s: case '%s': plot_step must be >= 0 (0: the last step)", L->path, n);
+    c->gap_target = 1e-3;
+    PetscCall(GetReal(L, n, "gap_target", PETSC_FALSE, &c->gap_target, NULL));
+    PetscCheck(c->gap_target > 0 && c->gap_target < 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "%s: case '%s': gap_target must be in (0, 1) (got %g)", L->path, n, (double)c->gap_target);
     break;
   case BENCH_SPATIAL: {
     PetscBool has_figure, has_size;

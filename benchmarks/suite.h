@@ -43,6 +43,7 @@ typedef struct {
   PetscReal dt_min, dt_max, threshold, bisect_rtol;
   /* solver */
   PetscInt plot_step; /* the step whose residual history is plotted; 0: the last */
+  PetscReal gap_target; /* relative gap at which iterations and time to reach it are counted */
   /* spatial */
   char figure[64]; /* the named run figure that is the error (e.g. tip_error) */
   char size[64];   /* the named run figure that is the mesh size h */

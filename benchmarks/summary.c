@@ -84,6 +84,7 @@ static PetscErrorCode WriteParameters(BenchJSON *j, const BenchCase *c)
     break;
   case BENCH_SOLVER:
     PetscCall(BenchJSONInt(j, "plot_step", c->plot_step));
+    PetscCall(BenchJSONReal(j, "gap_target", c->gap_target));
     break;
   default:
     break;

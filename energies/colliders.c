@@ -101,8 +101,57 @@ static PetscErrorCode Destroy_Collider(SimEnergy e)
   PetscFunctionReturn(0);
 }
 
+/* ---- projective dynamics: one constraint per vertex, the half-space (plane) or the outside of the
+ * ball (sphere) (Bouaziz et al. 2014 treat collisions as such unilateral constraints) ----
+ * A = [1], w = k, and p = x - min(0, phi) n is the closest point of the free side, so
+ * w/2 |x - p|^2 = k/2 min(0, phi)^2, the penalty energy itself. Only vertices that penetrate
+ * carry energy: pd_active marks them, and the solver keeps the others out of its matrix. */
+static PetscErrorCode PDCount_Collider(SimEnergy e, PetscInt *nc, PetscInt *nvert, PetscInt *nrows)
+{
+  Collider *c = (Collider *)e->data;
+
+  PetscFunctionBeginUser;
+  *nc = c->nv, *nvert = 1, *nrows = 1;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PDStencil_Collider(SimEnergy e, PetscInt *vert, PetscReal *A, PetscReal *w)
+{
+  Collider *c = (Collider *)e->data;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < c->nv; i++) vert[i] = i, A[i] = 1, w[i] = c->k;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PDProject_Collider(SimEnergy e, const PetscReal *x, PetscReal *p)
+{
+  Collider *c = (Collider *)e->data;
+  PetscReal n[3], curv;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < c->nv; i++) {
+    const PetscReal phi = PetscMin(0, Distance(c, x + 3 * i, n, &curv));
+    for (int d = 0; d < 3; d++) p[3 * i + d] = x[3 * i + d] - phi * n[d];
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PDActive_Collider(SimEnergy e, const PetscReal *x, PetscBool *active)
+{
+  Collider *c = (Collider *)e->data;
+  PetscReal n[3], curv;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < c->nv; i++)
+    if (Distance(c, x + 3 * i, n, &curv) < 0) active[i] = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
 static const SimEnergyOps collider_ops = {.value = Value_Collider, .gradient = Gradient_Collider, .hessian = Hessian_Collider,
-                                          .pattern = Pattern_Collider, .destroy = Destroy_Collider};
+                                          .pattern = Pattern_Collider, .destroy = Destroy_Collider,
+                                          .pd_count = PDCount_Collider, .pd_stencil = PDStencil_Collider,
+                                          .pd_project = PDProject_Collider, .pd_active = PDActive_Collider};
 
 /* -plane_point x,y,z (default origin)  -plane_normal nx,ny,nz (default 0,1,0)  -plane_stiffness k */
 PetscErrorCode SimEnergyCreate_Plane(SimModel model, const char *prefix, SimEnergy *term)

@@ -176,16 +176,28 @@ static PetscErrorCode PDStencil_FEM(SimEnergy term, PetscInt *vert, PetscReal *A
   PetscFunctionReturn(0);
 }
 
-/* Local step: F for every tet, then p = R^T from the polar decomposition F = R S. */
+/* Local step: F for every tet, then p = R^T from the polar decomposition F = R S; with strain
+ * limits (the arap material's [s_min, s_max], Bouaziz et al. 2014 strain limiting) p = (U C V^T)^T
+ * with F = U diag(s) V^T and C = diag(clamp(s_i, s_min, s_max)), the closest matrix whose singular
+ * values lie in the band, so w/2 |F - U C V^T|^2 = W mu sum (s_i - c_i)^2 is the material's energy. */
 static PetscErrorCode PDProject_FEM(SimEnergy term, const PetscReal *x, PetscReal *p)
 {
   FEM *fem = (FEM *)term->data;
+  const PetscReal smin = fem->mat->par.strain_min, smax = fem->mat->par.strain_max;
+  const PetscBool limits = (PetscBool)(smin != 1 || smax != 1);
 
   PetscFunctionBeginUser;
   DeformationGradients(fem, x);
   for (PetscInt e = 0; e < fem->ntet; e++) {
     PetscReal R[9], *pe = p + 9 * e;
-    PetscCall(SimPolar3(fem->F + 9 * e, R, NULL));
+    if (!limits) PetscCall(SimPolar3(fem->F + 9 * e, R, NULL));
+    else {
+      PetscReal U[9], sig[3], V[9];
+      PetscCall(SimSvd3(fem->F + 9 * e, U, sig, V));
+      for (int k = 0; k < 3; k++) sig[k] = PetscMin(PetscMax(sig[k], smin), smax);
+      for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) R[3 * i + j] = U[3 * i] * sig[0] * V[3 * j] + U[3 * i + 1] * sig[1] * V[3 * j + 1] + U[3 * i + 2] * sig[2] * V[3 * j + 2];
+    }
     for (int j = 0; j < 3; j++)
       for (int k = 0; k < 3; k++) pe[3 * j + k] = R[3 * k + j];
   }

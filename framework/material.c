@@ -22,7 +22,7 @@ static PetscErrorCode ValidateParams(const char *name, const char *opt, PetscRea
 
 /* The common constructor: validates, converts to Lame, and calls the registered constructor. */
 static PetscErrorCode MaterialCreate(SimRegistry reg, const char *name, const char *opt, PetscReal E, PetscReal nu, PetscReal rho,
-                                     SimMaterial *mat)
+                                     PetscBool limits_set, PetscReal smin, PetscReal smax, SimMaterial *mat)
 {
   const SimRegEntry *entry;
   SimMaterial m;
@@ -34,6 +34,10 @@ static PetscErrorCode MaterialCreate(SimRegistry reg, const char *name, const ch
   PetscCall(SimRegistryFind(reg, SIM_KIND_MATERIAL, name, &entry));
   PetscCheck(entry->create, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Material '%s' is registered without a constructor", name);
   PetscCall(ValidateParams(name, opt, E, nu, rho));
+  PetscCheck(0 <= smin && smin <= 1 && 1 <= smax && PetscIsNormalReal(smax), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "Material '%s': strain limits [%sstrain_min, %sstrain_max] = [%g, %g] are out of range: need 0 <= strain_min <= 1 <= "
+             "strain_max (the rest shape must be inside)",
+             name, opt ? opt : "", opt ? opt : "", (double)smin, (double)smax);
   PetscCall(PetscNew(&m));
   PetscCall(PetscStrncpy(m->name, name, sizeof(m->name)));
   m->par.youngs = E;
@@ -41,6 +45,8 @@ static PetscErrorCode MaterialCreate(SimRegistry reg, const char *name, const ch
   m->par.density = rho;
   m->par.mu = E / (2 * (1 + nu));                     /* shear modulus */
   m->par.lambda = E * nu / ((1 + nu) * (1 - 2 * nu)); /* first Lame parameter */
+  m->par.strain_min = smin;
+  m->par.strain_max = smax;
   ierr = ((SimMaterialCreateFn)entry->create)(m);
   if (ierr) { /* free what the constructor set up before failing, then pass the error on */
     PetscCall(SimMaterialDestroy(&m));
@@ -49,6 +55,12 @@ static PetscErrorCode MaterialCreate(SimRegistry reg, const char *name, const ch
   if (!m->ops.energy || !m->ops.pk1 || !m->ops.hessian) {
     PetscCall(SimMaterialDestroy(&m));
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "Material '%s' must set the energy, pk1 and hessian ops in its constructor", name);
+  }
+  if (limits_set && !m->strain_limits) {
+    PetscCall(SimMaterialDestroy(&m));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP,
+            "Material '%s' has no strain limits: %sstrain_min/%sstrain_max apply to the 'arap' material only", name,
+            opt ? opt : "", opt ? opt : "");
   }
   *mat = m;
   PetscFunctionReturn(0);
@@ -62,7 +74,8 @@ PetscErrorCode SimMaterialCreate(SimRegistry reg, const char *name, const char *
 PetscErrorCode SimMaterialCreateWithDefaults(SimRegistry reg, const char *name, const char *prefix, PetscReal youngs, PetscReal poisson,
                                              PetscReal density, SimMaterial *mat)
 {
-  PetscReal E = youngs, nu = poisson, rho = density;
+  PetscReal E = youngs, nu = poisson, rho = density, smin = 1, smax = 1;
+  PetscBool set_min, set_max;
   char opt[128];
 
   PetscFunctionBeginUser;
@@ -71,8 +84,10 @@ PetscErrorCode SimMaterialCreateWithDefaults(SimRegistry reg, const char *name, 
   PetscCall(PetscOptionsReal("-youngs", "Young's modulus E (Pa), > 0", "", E, &E, NULL));
   PetscCall(PetscOptionsReal("-poisson", "Poisson ratio nu, in (-1, 0.5)", "", nu, &nu, NULL));
   PetscCall(PetscOptionsReal("-density", "density (kg/m^3), > 0", "", rho, &rho, NULL));
+  PetscCall(PetscOptionsReal("-strain_min", "lower strain limit on the singular values of F (arap), in [0, 1]", "", smin, &smin, &set_min));
+  PetscCall(PetscOptionsReal("-strain_max", "upper strain limit on the singular values of F (arap), >= 1", "", smax, &smax, &set_max));
   PetscOptionsEnd();
-  PetscCall(MaterialCreate(reg, name, opt, E, nu, rho, mat));
+  PetscCall(MaterialCreate(reg, name, opt, E, nu, rho, (PetscBool)(set_min || set_max), smin, smax, mat));
   PetscFunctionReturn(0);
 }
 
@@ -80,7 +95,7 @@ PetscErrorCode SimMaterialCreateWithParams(SimRegistry reg, const char *name, Pe
                                            PetscReal density, SimMaterial *mat)
 {
   PetscFunctionBeginUser;
-  PetscCall(MaterialCreate(reg, name, NULL, youngs, poisson, density, mat));
+  PetscCall(MaterialCreate(reg, name, NULL, youngs, poisson, density, PETSC_FALSE, 1, 1, mat));
   PetscFunctionReturn(0);
 }
 

@@ -13,6 +13,10 @@ typedef struct {
   PetscReal poisson; /* nu, in (-1, 0.5) */
   PetscReal density; /* kg/m^3, > 0 */
   PetscReal mu, lambda;
+  /* Strain limits [strain_min, strain_max] on the singular values of F, for materials that
+   * support them (strain_limits below; today `arap`): 0 <= strain_min <= 1 <= strain_max,
+   * default [1, 1] (no band). Options -<prefix>strain_min, -<prefix>strain_max. */
+  PetscReal strain_min, strain_max;
 } SimMaterialParams;
 
 /* Shapes: F, P are 3x3 row-major (9 values each, F[3*i + j] = F_ij); dPdF is 9x9 row-major
@@ -36,6 +40,7 @@ struct _p_SimMaterial {
   SimMaterialParams par;
   SimMaterialOps ops;
   PetscBool inversion_safe; /* defined and smooth for det F <= 0 (tests check inverted F then) */
+  PetscBool strain_limits;  /* uses par.strain_min/max (set by the constructor); others refuse them */
   void *data;
 };
 

@@ -30,6 +30,12 @@ typedef struct {
   PetscReal objective[SIM_MAX_HISTORY]; /* objective (e.g. incremental potential) per iteration */
   PetscInt substeps;        /* internal steps taken (adaptive methods; 1 otherwise) */
   PetscInt rejected;        /* internal steps rejected by error control */
+  /* Optional, filled by solvers that can (pd): elapsed_ms[k] = wall time of the step's solve up to
+   * iteration k (0 for solvers that do not record it; excludes monitoring evaluations), and the
+   * reference minimum Phi* of the step's objective (pd with -pd_reference_newton: by Newton). */
+  PetscReal elapsed_ms[SIM_MAX_HISTORY];
+  PetscBool has_reference;
+  PetscReal reference_objective;
 } SimStepStats;
 
 /* Constructor signature a solver registration carries (SIM_KIND_SOLVER). */

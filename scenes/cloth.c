@@ -2,32 +2,31 @@
  * classic mass-spring cloth of the seed notes), pinned at corners or along an edge. */
 #include "scenes/scenes.h"
 #include "energies/springs.h"
+#include "energies/attachments.h"
+#include "energies/triangles.h"
+#include "energies/bending.h"
 
-/* Pin layouts, as a table so that -help lists them and a new one is one row. Vertex (i, j) of the
- * n x m grid has index j n + i; the far edge is j = m - 1. */
+/* Vertex layouts for pins and soft attachments, as a table so that -help lists them and a new one
+ * is one row. Each writes the indices of its vertices into v (at most n + 4 of them) and returns
+ * their count. Vertex (i, j) of the n x m grid has index j n + i; the far edge is j = m - 1. */
 #define V(i, j) ((j) * n + (i))
-static PetscErrorCode Pin_TwoCorners(SimModel model, PetscInt n, PetscInt m)
+static PetscInt Layout_TwoCorners(PetscInt n, PetscInt m, PetscInt *v)
 {
-  PetscFunctionBeginUser;
-  PetscCall(SimModelPin(model, V(0, m - 1), "-cloth_pin"));
-  PetscCall(SimModelPin(model, V(n - 1, m - 1), "-cloth_pin"));
-  PetscFunctionReturn(0);
+  v[0] = V(0, m - 1), v[1] = V(n - 1, m - 1);
+  return 2;
 }
-static PetscErrorCode Pin_Corners(SimModel model, PetscInt n, PetscInt m)
+static PetscInt Layout_Corners(PetscInt n, PetscInt m, PetscInt *v)
 {
-  PetscFunctionBeginUser;
-  PetscCall(Pin_TwoCorners(model, n, m));
-  PetscCall(SimModelPin(model, V(0, 0), "-cloth_pin"));
-  PetscCall(SimModelPin(model, V(n - 1, 0), "-cloth_pin"));
-  PetscFunctionReturn(0);
+  Layout_TwoCorners(n, m, v);
+  v[2] = V(0, 0), v[3] = V(n - 1, 0);
+  return 4;
 }
-static PetscErrorCode Pin_Edge(SimModel model, PetscInt n, PetscInt m)
+static PetscInt Layout_Edge(PetscInt n, PetscInt m, PetscInt *v)
 {
-  PetscFunctionBeginUser;
-  for (PetscInt i = 0; i < n; i++) PetscCall(SimModelPin(model, V(i, m - 1), "-cloth_pin"));
-  PetscFunctionReturn(0);
+  for (PetscInt i = 0; i < n; i++) v[i] = V(i, m - 1);
+  return n;
 }
-static PetscErrorCode Pin_None(SimModel model, PetscInt n, PetscInt m)
+static PetscInt Layout_None(PetscInt n, PetscInt m, PetscInt *v)
 {
   return 0;
 }
@@ -35,28 +34,112 @@ static PetscErrorCode Pin_None(SimModel model, PetscInt n, PetscInt m)
 
 typedef struct {
   const char *name;
-  PetscErrorCode (*pin)(SimModel, PetscInt n, PetscInt m);
-} PinLayout;
-static const PinLayout pin_layouts[] = {
-  {"two_corners", Pin_TwoCorners}, /* the two corners of the far edge */
-  {"corners", Pin_Corners},
-  {"edge", Pin_Edge},              /* the whole far edge */
-  {"none", Pin_None},              /* free fall */
+  PetscInt (*vertices)(PetscInt n, PetscInt m, PetscInt *v);
+} VertexLayout;
+static const VertexLayout layouts[] = {
+  {"two_corners", Layout_TwoCorners}, /* the two corners of the far edge */
+  {"corners", Layout_Corners},
+  {"edge", Layout_Edge},              /* the whole far edge */
+  {"none", Layout_None},              /* free fall */
 };
-#define NPIN ((PetscInt)(sizeof(pin_layouts) / sizeof(pin_layouts[0])))
+#define NLAYOUT ((PetscInt)(sizeof(layouts) / sizeof(layouts[0])))
 
-static PetscErrorCode Build_Cloth(SimScene scene, SimModel model)
+/* -cloth_attach LAYOUT: the layout's vertices held softly at their initial positions by an
+ * "attachment" term of stiffness -cloth_attach_stiffness (instead of, or besides, the pins). */
+static PetscErrorCode AddAttachments(SimModel model, const PetscReal *xyz, PetscInt nvert, const PetscInt *vert, PetscReal k)
 {
-  PetscInt n = 32, m = -1, layout = 0, npin_extra = 64, pin_extra[64];
-  PetscReal size = 1, density = 0.2, height = 0, ks = 1e3, kshear = -1, kbend = -1, kd = 0;
-  PetscBool vertical = PETSC_FALSE, extra;
-  const char *layout_names[NPIN];
-  PetscReal *xyz, h;
-  PetscInt *tri;
+  PetscReal *target, *kk;
+  SimEnergy term;
+
+  PetscFunctionBeginUser;
+  if (!nvert) PetscFunctionReturn(0);
+  PetscCall(PetscMalloc2(3 * nvert, &target, nvert, &kk));
+  for (PetscInt q = 0; q < nvert; q++) {
+    for (int d = 0; d < 3; d++) target[3 * q + d] = xyz[3 * vert[q] + d];
+    kk[q] = k;
+  }
+  PetscCall(SimAttachmentsCreate("attachment", model->nv, nvert, vert, target, kk, &term));
+  PetscCall(SimModelAddTerm(model, term));
+  PetscCall(PetscFree2(target, kk));
+  PetscFunctionReturn(0);
+}
+
+/* The elastic model of the cloth (-cloth_model), as a table: what a grid of n x m vertices with its
+ * triangles gets. */
+typedef struct {
+  PetscInt n, m;
+  const PetscReal *xyz;
+  PetscInt ntri;
+  const PetscInt *tri;
+  PetscReal ks, kshear, kbend, kd; /* springs */
+  PetscReal mu, kb;                /* membrane (N/m) and bending (N m) */
+} ClothGrid;
+
+/* Structural, shear and bending springs (the classic mass-spring cloth). */
+static PetscErrorCode Model_Springs(SimModel model, const ClothGrid *c)
+{
+  const PetscInt n = c->n, m = c->m;
   SimSpringList springs = {0};
 
   PetscFunctionBeginUser;
-  for (PetscInt l = 0; l < NPIN; l++) layout_names[l] = pin_layouts[l].name;
+#define V(i, j) ((j) * n + (i))
+  for (PetscInt j = 0; j < m; j++)
+    for (PetscInt i = 0; i < n; i++) {
+      if (i + 1 < n) PetscCall(SimSpringListAdd(&springs, V(i, j), V(i + 1, j), c->ks, c->kd));
+      if (j + 1 < m) PetscCall(SimSpringListAdd(&springs, V(i, j), V(i, j + 1), c->ks, c->kd));
+      if (i + 1 < n && j + 1 < m && c->kshear > 0) {
+        PetscCall(SimSpringListAdd(&springs, V(i, j), V(i + 1, j + 1), c->kshear, c->kd));
+        PetscCall(SimSpringListAdd(&springs, V(i + 1, j), V(i, j + 1), c->kshear, c->kd));
+      }
+      if (i + 2 < n && c->kbend > 0) PetscCall(SimSpringListAdd(&springs, V(i, j), V(i + 2, j), c->kbend, c->kd));
+      if (j + 2 < m && c->kbend > 0) PetscCall(SimSpringListAdd(&springs, V(i, j), V(i, j + 2), c->kbend, c->kd));
+    }
+#undef V
+  PetscCall(SimSpringListAddToModel(&springs, model, "spring"));
+  PetscCall(SimSpringListFree(&springs));
+  PetscFunctionReturn(0);
+}
+
+/* Triangle strain (membrane, "triangles") and quadratic bending ("bending") on the grid's triangles. */
+static PetscErrorCode Model_FEM(SimModel model, const ClothGrid *c)
+{
+  SimEnergy term;
+
+  PetscFunctionBeginUser;
+  PetscCheck(c->kd == 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "-cloth_damping acts along springs: it needs -cloth_model springs");
+  PetscCall(SimTrianglesCreate("triangles", c->n * c->m, c->xyz, c->ntri, c->tri, c->mu, &term));
+  PetscCall(SimModelAddTerm(model, term));
+  if (c->kb > 0) {
+    PetscCall(SimBendingCreate("bending", c->n * c->m, c->xyz, c->ntri, c->tri, c->kb, &term));
+    PetscCall(SimModelAddTerm(model, term));
+  }
+  PetscFunctionReturn(0);
+}
+
+typedef struct {
+  const char *name;
+  PetscErrorCode (*build)(SimModel, const ClothGrid *);
+} ClothModel;
+static const ClothModel cloth_models[] = {
+  {"springs", Model_Springs}, /* the default */
+  {"fem", Model_FEM},         /* triangle strain + bending */
+};
+#define NMODEL ((PetscInt)(sizeof(cloth_models) / sizeof(cloth_models[0])))
+
+static PetscErrorCode Build_Cloth(SimScene scene, SimModel model)
+{
+  PetscInt n = 32, m = -1, layout = 0, attach = NLAYOUT - 1, npin_extra = 64, pin_extra[64], nsel, *sel;
+  PetscReal size = 1, density = 0.2, height = 0, ks = 1e3, kshear = -1, kbend = -1, kd = 0, kattach = 1e4, mu = -1, kb = 1e-3;
+  PetscInt model_kind = 0;
+  const char *model_names[NMODEL];
+  PetscBool vertical = PETSC_FALSE, extra;
+  const char *layout_names[NLAYOUT];
+  PetscReal *xyz, h;
+  PetscInt *tri;
+
+  PetscFunctionBeginUser;
+  for (PetscInt l = 0; l < NLAYOUT; l++) layout_names[l] = layouts[l].name;
+  for (PetscInt l = 0; l < NMODEL; l++) model_names[l] = cloth_models[l].name;
   PetscOptionsBegin(model->comm, "cloth_", "Cloth scene", "");
   PetscCall(PetscOptionsInt("-n", "vertices along x", "", n, &n, NULL));
   PetscCall(PetscOptionsInt("-m", "vertices along the other side (default n)", "", m, &m, NULL));
@@ -66,23 +149,33 @@ static PetscErrorCode Build_Cloth(SimScene scene, SimModel model)
   PetscCall(PetscOptionsReal("-k_struct", "structural spring stiffness (N/m)", "", ks, &ks, NULL));
   PetscCall(PetscOptionsReal("-k_shear", "shear spring stiffness (N/m; default k_struct/10)", "", kshear, &kshear, NULL));
   PetscCall(PetscOptionsReal("-k_bend", "bending spring stiffness (N/m; default k_struct/100)", "", kbend, &kbend, NULL));
+  PetscCall(PetscOptionsEList("-model", "elastic model: springs, or fem (triangle strain + quadratic bending)", "", model_names, NMODEL,
+                              model_names[model_kind], &model_kind, NULL));
+  PetscCall(PetscOptionsReal("-mu", "membrane stiffness of -cloth_model fem (N/m; default k_struct)", "", mu, &mu, NULL));
+  PetscCall(PetscOptionsReal("-bending", "bending stiffness of -cloth_model fem (N m; 0: none)", "", kb, &kb, NULL));
   PetscCall(PetscOptionsReal("-damping", "damping along every spring (N s/m)", "", kd, &kd, NULL));
   PetscCall(PetscOptionsBool("-vertical", "hang in the xy plane instead of lying in xz", "", vertical, &vertical, NULL));
-  PetscCall(PetscOptionsEList("-pin", "pinned vertices", "", layout_names, NPIN, layout_names[layout], &layout, NULL));
+  PetscCall(PetscOptionsEList("-pin", "pinned vertices", "", layout_names, NLAYOUT, layout_names[layout], &layout, NULL));
+  PetscCall(PetscOptionsEList("-attach", "vertices held softly at their initial positions (an attachment term)", "", layout_names,
+                              NLAYOUT, layout_names[attach], &attach, NULL));
+  PetscCall(PetscOptionsReal("-attach_stiffness", "stiffness of each attachment (N/m)", "", kattach, &kattach, NULL));
   PetscCall(PetscOptionsIntArray("-pin_vertices", "extra pinned vertex indices", "", pin_extra, &npin_extra, &extra));
   PetscOptionsEnd();
   if (m < 0) m = n;
   if (kshear < 0) kshear = ks / 10;
   if (kbend < 0) kbend = ks / 100;
+  if (mu < 0) mu = ks;
+  PetscCheck(kb >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cloth_bending must be >= 0 (got %g N m)", (double)kb);
   PetscCheck(n >= 2 && m >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cloth_n and -cloth_m must be >= 2 (got %" PetscInt_FMT ", %" PetscInt_FMT ")", n, m);
   PetscCheck(size > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cloth_size must be > 0 (got %g)", (double)size);
   PetscCheck(density > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cloth_density must be > 0 (got %g): masses come from it", (double)density);
   PetscCheck(ks >= 0 && kshear >= 0 && kbend >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "Cloth stiffnesses must be >= 0 (-cloth_k_struct %g, -cloth_k_shear %g, -cloth_k_bend %g)", (double)ks, (double)kshear, (double)kbend);
   PetscCheck(kd >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cloth_damping must be >= 0 (got %g)", (double)kd);
+  PetscCheck(kattach > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cloth_attach_stiffness must be > 0 (got %g N/m)", (double)kattach);
 
   h = size / (n - 1);
-  PetscCall(PetscMalloc2(3 * n * m, &xyz, 6 * (n - 1) * (m - 1), &tri));
+  PetscCall(PetscMalloc3(3 * n * m, &xyz, 6 * (n - 1) * (m - 1), &tri, n + 4, &sel));
 #define V(i, j) ((j) * n + (i))
   for (PetscInt j = 0; j < m; j++)
     for (PetscInt i = 0; i < n; i++) {
@@ -98,17 +191,6 @@ static PetscErrorCode Build_Cloth(SimScene scene, SimModel model)
       PetscReal wx = (i == 0 || i == n - 1) ? 0.5 : 1, wy = (j == 0 || j == m - 1) ? 0.5 : 1;
       PetscCall(SimModelSetVertexMass(model, V(i, j), density * h * h * wx * wy));
     }
-  for (PetscInt j = 0; j < m; j++)
-    for (PetscInt i = 0; i < n; i++) {
-      if (i + 1 < n) PetscCall(SimSpringListAdd(&springs, V(i, j), V(i + 1, j), ks, kd));
-      if (j + 1 < m) PetscCall(SimSpringListAdd(&springs, V(i, j), V(i, j + 1), ks, kd));
-      if (i + 1 < n && j + 1 < m && kshear > 0) {
-        PetscCall(SimSpringListAdd(&springs, V(i, j), V(i + 1, j + 1), kshear, kd));
-        PetscCall(SimSpringListAdd(&springs, V(i + 1, j), V(i, j + 1), kshear, kd));
-      }
-      if (i + 2 < n && kbend > 0) PetscCall(SimSpringListAdd(&springs, V(i, j), V(i + 2, j), kbend, kd));
-      if (j + 2 < m && kbend > 0) PetscCall(SimSpringListAdd(&springs, V(i, j), V(i, j + 2), kbend, kd));
-    }
   for (PetscInt j = 0; j + 1 < m; j++)
     for (PetscInt i = 0; i + 1 < n; i++) {
       PetscInt *t = tri + 6 * (j * (n - 1) + i);
@@ -116,12 +198,18 @@ static PetscErrorCode Build_Cloth(SimScene scene, SimModel model)
       t[3] = V(i, j), t[4] = V(i + 1, j + 1), t[5] = V(i, j + 1);
     }
 #undef V
-  PetscCall(SimSpringListAddToModel(&springs, model, "spring"));
+  {
+    const ClothGrid grid = {.n = n, .m = m, .xyz = xyz, .ntri = 2 * (n - 1) * (m - 1), .tri = tri, .ks = ks, .kshear = kshear,
+                            .kbend = kbend, .kd = kd, .mu = mu, .kb = kb};
+    PetscCall(cloth_models[model_kind].build(model, &grid));
+  }
   PetscCall(SimModelSetTopology(model, 2 * (n - 1) * (m - 1), tri, 0, NULL, 0, NULL));
-  PetscCall(pin_layouts[layout].pin(model, n, m));
+  nsel = layouts[layout].vertices(n, m, sel);
+  for (PetscInt q = 0; q < nsel; q++) PetscCall(SimModelPin(model, sel[q], "-cloth_pin"));
+  nsel = layouts[attach].vertices(n, m, sel);
+  PetscCall(AddAttachments(model, xyz, nsel, sel, kattach));
   for (PetscInt p = 0; extra && p < npin_extra; p++) PetscCall(SimModelPin(model, pin_extra[p], "-cloth_pin_vertices"));
-  PetscCall(SimSpringListFree(&springs));
-  PetscCall(PetscFree2(xyz, tri));
+  PetscCall(PetscFree3(xyz, tri, sel));
   PetscFunctionReturn(0);
 }
 

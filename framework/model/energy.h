@@ -49,6 +49,13 @@ typedef struct {
   PetscErrorCode (*pd_count)(SimEnergy, PetscInt *nc, PetscInt *nvert, PetscInt *nrows);
   PetscErrorCode (*pd_stencil)(SimEnergy, PetscInt *vert, PetscReal *A, PetscReal *w);
   PetscErrorCode (*pd_project)(SimEnergy, const PetscReal *x, PetscReal *p);
+  /* optional, projective dynamics with a changing constraint set (colliders): sets active[c] =
+   * PETSC_TRUE for every constraint whose energy is not zero at x (it never clears an entry). The
+   * solver keeps only the active constraints in its matrix (an inactive one contributes nothing
+   * to E at the iterate), gathers the set at the start of each step, grows it when an iterate
+   * violates an inactive constraint, and refactors only when the set changed. A term without this
+   * op has every constraint active, always. */
+  PetscErrorCode (*pd_active)(SimEnergy, const PetscReal *x, PetscBool *active);
 } SimEnergyOps;
 
 struct _p_SimEnergy {

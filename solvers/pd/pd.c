@@ -2,6 +2,7 @@
  * prefactorized CHOLMOD solve with three right-hand sides per iteration. */
 #include <cholmod.h>
 #include "solvers/pd/pd_impl.h"
+#include "framework/newton/newton.h"
 
 /* The constraints of one energy term (energy.h, pd_* ops): nc constraints on stencils of nvert
  * vertices with nrows rows each; p is the term's local-step output. */
@@ -12,6 +13,9 @@ typedef struct {
   PetscReal *A;   /* nc*nrows*nvert */
   PetscReal *w;   /* nc */
   PetscReal *p;   /* nc*nrows*3 */
+  /* terms with a changing constraint set (pd_active, e.g. colliders): the current set and the one
+   * the factor was built for; NULL for terms whose constraints are always active */
+  PetscBool *active, *active_fact;
 } PDBlock;
 
 typedef struct {
@@ -19,6 +23,7 @@ typedef struct {
   PetscInt max_it;
   PetscReal rtol;
   PetscBool monitor;
+  PetscBool reference; /* -pd_reference_newton: solve each step by Newton too, for the gap */
   PetscBool chebyshev;
   PetscReal rho, gamma;
   PetscInt cheb_delay;
@@ -32,6 +37,9 @@ typedef struct {
   PetscBool *pinned_fact; /* the pins the factor was built for */
   PetscReal hfact;        /* the step the factor was built for (0: none yet) */
   PetscInt nfactor;
+  PetscInt nsetchange;    /* factorizations caused by a change of the active constraint set */
+  SimNewton newton;       /* the reference minimizer (-pd_reference_newton) */
+  Vec xref;
   /* CHOLMOD: the factor of L = M/h^2 + sum w A^T A (nfree x nfree) and solve workspaces */
   PetscBool cm_started;
   cholmod_common cm;
@@ -63,6 +71,10 @@ static PetscErrorCode SetFromOptions_PD(SimSolver s, PetscOptionItems *PetscOpti
   PetscCall(PetscOptionsBool("-pd_monitor",
                              "record the incremental potential and its gradient norm per iteration (costs one evaluation)", "",
                              pd->monitor, &pd->monitor, NULL));
+  PetscCall(PetscOptionsBool("-pd_reference_newton",
+                             "also minimize each step's incremental potential by Newton (framework/newton, options "
+                             "-pd_ref_newton_*, tight by default) from the same state and report Phi* for the gap",
+                             "", pd->reference, &pd->reference, NULL));
   PetscCall(PetscOptionsBool("-pd_chebyshev", "Chebyshev semi-iterative acceleration (Wang 2015)", "", pd->chebyshev,
                              &pd->chebyshev, NULL));
   PetscCall(
@@ -98,8 +110,8 @@ static PetscErrorCode Setup_PD(SimSolver s)
     SimEnergy e = m->term[t];
     PetscInt nc, nvert, nrows;
     PetscCheck(e->kind == SIM_ENERGY_POTENTIAL && e->ops.pd_count, s->comm, PETSC_ERR_SUP,
-               "pd: energy term '%s' has no projective-dynamics form (%s); the pd solver runs springs, gravity and FEM with "
-               "the arap material. Remove the term or use -solver implicit_euler",
+               "pd: energy term '%s' has no projective-dynamics form (%s); the pd solver runs springs, gravity, attachments, "
+               "plane/sphere colliders and FEM with the arap material. Remove the term or use -solver implicit_euler",
                e->name, e->kind == SIM_ENERGY_DISSIPATION ? "damping is not supported" : "no pd_count op");
     PetscCall(e->ops.pd_count(e, &nc, &nvert, &nrows));
     if (nc == 0) {
@@ -115,6 +127,7 @@ static PetscErrorCode Setup_PD(SimSolver s)
       b->term = e, b->nc = nc, b->nvert = nvert, b->nrows = nrows;
       PetscCall(PetscMalloc4(nc * nvert, &b->vert, nc * nrows * nvert, &b->A, nc, &b->w, 3 * nc * nrows, &b->p));
       PetscCall(e->ops.pd_stencil(e, b->vert, b->A, b->w));
+      if (e->ops.pd_active) PetscCall(PetscCalloc2(nc, &b->active, nc, &b->active_fact));
       for (PetscInt c = 0; c < nc; c++)
         PetscCheck(b->w[c] >= 0, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "pd: term '%s', constraint %" PetscInt_FMT ": weight %g < 0",
                    e->name, c, (double)b->w[c]);
@@ -169,9 +182,11 @@ static PetscErrorCode Factor_PD(SimSolver s, PetscReal h)
   for (PetscInt k = 0; k < pd->nblocks; k++) {
     const PDBlock *b = &pd->block[k];
     const PetscInt nv = b->nvert, nr = b->nrows;
+    if (b->active) PetscCall(PetscArraycpy(b->active_fact, b->active, b->nc));
     for (PetscInt c = 0; c < b->nc; c++) {
       const PetscInt *vc = b->vert + c * nv;
       const PetscReal *Ac = b->A + c * nr * nv;
+      if (b->active && !b->active[c]) continue;
       for (PetscInt a = 0; a < nv; a++)
         for (PetscInt bb = a; bb < nv; bb++) {
           PetscInt fa = pd->fidx[vc[a]], fb = pd->fidx[vc[bb]];
@@ -215,7 +230,20 @@ static PetscErrorCode Factor_PD(SimSolver s, PetscReal h)
   PetscFunctionReturn(0);
 }
 
-/* Refactors when the constraint set changed: a new step size or new pins. */
+/* Whether the active constraints differ from those the factor was built for. */
+static PetscBool ActiveSetChanged(const PD *pd)
+{
+  for (PetscInt q = 0; q < pd->nblocks; q++) {
+    const PDBlock *b = &pd->block[q];
+    if (!b->active) continue;
+    for (PetscInt c = 0; c < b->nc; c++)
+      if (b->active[c] != b->active_fact[c]) return PETSC_TRUE;
+  }
+  return PETSC_FALSE;
+}
+
+/* Refactors when the constraint set changed: a new step size, new pins or a new set of active
+ * constraints (colliders); each refactorization is logged (-info) and counted. */
 static PetscErrorCode EnsureFactor_PD(SimSolver s, PetscReal h)
 {
   PD *pd = (PD *)s->data;
@@ -224,7 +252,45 @@ static PetscErrorCode EnsureFactor_PD(SimSolver s, PetscReal h)
   PetscFunctionBeginUser;
   for (PetscInt i = 0; same && i < s->model->nv; i++)
     if (pd->pinned_fact[i] != s->model->pinned[i]) same = PETSC_FALSE;
+  if (same && ActiveSetChanged(pd)) {
+    pd->nsetchange++;
+    PetscCall(PetscInfo(NULL, "pd: the active constraint set changed at the start of the step: refactoring\n"));
+    same = PETSC_FALSE;
+  }
   if (!same) PetscCall(Factor_PD(s, h));
+  PetscFunctionReturn(0);
+}
+
+/* The active sets at x from scratch (start of a step). */
+static PetscErrorCode GatherActive_PD(PD *pd, const PetscReal *x)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < pd->nblocks; q++) {
+    PDBlock *b = &pd->block[q];
+    if (!b->active) continue;
+    PetscCall(PetscArrayzero(b->active, b->nc));
+    PetscCall(b->term->ops.pd_active(b->term, x, b->active));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Adds the constraints x violates to the active sets; *grew tells whether any was added. Needed
+ * after every iteration: an inactive constraint is left out of the surrogate, so an iterate that
+ * violates it would converge to the minimizer of a different Phi (e.g. a vertex falling through
+ * the plane within one step). */
+static PetscErrorCode GrowActive_PD(PD *pd, const PetscReal *x, PetscBool *grew)
+{
+  PetscFunctionBeginUser;
+  *grew = PETSC_FALSE;
+  for (PetscInt q = 0; q < pd->nblocks; q++) {
+    PDBlock *b = &pd->block[q];
+    PetscInt before = 0, after = 0;
+    if (!b->active) continue;
+    for (PetscInt c = 0; c < b->nc; c++) before += b->active[c];
+    PetscCall(b->term->ops.pd_active(b->term, x, b->active));
+    for (PetscInt c = 0; c < b->nc; c++) after += b->active[c];
+    if (after != before) *grew = PETSC_TRUE;
+  }
   PetscFunctionReturn(0);
 }
 
@@ -265,6 +331,7 @@ static void Rhs_PD(PD *pd, const PetscReal *x)
     for (PetscInt c = 0; c < b->nc; c++) {
       const PetscInt *vc = b->vert + c * nv;
       const PetscReal *Ac = b->A + c * nr * nv, *pc = b->p + 3 * c * nr, w = b->w[c];
+      if (b->active && !b->active[c]) continue;
       for (PetscInt r = 0; r < nr; r++) {
         PetscReal t[3] = {pc[3 * r], pc[3 * r + 1], pc[3 * r + 2]};
         for (PetscInt a = 0; a < nv; a++)
@@ -288,6 +355,7 @@ PetscErrorCode SimPDMinimize(SimSolver s, PetscReal h, const PetscReal *y, Petsc
   const PetscInt n = 3 * m->nv;
   PetscBool ispd;
   PetscReal omega = 1, phi, gnorm;
+  PetscLogDouble t0, t1, tmon = 0; /* wall time of the minimization, less the monitor's evaluations */
   SimStepStats local;
 
   PetscFunctionBeginUser;
@@ -298,6 +366,8 @@ PetscErrorCode SimPDMinimize(SimSolver s, PetscReal h, const PetscReal *y, Petsc
   pd = (PD *)s->data;
   if (!stats) stats = &local;
   PetscCall(PetscMemzero(stats, sizeof(*stats)));
+  PetscCall(PetscTime(&t0));
+  PetscCall(GatherActive_PD(pd, x));
   PetscCall(EnsureFactor_PD(s, h));
 
   /* constant part of the right-hand side: M y / h^2 minus the linear terms' gradient */
@@ -312,10 +382,16 @@ PetscErrorCode SimPDMinimize(SimSolver s, PetscReal h, const PetscReal *y, Petsc
   }
   PetscCall(PetscArraycpy(pd->xprev, x, n));
   if (pd->monitor) {
+    PetscLogDouble a, b;
+    PetscCall(PetscTime(&a));
     PetscCall(Objective_PD(s, h, x, &phi, &gnorm));
+    PetscCall(PetscTime(&b));
+    tmon += b - a;
     stats->objective[0] = phi, stats->history[0] = gnorm, stats->nhistory = 1;
     stats->residual = gnorm;
   }
+  PetscCall(PetscTime(&t1));
+  stats->elapsed_ms[0] = 1e3 * (t1 - t0 - tmon);
   stats->outcome = pd->rtol > 0 ? SIM_STEP_NOT_CONVERGED : SIM_STEP_OK;
 
   for (PetscInt it = 1; it <= pd->max_it; it++) {
@@ -354,8 +430,23 @@ PetscErrorCode SimPDMinimize(SimSolver s, PetscReal h, const PetscReal *y, Petsc
       }
     }
     stats->nonlinear_its = it;
+    {
+      PetscBool grew;
+      PetscCall(GrowActive_PD(pd, x, &grew));
+      if (grew) {
+        pd->nsetchange++;
+        PetscCall(PetscInfo(NULL, "pd: iteration %" PetscInt_FMT " violates inactive constraints: refactoring\n", it));
+        PetscCall(Factor_PD(s, h));
+      }
+    }
+    PetscCall(PetscTime(&t1));
+    if (it < SIM_MAX_HISTORY) stats->elapsed_ms[it] = 1e3 * (t1 - t0 - tmon);
     if (pd->monitor) {
+      PetscLogDouble a, b;
+      PetscCall(PetscTime(&a));
       PetscCall(Objective_PD(s, h, x, &phi, &gnorm));
+      PetscCall(PetscTime(&b));
+      tmon += b - a;
       if (it < SIM_MAX_HISTORY) stats->objective[it] = phi, stats->history[it] = gnorm, stats->nhistory = it + 1;
       stats->residual = gnorm;
     } else
@@ -369,6 +460,41 @@ PetscErrorCode SimPDMinimize(SimSolver s, PetscReal h, const PetscReal *y, Petsc
       break;
     }
   }
+  PetscFunctionReturn(0);
+}
+
+/* -pd_reference_newton: Phi* of the step, from SimNewton (framework/newton) minimizing the same
+ * incremental potential from the same guess (xguess, pins included) to tight tolerance. Its
+ * defaults (-pd_ref_newton_rtol 1e-11 -pd_ref_newton_atol 0 -pd_ref_newton_vtol 0
+ * -pd_ref_newton_max_it 100) are put in the options database unless set. */
+static PetscErrorCode Reference_PD(SimSolver s, PetscReal h, const PetscReal *xn, const PetscReal *xguess)
+{
+  PD *pd = (PD *)s->data;
+  static const char *defaults[][2] = {{"-pd_ref_newton_rtol", "1e-11"},
+                                      {"-pd_ref_newton_atol", "0"},
+                                      {"-pd_ref_newton_vtol", "0"},
+                                      {"-pd_ref_newton_max_it", "100"}};
+  SimStepStats st;
+  PetscReal *a;
+
+  PetscFunctionBeginUser;
+  if (!pd->newton) {
+    for (size_t k = 0; k < sizeof(defaults) / sizeof(defaults[0]); k++) {
+      PetscBool set;
+      PetscCall(PetscOptionsHasName(NULL, NULL, defaults[k][0], &set));
+      if (!set) PetscCall(PetscOptionsSetValue(NULL, defaults[k][0], defaults[k][1]));
+    }
+    PetscCall(SimNewtonCreate(s->model, "pd_ref_newton_", &pd->newton));
+    PetscCall(SimNewtonSetFromOptions(pd->newton));
+    PetscCall(VecDuplicate(s->model->x, &pd->xref));
+  }
+  PetscCall(VecGetArray(pd->xref, &a));
+  PetscCall(PetscArraycpy(a, xguess, 3 * s->model->nv));
+  PetscCall(VecRestoreArray(pd->xref, &a));
+  PetscCall(SimNewtonMinimize(pd->newton, h, pd->ystep, xn, xn, pd->xref, &st));
+  if (st.outcome != SIM_STEP_OK)
+    PetscCall(PetscInfo(NULL, "pd: the Newton reference did not converge (|grad| = %g after %" PetscInt_FMT " iterations)\n",
+                        (double)st.residual, st.nonlinear_its));
   PetscFunctionReturn(0);
 }
 
@@ -387,7 +513,16 @@ static PetscErrorCode Step_PD(SimSolver s, PetscReal h)
     pd->ystep[i] = x[i] + h * v[i];
     pd->xstep[i] = m->pinned[i / 3] ? x[i] : pd->ystep[i];
   }
+  if (pd->reference) PetscCall(Reference_PD(s, h, x, pd->xstep));
   PetscCall(SimPDMinimize(s, h, pd->ystep, pd->xstep, &s->stats));
+  if (pd->reference) { /* Phi* by the same evaluation as the monitor's Phi_k (pd->y is the step's y now) */
+    const PetscReal *a;
+    PetscReal gn;
+    PetscCall(VecGetArrayRead(pd->xref, &a));
+    PetscCall(Objective_PD(s, h, a, &s->stats.reference_objective, &gn));
+    PetscCall(VecRestoreArrayRead(pd->xref, &a));
+    s->stats.has_reference = PETSC_TRUE;
+  }
   if (s->stats.outcome != SIM_STEP_NONFINITE) { /* otherwise keep the last good state */
     for (PetscInt i = 0; i < n; i++) {
       v[i] = m->pinned[i / 3] ? 0 : (pd->xstep[i] - x[i]) / h;
@@ -419,6 +554,8 @@ static PetscErrorCode View_PD(SimSolver s, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(
       viewer, "  global matrix %" PetscInt_FMT " x %" PetscInt_FMT " (CHOLMOD supernodal), factorizations: %" PetscInt_FMT "\n",
       pd->nfree, pd->nfree, pd->nfactor));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  refactorizations for a new active constraint set: %" PetscInt_FMT "%s\n", pd->nsetchange,
+                                   pd->reference ? "; Newton reference per step (-pd_reference_newton)" : ""));
   PetscFunctionReturn(0);
 }
 
@@ -427,8 +564,12 @@ static PetscErrorCode Destroy_PD(SimSolver s)
   PD *pd = (PD *)s->data;
 
   PetscFunctionBeginUser;
-  for (PetscInt q = 0; q < pd->nblocks; q++)
+  for (PetscInt q = 0; q < pd->nblocks; q++) {
     PetscCall(PetscFree4(pd->block[q].vert, pd->block[q].A, pd->block[q].w, pd->block[q].p));
+    PetscCall(PetscFree2(pd->block[q].active, pd->block[q].active_fact));
+  }
+  PetscCall(SimNewtonDestroy(&pd->newton));
+  PetscCall(VecDestroy(&pd->xref));
   if (pd->cm_started) {
     if (pd->L) cholmod_free_factor(&pd->L, &pd->cm);
     if (pd->B) cholmod_free_dense(&pd->B, &pd->cm);
@@ -452,6 +593,17 @@ PetscErrorCode SimPDGetFactorizations(SimSolver s, PetscInt *count)
   PetscCall(PetscStrcmp(s->type, "pd", &ispd));
   PetscCheck(ispd, s->comm, PETSC_ERR_ARG_WRONG, "SimPDGetFactorizations needs a 'pd' solver, not '%s'", s->type);
   *count = ((PD *)s->data)->nfactor;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimPDGetConstraintSetChanges(SimSolver s, PetscInt *count)
+{
+  PetscBool ispd;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrcmp(s->type, "pd", &ispd));
+  PetscCheck(ispd, s->comm, PETSC_ERR_ARG_WRONG, "SimPDGetConstraintSetChanges needs a 'pd' solver, not '%s'", s->type);
+  *count = ((PD *)s->data)->nsetchange;
   PetscFunctionReturn(0);
 }
 

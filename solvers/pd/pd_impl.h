@@ -7,6 +7,9 @@
  * (one per constraint set: a new step size or a new set of pinned vertices). s must be a "pd"
  * solver. */
 PetscErrorCode SimPDGetFactorizations(SimSolver s, PetscInt *count);
+/* How many of those were caused by a change of the active constraint set (colliders: at the start
+ * of a step, or when an iterate violates an inactive constraint). */
+PetscErrorCode SimPDGetConstraintSetChanges(SimSolver s, PetscInt *count);
 
 /* Minimizes the implicit-Euler incremental potential of step h,
  *   Phi(x) = 1/(2 h^2) (x - y)^T M (x - y) + E(x),

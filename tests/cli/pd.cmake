@@ -4,9 +4,21 @@ pbsim_cli_test(NAME run.cloth_pd ARGS run ${PBSIM_CONFIGS}/cloth_pd.yaml -steps 
                -strict_options -o ${PBSIM_TEST_OUT}/cloth_pd EXPECT "done: 3 steps")
 pbsim_cli_test(NAME run.beam_pd ARGS run -scene beam -beam_n 6 -beam_material arap -solver pd -steps 3 -strict_options
                -o ${PBSIM_TEST_OUT}/beam_pd EXPECT "done: 3 steps")
-pbsim_cli_test(NAME bad.pd_collider ARGS run -scene cloth -cloth_n 6 -solver pd -colliders plane -steps 1 -o ${PBSIM_TEST_OUT}/pd_bad
-               FAIL EXPECT "energy term 'plane'")
+pbsim_cli_test(NAME bad.pd_damping ARGS run -scene cloth -cloth_n 6 -solver pd -cloth_damping 0.5 -steps 1 -o ${PBSIM_TEST_OUT}/pd_bad
+               FAIL EXPECT "energy term 'spring_damping'")
+# Contact (plane collider, active set), soft attachments and strain limits run from the command line.
+pbsim_cli_test(NAME run.drop_pd ARGS run -scene drop -drop_material arap -drop_n 2 -solver pd -steps 30 -strict_options
+               -o ${PBSIM_TEST_OUT}/drop_pd EXPECT "done: 30 steps")
+pbsim_cli_test(NAME run.cloth_attach_pd ARGS run -scene cloth -cloth_n 8 -cloth_pin none -cloth_attach corners -solver pd -steps 3
+               -strict_options -o ${PBSIM_TEST_OUT}/cloth_attach_pd EXPECT "done: 3 steps")
+pbsim_cli_test(NAME run.cloth_fem_pd ARGS run -scene cloth -cloth_n 8 -cloth_model fem -solver pd -steps 3 -strict_options
+               -o ${PBSIM_TEST_OUT}/cloth_fem_pd EXPECT "done: 3 steps")
+pbsim_cli_test(NAME bad.cloth_model ARGS run -scene cloth -cloth_n 4 -cloth_model silk -steps 1 -o ${PBSIM_TEST_OUT}/pd_bad FAIL
+               EXPECT "silk")
+pbsim_cli_test(NAME bad.strain_limits ARGS run -scene beam -beam_n 2 -beam_strain_max 1.1 -steps 1 -o ${PBSIM_TEST_OUT}/pd_bad
+               FAIL EXPECT "strain_max apply to the 'arap' material only")
 pbsim_cli_test(NAME run.twist_pd ARGS run -scene twist -twist_material arap -solver pd -steps 3 -strict_options
                -o ${PBSIM_TEST_OUT}/twist_pd EXPECT "done: 3 steps")
-# The PD benchmark suite runs end to end (about 10 s).
-pbsim_cli_test(NAME bench.pd_suite ARGS bench ${CMAKE_SOURCE_DIR}/benchmarks/pd.yaml -o ${PBSIM_TEST_OUT}/bench_pd EXPECT "bench: done in")
+# The PD benchmark suite runs end to end on its small case (about 10 s).
+pbsim_cli_test(NAME bench.pd_suite ARGS bench ${CMAKE_SOURCE_DIR}/benchmarks/pd.yaml -bench_cases twist_gap -o ${PBSIM_TEST_OUT}/bench_pd
+               EXPECT "bench: done in")

@@ -6,6 +6,9 @@
 #include "framework/model/model.h"
 #include "energies/springs.h"
 #include "energies/energies.h"
+#include "energies/attachments.h"
+#include "energies/triangles.h"
+#include "energies/bending.h"
 
 #define NV 6
 
@@ -253,6 +256,156 @@ START_TEST(gravity_and_plane_values)
 }
 END_TEST
 
+/* The projective-dynamics form of a term (energy.h): sum_c w_c/2 |A_c x_c - p_c(x)|^2 over every
+ * constraint, which must equal the term's value exactly (inactive collider constraints project
+ * onto themselves and add 0). */
+static PetscErrorCode PDEnergy(SimEnergy e, const PetscReal *x, PetscReal *E)
+{
+  PetscInt nc, nv, nr;
+  PetscInt *vert;
+  PetscReal *A, *w, *p, sum = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(e->ops.pd_count(e, &nc, &nv, &nr));
+  PetscCall(PetscMalloc4(nc * nv, &vert, nc * nr * nv, &A, nc, &w, 3 * nc * nr, &p));
+  PetscCall(e->ops.pd_stencil(e, vert, A, w));
+  PetscCall(e->ops.pd_project(e, x, p));
+  for (PetscInt c = 0; c < nc; c++)
+    for (PetscInt r = 0; r < nr; r++)
+      for (int k = 0; k < 3; k++) {
+        PetscReal ax = 0;
+        for (PetscInt a = 0; a < nv; a++) ax += A[(c * nr + r) * nv + a] * x[3 * vert[c * nv + a] + k];
+        sum += 0.5 * w[c] * (ax - p[3 * (c * nr + r) + k]) * (ax - p[3 * (c * nr + r) + k]);
+      }
+  *E = sum;
+  PetscCall(PetscFree4(vert, A, w, p));
+  PetscFunctionReturn(0);
+}
+
+/* Attachments against finite differences, and the PD form of every term that has one equal to its
+ * value: springs (stretched and compressed), attachments, plane and sphere colliders with some
+ * vertices inside. pd_active marks exactly the penetrating vertices. */
+START_TEST(attachments_and_pd_forms)
+{
+  SimModel m;
+  SimEnergy term;
+  PetscReal x[3 * NV], v[3 * NV], gerr, herr, target[3 * NV], k[NV];
+  PetscInt vert[NV];
+
+  CHECK_PETSC(TestSetOptions("-plane_point 0,0.5,0 -plane_normal 0.2,1,0.1 -plane_stiffness 100 "
+                             "-sphere_center 0.5,0.5,0.5 -sphere_radius 0.4 -sphere_stiffness 50"));
+  CHECK_PETSC(RandomModel(13, &m, x, v));
+  for (int i = 0; i < NV; i++) {
+    vert[i] = (i + 2) % NV, k[i] = 10 + i;
+    for (int d = 0; d < 3; d++) target[3 * i + d] = 0.1 * (i + d);
+  }
+  CHECK_PETSC(SimAttachmentsCreate("attachment", NV, 4, vert, target, k, &term));
+  CHECK_PETSC(SimModelAddTerm(m, term));
+  CHECK_PETSC(SimModelFinalize(m));
+  CHECK_PETSC(FDCheck(m, SIM_ENERGY_POTENTIAL, x, v, &gerr, &herr));
+  ck_assert_msg(gerr < 1e-6 && herr < 1e-6, "attachments: gradient error %g, Hessian error %g", gerr, herr);
+  CHECK_PETSC(SimModelDestroy(&m));
+  CHECK_PETSC(RandomModel(13, &m, x, v));
+  CHECK_PETSC(SimAttachmentsCreate("attachment", NV, 4, vert, target, k, &term));
+  CHECK_PETSC(SimModelAddTerm(m, term));
+  CHECK_PETSC(AddAllSprings(m, x, 0.9, PETSC_FALSE));
+  CHECK_PETSC(SimEnergyCreate_Plane(m, "plane_", &term));
+  CHECK_PETSC(SimModelAddTerm(m, term));
+  CHECK_PETSC(SimEnergyCreate_Sphere(m, "sphere_", &term));
+  CHECK_PETSC(SimModelAddTerm(m, term));
+  CHECK_PETSC(SimModelFinalize(m));
+  for (PetscInt t = 0; t < m->nterms; t++) {
+    PetscReal E, Epd;
+    SimEnergy e = m->term[t];
+    ck_assert_msg(e->ops.pd_count != NULL, "term '%s' has no PD form", e->name);
+    CHECK_PETSC(e->ops.value(e, x, v, &E));
+    CHECK_PETSC(PDEnergy(e, x, &Epd));
+    ck_assert_msg(E > 0, "term '%s': the test configuration gives it no energy", e->name);
+    ck_assert_msg(PetscAbsReal(E - Epd) <= 1e-13 * E, "term '%s': value %.17g, PD form %.17g", e->name, E, Epd);
+    if (e->ops.pd_active) {
+      PetscBool active[NV] = {PETSC_FALSE};
+      PetscInt nactive = 0;
+      CHECK_PETSC(e->ops.pd_active(e, x, active));
+      for (int i = 0; i < NV; i++) {
+        PetscReal grad[3 * NV] = {0};
+        CHECK_PETSC(e->ops.gradient(e, x, v, grad));
+        nactive += active[i];
+        ck_assert_msg(active[i] == (grad[3 * i] != 0 || grad[3 * i + 1] != 0 || grad[3 * i + 2] != 0),
+                      "term '%s', vertex %d: active %d disagrees with its force", e->name, i, (int)active[i]);
+      }
+      ck_assert_msg(nactive > 0 && nactive < NV, "term '%s': %d of %d vertices active; the test wants some of each", e->name,
+                    (int)nactive, NV);
+    }
+  }
+  CHECK_PETSC(SimModelDestroy(&m));
+  CHECK_PETSC(TestSetOptions(NULL));
+}
+END_TEST
+
+/* Triangle strain and quadratic bending on a flat 3 x 2 grid (NV = 6 vertices, 4 triangles, 3
+ * interior edges) at a random deformed state: derivatives against finite differences, the
+ * projected Hessian PSD, the PD forms equal to the values, the bending zero on any flat placement
+ * (a rigid motion of the rest state) and the membrane zero on a rigid motion. */
+START_TEST(triangles_and_bending)
+{
+  SimModel m;
+  SimEnergy term;
+  const PetscInt tri[12] = {0, 1, 4, 0, 4, 3, 1, 2, 5, 1, 5, 4};
+  PetscReal rest[3 * NV], x[3 * NV], v[3 * NV] = {0}, gerr, herr, Hp[9 * NV * NV], rigid[3 * NV];
+  PetscRandom rnd;
+
+  for (int j = 0; j < 2; j++)
+    for (int i = 0; i < 3; i++) {
+      PetscReal *p = rest + 3 * (3 * j + i);
+      p[0] = 0.3 * i + 0.05 * j, p[1] = 0.1, p[2] = 0.25 * j;
+    }
+  CHECK_PETSC(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  CHECK_PETSC(PetscRandomSetSeed(rnd, 21));
+  CHECK_PETSC(PetscRandomSeed(rnd));
+  for (int k = 0; k < 3 * NV; k++) {
+    PetscReal r;
+    CHECK_PETSC(PetscRandomGetValueReal(rnd, &r));
+    x[k] = rest[k] + 0.1 * (r - 0.5);
+  }
+  CHECK_PETSC(PetscRandomDestroy(&rnd));
+  /* a rotation about (1, 2, 2)/3 by 0.7 rad and a shift */
+  {
+    const PetscReal a[3] = {1.0 / 3, 2.0 / 3, 2.0 / 3}, c = PetscCosReal(0.7), sn = PetscSinReal(0.7);
+    for (int i = 0; i < NV; i++) {
+      const PetscReal *p = rest + 3 * i;
+      const PetscReal d = a[0] * p[0] + a[1] * p[1] + a[2] * p[2];
+      const PetscReal cr[3] = {a[1] * p[2] - a[2] * p[1], a[2] * p[0] - a[0] * p[2], a[0] * p[1] - a[1] * p[0]};
+      for (int k = 0; k < 3; k++) rigid[3 * i + k] = p[k] * c + cr[k] * sn + a[k] * d * (1 - c) + 0.3 * (k + 1);
+    }
+  }
+  CHECK_PETSC(SimModelCreate(PETSC_COMM_SELF, &m));
+  CHECK_PETSC(SimModelSetVertices(m, NV, rest));
+  for (int i = 0; i < NV; i++) CHECK_PETSC(SimModelSetVertexMass(m, i, 1));
+  CHECK_PETSC(SimTrianglesCreate("triangles", NV, rest, 4, tri, 30, &term));
+  CHECK_PETSC(SimModelAddTerm(m, term));
+  CHECK_PETSC(SimBendingCreate("bending", NV, rest, 4, tri, 0.5, &term));
+  CHECK_PETSC(SimModelAddTerm(m, term));
+  CHECK_PETSC(SimModelFinalize(m));
+  CHECK_PETSC(FDCheck(m, SIM_ENERGY_POTENTIAL, x, v, &gerr, &herr));
+  ck_assert_msg(gerr < 1e-6 && herr < 1e-6, "triangles + bending: gradient error %g, Hessian error %g", gerr, herr);
+  CHECK_PETSC(DenseHessian(m, SIM_ENERGY_POTENTIAL, x, v, PETSC_TRUE, Hp));
+  ck_assert_msg(MinEigenvalue(Hp, 3 * NV) > -1e-9, "projected triangle/bending Hessian has a negative eigenvalue");
+  for (PetscInt t = 0; t < m->nterms; t++) {
+    SimEnergy e = m->term[t];
+    PetscReal E, Epd, Er;
+    PetscInt nc, nvert, nrows;
+    CHECK_PETSC(e->ops.value(e, x, v, &E));
+    CHECK_PETSC(PDEnergy(e, x, &Epd));
+    ck_assert_msg(E > 0 && PetscAbsReal(E - Epd) <= 1e-13 * E, "term '%s': value %.17g, PD form %.17g", e->name, E, Epd);
+    CHECK_PETSC(e->ops.value(e, rigid, v, &Er));
+    ck_assert_msg(PetscAbsReal(Er) < 1e-12 * E, "term '%s': energy %g after a rigid motion of the rest state", e->name, Er);
+    CHECK_PETSC(e->ops.pd_count(e, &nc, &nvert, &nrows));
+    ck_assert_msg(nc == (t == 0 ? 4 : 3), "term '%s': %d constraints", e->name, (int)nc);
+  }
+  CHECK_PETSC(SimModelDestroy(&m));
+}
+END_TEST
+
 /* Bad inputs to the model and the springs give errors, not silent garbage. */
 START_TEST(bad_inputs)
 {
@@ -269,6 +422,23 @@ START_TEST(bad_inputs)
   ck_assert_msg(ierr != 0, "pinning vertex 2 of 2 must fail");
   ierr = SimSpringsCreate("spring", 1, pair, &rest, &k, &term);
   ck_assert_msg(ierr != 0, "a negative stiffness must fail");
+  {
+    PetscInt v2 = 2, v0 = 0;
+    PetscReal t[3] = {0, 0, 0}, k0 = 0, k1 = 1;
+    ierr = SimAttachmentsCreate("attachment", 2, 1, &v2, t, &k1, &term);
+    ck_assert_msg(ierr != 0, "attaching vertex 2 of 2 must fail");
+    ierr = SimAttachmentsCreate("attachment", 2, 1, &v0, t, &k0, &term);
+    ck_assert_msg(ierr != 0, "a zero attachment stiffness must fail");
+  }
+  {
+    /* a degenerate rest triangle, and a bent rest hinge for the quadratic bending */
+    const PetscReal line[9] = {0, 0, 0, 1, 0, 0, 2, 0, 0}, bent[12] = {0, 0, 0, 1, 0, 0, 0.5, 1, 0, 0.5, -1, 0.5};
+    const PetscInt t1[3] = {0, 1, 2}, t2[6] = {0, 1, 2, 1, 0, 3};
+    ierr = SimTrianglesCreate("triangles", 3, line, 1, t1, 1, &term);
+    ck_assert_msg(ierr != 0, "a degenerate rest triangle must fail");
+    ierr = SimBendingCreate("bending", 4, bent, 2, t2, 1, &term);
+    ck_assert_msg(ierr != 0, "a bent rest hinge must fail");
+  }
   CHECK_PETSC(SimModelSetVertexMass(m, 0, 1.0));
   CHECK_PETSC(SimModelSetVertexMass(m, 1, -2.0));
   ierr = SimModelFinalize(m);
@@ -287,6 +457,8 @@ Suite *test_suite(void)
   tcase_add_test(tc, spring_projection_is_eigen_clamp);
   tcase_add_test(tc, colliders_and_gravity);
   tcase_add_test(tc, gravity_and_plane_values);
+  tcase_add_test(tc, attachments_and_pd_forms);
+  tcase_add_test(tc, triangles_and_bending);
   tcase_add_test(tc, bad_inputs);
   suite_add_tcase(s, tc);
   return s;

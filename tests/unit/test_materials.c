@@ -431,6 +431,74 @@ START_TEST(material_options)
 }
 END_TEST
 
+/* ARAP with strain limits (Bouaziz et al. 2014): psi = mu sum (s_i - clamp(s_i))^2; derivatives
+ * against finite differences, exact PSD projection, zero energy inside the band and the limits
+ * [1, 1] reproducing ARAP exactly; options and their errors. */
+START_TEST(arap_strain_limits)
+{
+  SimRegistry reg;
+  SimMaterial lim, plain;
+  MaterialTestSet set;
+  const char *const wrong_material[] = {"'stvk' has no strain limits", "-bunny_strain_min", "arap", NULL};
+  PetscReal F[9], Fin[9], psi, psi0, P[9], P0[9];
+  const PetscReal s_out[3] = {1.27, 1.0, 0.73}, s_in[3] = {1.15, 1.0, 0.85};
+
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  CHECK_PETSC(TestSetOptions("-bunny_strain_min 0.83 -bunny_strain_max 1.17 -bunny_youngs 2e5"));
+  CHECK_PETSC(SimMaterialCreate(reg, "arap", "bunny_", &lim));
+  ck_assert(lim->par.strain_min == 0.83 && lim->par.strain_max == 1.17);
+  CHECK_PETSC(SimMaterialCreateWithParams(reg, "arap", 2e5, 0.3, 1000, &plain));
+  ck_assert(plain->par.strain_min == 1 && plain->par.strain_max == 1);
+  CHECK_PETSC(MaterialTestSetCreate(5, PETSC_TRUE, &set));
+  MaterialCheckDerivatives(lim, &set);
+  MaterialCheckProjection(lim, &set);
+  MaterialCheckRest(lim, 5);
+  /* the value: distance to the band; zero inside it */
+  {
+    PetscRandom rnd;
+    CHECK_PETSC(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+    CHECK_PETSC(MaterialTestCompose(rnd, s_out, F));
+    CHECK_PETSC(MaterialTestCompose(rnd, s_in, Fin));
+    CHECK_PETSC(PetscRandomDestroy(&rnd));
+  }
+  CHECK_PETSC(SimMaterialEnergy(lim, 1, F, &psi));
+  ck_assert_msg(PetscAbsReal(psi - lim->par.mu * (0.1 * 0.1 + 0.1 * 0.1)) < 1e-10 * lim->par.mu, "psi %g, expected %g", psi,
+                lim->par.mu * 0.02);
+  CHECK_PETSC(SimMaterialEnergy(lim, 1, Fin, &psi));
+  ck_assert_msg(PetscAbsReal(psi) < 1e-12 * lim->par.mu, "psi %g inside the band", psi);
+  /* [1, 1] is ARAP: the same energy and stress as the plain material */
+  lim->par.strain_min = lim->par.strain_max = 1;
+  CHECK_PETSC(SimMaterialEnergy(lim, 1, F, &psi));
+  CHECK_PETSC(SimMaterialEnergy(plain, 1, F, &psi0));
+  CHECK_PETSC(SimMaterialPK1(lim, 1, F, P));
+  CHECK_PETSC(SimMaterialPK1(plain, 1, F, P0));
+  ck_assert_msg(psi == psi0, "limits [1, 1]: psi %.17g, arap %.17g", psi, psi0);
+  for (int k = 0; k < 9; k++) ck_assert_msg(P[k] == P0[k], "limits [1, 1]: P[%d] %.17g, arap %.17g", k, P[k], P0[k]);
+  CHECK_PETSC(SimMaterialDestroy(&lim));
+  CHECK_PETSC(SimMaterialDestroy(&plain));
+  /* errors: limits on a material without them, and limits that exclude the rest shape */
+  ExpectBadParams(reg, "-bunny_strain_min 0.9", 0, 0, 0, wrong_material);
+  {
+    const char *bad[] = {"-bunny_strain_min 1.1", "-bunny_strain_max 0.9", "-bunny_strain_min -0.1"};
+    for (int k = 0; k < 3; k++) {
+      PetscErrorCode ierr;
+      SimMaterial mat = NULL;
+      char *msg = NULL;
+      CHECK_PETSC(TestSetOptions(bad[k]));
+      CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr = SimMaterialCreate(reg, "arap", "bunny_", &mat);
+      CHECK_PETSC(PetscPopErrorHandler());
+      ck_assert_msg(ierr && !mat, "%s was accepted", bad[k]);
+      CHECK_PETSC(PetscErrorMessage(ierr, NULL, &msg));
+      ck_assert_msg(msg && strstr(msg, "0 <= strain_min <= 1 <= strain_max") && strstr(msg, "-bunny_strain_min"), "%s: %s", bad[k],
+                    msg ? msg : "(none)");
+    }
+  }
+  CHECK_PETSC(TestSetOptions(NULL));
+  CHECK_PETSC(SimRegistryDestroy(&reg));
+}
+END_TEST
+
 /* ---- throughput (printed, not asserted): PBSIM_MATERIAL_BENCH_N deformation gradients ---- */
 
 START_TEST(material_throughput)
@@ -503,6 +571,7 @@ Suite *test_suite(void)
   tcase_add_test(tc, neohookean_inverted);
   tcase_add_test(tc, material_bad_params);
   tcase_add_test(tc, material_options);
+  tcase_add_test(tc, arap_strain_limits);
   tcase_add_test(tc, material_throughput);
   suite_add_tcase(s, tc);
   return s;

@@ -8,6 +8,8 @@
 #include "framework/solver.h"
 #include "framework/newton/newton.h"
 #include "solvers/pd/pd_impl.h"
+#include "energies/fem.h"
+#include "framework/linalg/svd3.h"
 
 
 
@@ -129,13 +131,14 @@ START_TEST(fixed_point_at_minimizer)
 END_TEST
 
 /* (b) Without Chebyshev, every iteration decreases the incremental potential (the local and the
- * global step each minimize the same surrogate, which equals Phi after the local step). */
-START_TEST(monotone_potential)
+ * global step each minimize the same surrogate, which equals Phi after the local step): on the
+ * spring cloth and on the membrane + bending cloth. */
+static void CheckMonotone(const char *extra)
 {
   TestSim s;
   const SimStepStats *st;
 
-  CHECK_PETSC(DeformedCloth("-pd_iterations 60 -pd_rtol 0", &s));
+  CHECK_PETSC(DeformedCloth(extra, &s));
   CHECK_PETSC(SimSolverStep(s.solver, 0.02, NULL));
   CHECK_PETSC(SimSolverGetStats(s.solver, &st));
   ck_assert_int_eq(st->nonlinear_its, 60);
@@ -148,6 +151,12 @@ START_TEST(monotone_potential)
                   st->objective[k]);
   ck_assert_msg(st->history[60] < st->history[0], "gradient norm did not decrease: %g -> %g", st->history[0], st->history[60]);
   CHECK_PETSC(TestSimDestroy(&s));
+}
+
+START_TEST(monotone_potential)
+{
+  CheckMonotone("-pd_iterations 60 -pd_rtol 0");
+  CheckMonotone("-cloth_model fem -cloth_mu 300 -pd_iterations 60 -pd_rtol 0");
 }
 END_TEST
 
@@ -333,20 +342,309 @@ START_TEST(bad_options)
 }
 END_TEST
 
-/* (e) Terms without a PD form are refused by name: a plane collider, spring damping, and an FEM
- * body whose material is not arap. */
+/* (e) Terms without a PD form are refused by name: spring damping and an FEM body whose material
+ * is not arap. */
 START_TEST(refuses_terms)
 {
   PetscErrorCode ierr;
   TestErrorCapture cap;
 
-  CHECK_PETSC(ExpectError("cloth", "-cloth_n 4 -colliders plane", 1, &ierr, &cap));
-  ck_assert_msg(ierr != 0 && strstr(cap.msg, "'plane'"), "message: %s", cap.msg);
   CHECK_PETSC(ExpectError("cloth", "-cloth_n 4 -cloth_damping 0.5", 1, &ierr, &cap));
   ck_assert_msg(ierr != 0 && strstr(cap.msg, "damping"), "message: %s", cap.msg);
   CHECK_PETSC(ExpectError("beam", "-beam_n 2", 1, &ierr, &cap));
   ck_assert_msg(ierr != 0 && strstr(cap.msg, "fixed_corotated") && strstr(cap.msg, "arap"), "message: %s", cap.msg);
   CHECK_PETSC(TestSetOptions(NULL));
+}
+END_TEST
+
+/* ---- cloth with triangle strain and bending ---- */
+
+/* Acceptance 2 on the membrane + bending cloth (-cloth_model fem): PD to tight tolerance reaches
+ * Newton's minimizer; one iteration from it leaves it unchanged (acceptance 1). */
+START_TEST(cloth_fem_matches_newton)
+{
+  TestSim s;
+  PetscReal rel, diff, moved;
+  PetscInt its;
+
+  CHECK_PETSC(DeformedCloth("-cloth_model fem -cloth_mu 300 -cloth_bending 1e-3 -pd_iterations 100000 -pd_rtol 1e-13 -pd_monitor 0", &s));
+  CHECK_PETSC(ConvergedVsNewton(&s, 0.02, &rel, &its));
+  ck_assert_msg(rel < 1e-6, "cloth fem: PD differs from Newton by %g after %d iterations", rel, (int)its);
+  CHECK_PETSC(TestSimDestroy(&s));
+  CHECK_PETSC(DeformedCloth("-cloth_model fem -cloth_mu 300 -cloth_bending 1e-3 -pd_iterations 1 -pd_rtol 0", &s));
+  CHECK_PETSC(FixedPoint(&s, 0.02, &diff, &moved));
+  ck_assert_msg(moved > 1e-4 && diff < 1e-10, "cloth fem: one PD iteration moved the minimizer by %g m (step moves %g m)", diff, moved);
+  CHECK_PETSC(TestSimDestroy(&s));
+}
+END_TEST
+
+/* ---- colliders: an active constraint set (the penetrating vertices) ---- */
+
+/* The ARAP box of the drop scene falls on the plane under PD: it comes to rest on it with a
+ * penetration below M g / k (the whole weight on one vertex's penalty spring), the factorization
+ * count is one plus the number of active-set changes, and the set did not change at every step. */
+START_TEST(drop_comes_to_rest)
+{
+  TestSim s;
+  PetscInt nf, nchange;
+  const PetscInt nsteps = 150;
+  PetscReal pen = 0, vmax = 0, mass = 0;
+  const PetscReal *x, *v, *mv;
+
+  CHECK_PETSC(TestSimCreate("drop", "pd", "-drop_material arap -drop_n 3 -pd_monitor 0", &s));
+  for (int k = 0; k < nsteps; k++) CHECK_PETSC(SimSolverStep(s.solver, 1.0 / 60, NULL));
+  CHECK_PETSC(VecGetArrayRead(s.model->x, &x));
+  CHECK_PETSC(VecGetArrayRead(s.model->v, &v));
+  CHECK_PETSC(VecGetArrayRead(s.model->mass, &mv));
+  for (PetscInt i = 0; i < s.model->nv; i++) {
+    pen = PetscMax(pen, -x[3 * i + 1]); /* the plane is y = 0 */
+    vmax = PetscMax(vmax, PetscSqrtReal(v[3 * i] * v[3 * i] + v[3 * i + 1] * v[3 * i + 1] + v[3 * i + 2] * v[3 * i + 2]));
+    mass += mv[3 * i];
+  }
+  CHECK_PETSC(VecRestoreArrayRead(s.model->mass, &mv));
+  CHECK_PETSC(VecRestoreArrayRead(s.model->v, &v));
+  CHECK_PETSC(VecRestoreArrayRead(s.model->x, &x));
+  ck_assert_msg(pen > 0 && pen < mass * 9.81 / 1e4, "penetration %g m (bound M g / k = %g m)", pen, mass * 9.81 / 1e4);
+  ck_assert_msg(vmax < 0.05, "not at rest after %d steps: max |v| = %g m/s", (int)nsteps, vmax);
+  CHECK_PETSC(SimPDGetFactorizations(s.solver, &nf));
+  CHECK_PETSC(SimPDGetConstraintSetChanges(s.solver, &nchange));
+  ck_assert_msg(nchange >= 1 && nf == 1 + nchange && nf < nsteps / 2,
+                "%d factorizations for %d constraint-set changes in %d steps", (int)nf, (int)nchange, (int)nsteps);
+  CHECK_PETSC(TestSimDestroy(&s));
+}
+END_TEST
+
+/* Acceptance 2 with contact: a step of the box resting on the plane, PD to tight tolerance vs Newton. */
+START_TEST(drop_matches_newton)
+{
+  TestSim s;
+  PetscReal rel;
+  PetscInt its;
+
+  CHECK_PETSC(TestSimCreate("drop", "pd",
+                            "-drop_material arap -drop_n 3 -pd_monitor 0 -newton_rtol 0 -newton_atol 1e-9 -newton_vtol 0 "
+                            "-newton_max_it 200",
+                            &s));
+  for (int k = 0; k < 20; k++) CHECK_PETSC(SimSolverStep(s.solver, 1.0 / 60, NULL)); /* lands at about step 15 */
+  CHECK_PETSC(TestSetOptions(NULL));
+  CHECK_PETSC(PetscOptionsInsertString(NULL, "-pd_iterations 100000 -pd_rtol 1e-13 -pd_monitor 0 -newton_rtol 0 -newton_atol 1e-9 "
+                                             "-newton_vtol 0 -newton_max_it 200"));
+  CHECK_PETSC(SimSolverSetFromOptions(s.solver));
+  CHECK_PETSC(ConvergedVsNewton(&s, 1.0 / 60, &rel, &its));
+  ck_assert_msg(rel < 1e-6, "drop in contact: PD differs from Newton by %g after %d iterations", rel, (int)its);
+  CHECK_PETSC(TestSimDestroy(&s));
+}
+END_TEST
+
+/* Acceptance 2 with a sphere collider: the cloth hanging from two corners falls onto a sphere (the
+ * active set is the vertices inside it), PD to tight tolerance vs Newton. */
+START_TEST(sphere_matches_newton)
+{
+  TestSim s;
+  PetscReal rel;
+  PetscInt its;
+
+  CHECK_PETSC(DeformedCloth("-colliders sphere -sphere_center 0,-0.55,0.3 -sphere_radius 0.5 -pd_iterations 100000 "
+                            "-pd_rtol 1e-13 -pd_monitor 0",
+                            &s));
+  {
+    SimEnergy sphere;
+    const PetscReal *x;
+    PetscReal E;
+    CHECK_PETSC(SimModelFindTerm(s.model, "sphere", &sphere));
+    CHECK_PETSC(VecGetArrayRead(s.model->x, &x));
+    CHECK_PETSC(sphere->ops.value(sphere, x, NULL, &E));
+    CHECK_PETSC(VecRestoreArrayRead(s.model->x, &x));
+    ck_assert_msg(E > 0, "the cloth does not touch the sphere (penalty energy %g)", E);
+  }
+  CHECK_PETSC(ConvergedVsNewton(&s, 0.02, &rel, &its));
+  ck_assert_msg(rel < 1e-6, "sphere: PD differs from Newton by %g after %d iterations", rel, (int)its);
+  CHECK_PETSC(TestSimDestroy(&s));
+}
+END_TEST
+
+/* ---- attachments ---- */
+
+/* Acceptance 2 on a cloth held only by soft attachments at its four corners. */
+START_TEST(attachments_match_newton)
+{
+  TestSim s;
+  PetscReal rel;
+  PetscInt its;
+
+  CHECK_PETSC(DeformedCloth("-cloth_pin none -cloth_attach corners -cloth_attach_stiffness 500 -pd_iterations 100000 -pd_rtol 1e-13 "
+                            "-pd_monitor 0",
+                            &s));
+  CHECK_PETSC(ConvergedVsNewton(&s, 0.02, &rel, &its));
+  ck_assert_msg(rel < 1e-6, "attachments: PD differs from Newton by %g after %d iterations", rel, (int)its);
+  CHECK_PETSC(TestSimDestroy(&s));
+}
+END_TEST
+
+/* ---- strain limits ---- */
+
+/* Singular values of the 3x3 (row-major) M. */
+static PetscErrorCode Singular(const PetscReal *M, PetscReal s[3])
+{
+  PetscReal U[9], V[9];
+
+  PetscFunctionBeginUser;
+  PetscCall(SimSvd3(M, U, s, V));
+  PetscFunctionReturn(0);
+}
+
+/* The PD projection of a stretched tet has its singular values in [s_min, s_max] (the clamped ones
+ * of F), the limits [1, 1] give the rotation of plain ARAP, and inside the band F is its own
+ * projection. */
+START_TEST(strain_limit_projection)
+{
+  SimRegistry reg;
+  SimMaterial mat;
+  SimEnergy term;
+  const PetscReal rest[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+  const PetscInt tet[4] = {0, 1, 2, 3};
+  /* x = F X with F = a rotation times diag(1.4, 1.0, 0.6) times a shear */
+  const PetscReal F[9] = {1.2, 0.3, 0.1, -0.5, 0.9, 0.2, 0.1, -0.2, 0.7};
+  PetscReal x[12], p[9], pt[9], sF[3], sp[3], R[9];
+  PetscInt nc, nvert, nrows;
+
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  for (int a = 0; a < 4; a++)
+    for (int i = 0; i < 3; i++) x[3 * a + i] = F[3 * i] * rest[3 * a] + F[3 * i + 1] * rest[3 * a + 1] + F[3 * i + 2] * rest[3 * a + 2];
+  CHECK_PETSC(SimMaterialCreateWithParams(reg, "arap", 1e5, 0.3, 1000, &mat));
+  mat->par.strain_min = 0.9, mat->par.strain_max = 1.1;
+  CHECK_PETSC(SimFEMCreate("elastic", 4, rest, 1, tet, mat, &term));
+  CHECK_PETSC(term->ops.pd_count(term, &nc, &nvert, &nrows));
+  ck_assert(nc == 1 && nvert == 4 && nrows == 3);
+  CHECK_PETSC(term->ops.pd_project(term, x, p));
+  for (int j = 0; j < 3; j++)
+    for (int k = 0; k < 3; k++) pt[3 * k + j] = p[3 * j + k]; /* p holds the transpose */
+  CHECK_PETSC(Singular(F, sF));
+  CHECK_PETSC(Singular(pt, sp));
+  ck_assert_msg(sF[0] > 1.1 && sF[2] < 0.9, "the test F is inside the band: s = %g %g %g", sF[0], sF[1], sF[2]);
+  for (int k = 0; k < 3; k++) {
+    const PetscReal c = PetscMin(PetscMax(sF[k], 0.9), 1.1);
+    ck_assert_msg(sp[k] >= 0.9 - 1e-12 && sp[k] <= 1.1 + 1e-12 && PetscAbsReal(sp[k] - c) < 1e-12,
+                  "projection singular value %d: %.15g, expected clamp(%.15g) = %.15g", k, sp[k], sF[k], c);
+  }
+  /* limits [1, 1]: the rotation R of F = R S */
+  mat->par.strain_min = mat->par.strain_max = 1;
+  CHECK_PETSC(term->ops.pd_project(term, x, p));
+  CHECK_PETSC(SimPolar3(F, R, NULL));
+  for (int j = 0; j < 3; j++)
+    for (int k = 0; k < 3; k++) ck_assert_msg(PetscAbsReal(p[3 * j + k] - R[3 * k + j]) < 1e-14, "[1, 1] is not ARAP's projection");
+  /* inside a wide band F projects onto itself */
+  mat->par.strain_min = 0.5, mat->par.strain_max = 1.5;
+  CHECK_PETSC(term->ops.pd_project(term, x, p));
+  for (int j = 0; j < 3; j++)
+    for (int k = 0; k < 3; k++) ck_assert_msg(PetscAbsReal(p[3 * j + k] - F[3 * k + j]) < 1e-13, "F inside the band moved");
+  CHECK_PETSC(SimEnergyDestroy(&term));
+  CHECK_PETSC(SimRegistryDestroy(&reg));
+}
+END_TEST
+
+/* The smallest and the largest singular value of F over the tets of the "elastic" term. */
+static PetscErrorCode StretchRange(TestSim *s, PetscReal *smin, PetscReal *smax)
+{
+  SimEnergy fem;
+  PetscInt ntet;
+  PetscReal *F;
+  const PetscReal *x;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimModelFindTerm(s->model, "elastic", &fem));
+  PetscCall(VecGetArrayRead(s->model->x, &x));
+  PetscCall(SimFEMGetDeformation(fem, x, &ntet, NULL, NULL));
+  PetscCall(PetscMalloc1(9 * ntet, &F));
+  PetscCall(SimFEMGetDeformation(fem, x, &ntet, F, NULL));
+  PetscCall(VecRestoreArrayRead(s->model->x, &x));
+  *smin = PETSC_MAX_REAL, *smax = 0;
+  for (PetscInt e = 0; e < ntet; e++) {
+    PetscReal sg[3];
+    PetscCall(Singular(F + 9 * e, sg));
+    *smin = PetscMin(*smin, sg[2]), *smax = PetscMax(*smax, sg[0]);
+  }
+  PetscCall(PetscFree(F));
+  PetscFunctionReturn(0);
+}
+
+/* A soft ARAP cantilever sags and strains beyond 8%; with limits [0.95, 1.05] and a stiff material
+ * outside the band, every element's singular values stay (approximately: within 0.02, the
+ * penalty's give) inside it. */
+START_TEST(strain_limits_hold)
+{
+  TestSim s;
+  PetscReal lo, hi, lo_free, hi_free;
+  const char *base = "-beam_n 8 -beam_nw 2 -beam_material arap -pd_monitor 0 -pd_rtol 1e-4 -pd_iterations 2000";
+  char opts[512];
+
+  CHECK_PETSC(PetscSNPrintf(opts, sizeof(opts), "%s -beam_youngs 1e5", base));
+  CHECK_PETSC(TestSimCreate("beam", "pd", opts, &s));
+  for (int k = 0; k < 30; k++) CHECK_PETSC(SimSolverStep(s.solver, 0.02, NULL));
+  CHECK_PETSC(StretchRange(&s, &lo_free, &hi_free));
+  CHECK_PETSC(TestSimDestroy(&s));
+  ck_assert_msg(hi_free > 1.08 || lo_free < 0.92, "the soft beam does not strain beyond 8%%: s in [%g, %g]", lo_free, hi_free);
+
+  CHECK_PETSC(PetscSNPrintf(opts, sizeof(opts), "%s -beam_youngs 2e7 -beam_strain_min 0.95 -beam_strain_max 1.05", base));
+  CHECK_PETSC(TestSimCreate("beam", "pd", opts, &s));
+  for (int k = 0; k < 30; k++) CHECK_PETSC(SimSolverStep(s.solver, 0.02, NULL));
+  CHECK_PETSC(StretchRange(&s, &lo, &hi));
+  ck_assert_msg(lo > 0.95 - 0.02 && hi < 1.05 + 0.02, "limits [0.95, 1.05]: singular values in [%g, %g] (free beam: [%g, %g])", lo,
+                hi, lo_free, hi_free);
+  CHECK_PETSC(TestSimDestroy(&s));
+}
+END_TEST
+
+/* Acceptance 2 on the strain-limited energy: PD to tight tolerance reaches Newton's minimizer. */
+START_TEST(strain_limits_match_newton)
+{
+  TestSim s;
+  PetscReal rel;
+  PetscInt its;
+
+  CHECK_PETSC(TestSimCreate("beam", "pd",
+                            "-beam_n 6 -beam_nw 2 -beam_material arap -beam_youngs 1e6 -beam_strain_min 0.999 -beam_strain_max 1.001 "
+                            "-pd_iterations 100000 -pd_rtol 1e-13 -pd_monitor 0 -newton_rtol 0 -newton_atol 1e-11 -newton_vtol 0 "
+                            "-newton_max_it 200",
+                            &s));
+  {
+    PetscReal lo, hi;
+    for (int k = 0; k < 3; k++) CHECK_PETSC(SimSolverStep(s.solver, 0.05, NULL));
+    CHECK_PETSC(StretchRange(&s, &lo, &hi));
+    ck_assert_msg(lo < 0.999 && hi > 1.001, "the test state is inside the band [0.999, 1.001]: s in [%g, %g]", lo, hi);
+  }
+  CHECK_PETSC(ConvergedVsNewton(&s, 0.05, &rel, &its));
+  ck_assert_msg(rel < 1e-6, "strain limits: PD differs from Newton by %g after %d iterations", rel, (int)its);
+  CHECK_PETSC(TestSimDestroy(&s));
+}
+END_TEST
+
+/* ---- the Newton reference ---- */
+
+/* -pd_reference_newton: the step's Phi* by Newton; the gap (Phi_k - Phi*)/|Phi_0 - Phi*| falls from
+ * 1 to round-off as PD converges, is never negative beyond round-off, and Phi* is a minimum. */
+START_TEST(reference_gap_vanishes)
+{
+  TestSim s;
+  const SimStepStats *st;
+  PetscReal phistar, first, last;
+  PetscInt nh;
+
+  CHECK_PETSC(DeformedCloth("-pd_reference_newton -pd_iterations 250 -pd_rtol 0 -pd_chebyshev -pd_rho 0.99", &s));
+  CHECK_PETSC(SimSolverStep(s.solver, 0.02, NULL));
+  CHECK_PETSC(SimSolverGetStats(s.solver, &st));
+  ck_assert(st->has_reference);
+  phistar = st->reference_objective, nh = st->nhistory;
+  ck_assert_int_eq(nh, 251);
+  first = (st->objective[1] - phistar) / PetscAbsReal(st->objective[0] - phistar);
+  last = (st->objective[nh - 1] - phistar) / PetscAbsReal(st->objective[0] - phistar);
+  ck_assert_msg(first > 1e-3, "the gap after one iteration is already %g", first);
+  ck_assert_msg(PetscAbsReal(last) < 1e-9, "the gap after %d iterations is %g", (int)(nh - 1), last);
+  for (PetscInt k = 0; k < nh; k++)
+    ck_assert_msg(st->objective[k] >= phistar - 1e-12 * PetscAbsReal(phistar), "Phi_%d = %.15g below Phi* = %.15g", (int)k,
+                  st->objective[k], phistar);
+  for (PetscInt k = 1; k < nh; k++) ck_assert_msg(st->elapsed_ms[k] >= st->elapsed_ms[k - 1], "elapsed time decreased at %d", (int)k);
+  CHECK_PETSC(TestSimDestroy(&s));
 }
 END_TEST
 
@@ -364,6 +662,15 @@ Suite *test_suite(void)
   tcase_add_test(tc, factor_once);
   tcase_add_test(tc, bad_options);
   tcase_add_test(tc, refuses_terms);
+  tcase_add_test(tc, cloth_fem_matches_newton);
+  tcase_add_test(tc, drop_comes_to_rest);
+  tcase_add_test(tc, drop_matches_newton);
+  tcase_add_test(tc, sphere_matches_newton);
+  tcase_add_test(tc, attachments_match_newton);
+  tcase_add_test(tc, strain_limit_projection);
+  tcase_add_test(tc, strain_limits_hold);
+  tcase_add_test(tc, strain_limits_match_newton);
+  tcase_add_test(tc, reference_gap_vanishes);
   suite_add_tcase(s, tc);
   return s;
 }
