@@ -38,15 +38,12 @@ static PetscErrorCode ComputeOperator_Projection(KSP ksp, Mat J, Mat A, void *ct
 /* After the options: PCMG with matrix-free levels (-<prefix>mg_operator matfree, the default) gets
  * its hierarchy and operators here; every other choice (assembled PCMG, GAMG, hypre, ICC, ...) gets
  * the assembled operator on the DM, through which PCMG also rediscretizes its levels. */
-static PetscErrorCode ChooseOperators(SimProjection P, const char *prefix)
+static PetscErrorCode ChooseOperators(SimProjection P, PetscInt kind)
 {
-  static const char *const kinds[] = {"matfree", "assembled"};
-  PetscInt kind = 0;
   PetscBool ismg;
   PC pc;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsGetEList(NULL, prefix, "-mg_operator", kinds, 2, &kind, NULL));
   PetscCall(KSPGetPC(P->ksp, &pc));
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCMG, &ismg));
   P->matfree = (PetscBool)(ismg && kind == 0);
@@ -68,9 +65,12 @@ PetscErrorCode SimProjectionCreate(SimMAC mac, const char prefix[], SimProjectio
 {
   SimProjection P;
   PC pc;
-  PetscInt levels = 1, m[3];
+  PetscInt levels = 1, m[3], kind = 0;
+  static const char *const kinds[] = {"matfree", "assembled"};
 
   PetscFunctionBegin;
+  /* read first: a bad value is an error before anything is allocated */
+  PetscCall(PetscOptionsGetEList(NULL, prefix ? prefix : "sf_pressure_", "-mg_operator", kinds, 2, &kind, NULL));
   PetscCall(PetscNew(&P));
   P->mac = mac;
   PetscCall(SimEventsGet(&P->ev));
@@ -95,7 +95,7 @@ PetscErrorCode SimProjectionCreate(SimMAC mac, const char prefix[], SimProjectio
   PetscCall(PCSetType(pc, PCMG));
   PetscCall(PCMGSetLevels(pc, levels, NULL));
   PetscCall(KSPSetFromOptions(P->ksp));
-  PetscCall(ChooseOperators(P, prefix ? prefix : "sf_pressure_"));
+  PetscCall(ChooseOperators(P, kind));
   *proj = P;
   PetscFunctionReturn(0);
 }
