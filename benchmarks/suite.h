@@ -10,7 +10,18 @@
 #define BENCH_LABEL_LEN 128
 
 /* What a case measures; each has a driver in cases.h. */
-typedef enum { BENCH_CONVERGENCE, BENCH_ENERGY, BENCH_STABILITY, BENCH_SOLVER, BENCH_PERFORMANCE, BENCH_NMETRICS } BenchMetric;
+typedef enum {
+  BENCH_CONVERGENCE,
+  BENCH_ENERGY,
+  BENCH_STABILITY,
+  BENCH_SOLVER,
+  BENCH_PERFORMANCE,
+  BENCH_POISSON, /* the pressure solve alone (no SimRun): iterations, times, residual */
+  BENCH_STREAM,  /* STREAM triad memory bandwidth */
+  BENCH_SCALING, /* other cases of the suite under mpirun -np N */
+  BENCH_NMETRICS
+} BenchMetric;
+#define BENCH_MAX_RANKS 8
 const char *BenchMetricName(BenchMetric m);
 
 /* One swept option: `sweep_<option>: v1,v2,...`. A value may be `label=value -more options`: the
@@ -43,6 +54,16 @@ typedef struct {
   PetscReal dt_min, dt_max, threshold, bisect_rtol;
   /* solver */
   PetscInt plot_step; /* the step whose residual history is plotted; 0: the last */
+  /* poisson, stream */
+  PetscInt repeats;    /* poisson: timed solves per point (best and median); stream: triad passes (best) */
+  PetscReal stream_mb; /* MB per STREAM array per rank (stream: `mb`; poisson: `stream_mb`, 0 = no bandwidth bound) */
+  /* scaling */
+  PetscInt nranks, ranks[BENCH_MAX_RANKS]; /* mpirun -np values */
+  PetscInt ninner;
+  char inner[BENCH_MAX_RANKS][64]; /* the measured case(s): one (strong) or one per rank count (weak) */
+  char mode[8];                    /* strong | weak */
+  char stream_case[64];            /* a stream case run at each rank count ("" : none) */
+  char mpirun[256];                /* the launcher (default mpirun) */
 } BenchCase;
 
 /* A column of the suite's summary table: the first referenced case.key that has the row's label. */

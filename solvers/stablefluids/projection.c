@@ -284,6 +284,42 @@ PetscErrorCode SimProjectionGetIterations(SimProjection proj, PetscInt *its)
   PetscFunctionReturn(0);
 }
 
+/* Bytes per cell moved by the sweeps of one CG iteration and of one V-cycle level (8-byte doubles;
+ * each array pass counted once, coarse grids and index arrays of the transfers at 4 B per entry):
+ *   CG (KSPSolve_CG, unpreconditioned norm): two dot products (2 x 16), p = z + beta p (24),
+ *     x += a p and r -= a w (2 x 24), ||r|| (8), the stencil product w = A p (copy into the ghosted
+ *     array 16, read 8, write 8), null-space removal from z (sum 8, shift 16)            = 168;
+ *   a smoothed level, V(2,2) red-black: pre-smoothing from zero (first half-sweep reads b, writes x:
+ *     16; three half-sweeps read x and b and write x: 3 x 24; copy back 16) = 104; post-smoothing
+ *     (copy in 16, four half-sweeps 96, copy back 16) = 128; residual r = b - A x (copy in 16, read
+ *     x and b, write r: 24) = 40; restriction (Q0 transpose product: value 8, column 4, row pointer
+ *     4, x 8) = 24; interpolate-add (value, column, row pointer 16, read and write x 16) = 32  = 328.
+ * A level l below the finest has 2^-d as many cells. */
+static const PetscReal bytes_cg = 168, bytes_level = 328;
+
+PetscErrorCode SimProjectionBytesPerIteration(SimProjection proj, PetscReal *bytes)
+{
+  PC pc;
+  PetscInt levels, its = 0;
+  PetscReal cells = 1, level_cells = 0, f = 1;
+  KSP smoother;
+
+  PetscFunctionBegin;
+  *bytes = 0;
+  if (!proj->matfree) PetscFunctionReturn(0);
+  PetscCall(KSPGetPC(proj->ksp, &pc));
+  PetscCall(PCMGGetLevels(pc, &levels));
+  if (levels > 1) {
+    PetscCall(PCMGGetSmoother(pc, levels - 1, &smoother));
+    PetscCall(KSPGetTolerances(smoother, NULL, NULL, NULL, &its));
+    if (its != 2) PetscFunctionReturn(0); /* the model counts the default V(2,2) */
+  }
+  for (PetscInt d = 0; d < proj->mac->dim; d++) cells *= proj->mac->n[d];
+  for (PetscInt l = levels - 1; l >= 1; l--, f /= (1 << proj->mac->dim)) level_cells += f;
+  *bytes = cells * (bytes_cg + bytes_level * level_cells);
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimProjectionGetKSP(SimProjection proj, KSP *ksp)
 {
   PetscFunctionBegin;

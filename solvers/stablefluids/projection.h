@@ -46,6 +46,10 @@ PetscErrorCode SimProjectionApply(SimProjection proj, PetscReal dt, PetscReal rh
 PetscErrorCode SimProjectionSolveLaplacian(SimProjection proj, Vec f, Vec p);
 /* Iterations of the last solve. */
 PetscErrorCode SimProjectionGetIterations(SimProjection proj, PetscInt *its);
+/* The modelled memory traffic of one CG iteration with the matrix-free V(2,2) multigrid [bytes]
+ * (the counts are in projection.c and docs/stablefluids.md), for comparison with the STREAM
+ * bandwidth; 0 for any other preconditioner or smoothing. */
+PetscErrorCode SimProjectionBytesPerIteration(SimProjection proj, PetscReal *bytes);
 /* The pressure KSP (to inspect or configure further). */
 PetscErrorCode SimProjectionGetKSP(SimProjection proj, KSP *ksp);
 /* Destroys the solver; accepts NULL. */
