@@ -36,6 +36,31 @@ static PetscErrorCode ReadColumn(const char *path, int col, int scol, PetscReal 
   PetscFunctionReturn(0);
 }
 
+extern char **environ;
+
+/* "env -u NAME ..." for the MPI runtime's variables of this (singleton) process: a child mpirun that
+ * inherits them (PMIX_*, OMPI_MCA_ess=singleton, ...) takes itself for a rank of this job and exits.
+ * The user's OMPI_ALLOW_RUN_AS_ROOT* and OMPI_MCA_* settings other than the runtime's stay. */
+static PetscErrorCode CleanEnvironment(char *buf, size_t len)
+{
+  static const char *const runtime[] = {"PMIX_", "ORTE_", "OPAL_", "OMPI_MCA_ess", "OMPI_MCA_pmix", "OMPI_MCA_orte_", "OMPI_APP_", "OMPI_COMM", "OMPI_COMMAND", "OMPI_FILE_LOCATION", "OMPI_UNIVERSE_SIZE", "OMPI_FIRST_RANKS", "OMPI_NUM_APP_CTX"};
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(buf, "env", len));
+  for (char **e = environ; e && *e; e++) {
+    const char *eq = strchr(*e, '=');
+    char name[256];
+    PetscBool match = PETSC_FALSE;
+    if (!eq || (size_t)(eq - *e) >= sizeof(name)) continue;
+    for (size_t r = 0; r < sizeof(runtime) / sizeof(runtime[0]); r++) match = (PetscBool)(match || !strncmp(*e, runtime[r], strlen(runtime[r])));
+    if (!match) continue;
+    PetscCall(PetscStrncpy(name, *e, (size_t)(eq - *e) + 1));
+    PetscCall(PetscStrlcat(buf, " -u ", len));
+    PetscCall(PetscStrlcat(buf, name, len));
+  }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode BenchCaseRun_Scaling(BenchContext *bc, const BenchCase *c, BenchCaseResult *res)
 {
   FILE *csv, *times;
@@ -58,7 +83,7 @@ PetscErrorCode BenchCaseRun_Scaling(BenchContext *bc, const BenchCase *c, BenchC
   for (PetscInt i = 0; i < c->nranks; i++) {
     PetscInt N = c->ranks[i];
     const char *inner = !strcmp(c->mode, "weak") ? c->inner[i] : c->inner[0];
-    char label[32], dir[PETSC_MAX_PATH_LEN], cmd[4 * PETSC_MAX_PATH_LEN], path[PETSC_MAX_PATH_LEN + 96], note[256];
+    char label[32], dir[PETSC_MAX_PATH_LEN], cmd[4 * PETSC_MAX_PATH_LEN], env[4096], path[PETSC_MAX_PATH_LEN + 96], note[256];
     PetscBool has_t, has_b, over = (PetscBool)(N > cores);
     PetscReal t = 0, b = 0, w = !strcmp(c->mode, "weak") ? (PetscReal)N : 1.0;
     BenchRow *row;
@@ -67,8 +92,9 @@ PetscErrorCode BenchCaseRun_Scaling(BenchContext *bc, const BenchCase *c, BenchC
 
     PetscCall(PetscSNPrintf(label, sizeof(label), "np%d", (int)N));
     PetscCall(PetscSNPrintf(dir, sizeof(dir), "%s/%s_np%d", bc->outdir, c->name, (int)N));
-    PetscCall(PetscSNPrintf(cmd, sizeof(cmd), "%s -np %d --oversubscribe '%s' bench '%s' -bench_cases %s%s%s -o '%s' > '%s.log' 2>&1",
-                            c->mpirun, (int)N, exe, bc->suite_path, inner, c->stream_case[0] ? "," : "", c->stream_case, dir, dir));
+    PetscCall(CleanEnvironment(env, sizeof(env)));
+    PetscCall(PetscSNPrintf(cmd, sizeof(cmd), "%s %s -np %d --oversubscribe '%s' bench '%s' -bench_cases %s%s%s -o '%s' > '%s.log' 2>&1",
+                            env, c->mpirun, (int)N, exe, bc->suite_path, inner, c->stream_case[0] ? "," : "", c->stream_case, dir, dir));
     PetscCall(BenchResultAddRun(res, label, 0, 1, &rec));
     PetscCall(PetscStrallocpy(cmd, &rec->options));
     PetscCall(PetscPrintf(bc->comm, "bench:   %s: mpirun -np %d ... -bench_cases %s%s%s%s\n", label, (int)N, inner,
