@@ -1,13 +1,13 @@
 /* Parallel scaling: for each rank count N, this pbsim runs `mpirun -np N --oversubscribe <pbsim> bench
  * <this suite> -bench_cases <inner>[,<stream>] -o DIR/<case>_np<N>`, so the child measures with the
  * same case code, and reads back the child's <inner>_timing.csv (ms_per_step of its first good run:
- * for a poisson case the best time per projection) and <stream>_bandwidth.csv (STREAM triad at N).
+ * for a poisson case the best time per projection) and <stream>_bandwidth_timing.csv (STREAM triad at N).
  * Strong mode: one inner case at every N; weak mode: inner case i (whose grid grows with N) at N_i.
  * With work ratio w = 1 (strong) or N (weak):
  *   speedup = w t_1 / t_N, efficiency = speedup / N, stream_speedup = B_N / B_1,
  *   fraction_of_stream_bound = speedup / stream_speedup (a memory-bound code cannot beat 1).
  * N above the online cores is oversubscribed: marked in the row. <case>.csv: label,ranks,inner,
- * oversubscribed,status; <case>_times.csv: label,ranks,time_ms,speedup,efficiency,stream_gbs,
+ * oversubscribed,status; <case>_speedup_timing.csv: label,ranks,time_ms,speedup,efficiency,stream_gbs,
  * stream_speedup,fraction_of_stream_bound. */
 #include <stdlib.h>
 #include <unistd.h>
@@ -78,7 +78,7 @@ PetscErrorCode BenchCaseRun_Scaling(BenchContext *bc, const BenchCase *c, BenchC
   PetscCheck(len > 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "case '%s': cannot find this pbsim executable (/proc/self/exe)", c->name);
   exe[len] = 0;
   PetscCall(BenchCSVOpen(bc, res, "", "label,ranks,inner,oversubscribed,status", &csv));
-  PetscCall(BenchCSVOpen(bc, res, "_times", "label,ranks,time_ms,speedup,efficiency,stream_gbs,stream_speedup,fraction_of_stream_bound",
+  PetscCall(BenchCSVOpen(bc, res, "_speedup_timing", "label,ranks,time_ms,speedup,efficiency,stream_gbs,stream_speedup,fraction_of_stream_bound",
                          &times));
   for (PetscInt i = 0; i < c->nranks; i++) {
     PetscInt N = c->ranks[i];
@@ -104,7 +104,7 @@ PetscErrorCode BenchCaseRun_Scaling(BenchContext *bc, const BenchCase *c, BenchC
     PetscCall(ReadColumn(path, 4, 3, &t, &has_t));
     has_b = PETSC_FALSE;
     if (c->stream_case[0]) {
-      PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s_bandwidth.csv", dir, c->stream_case));
+      PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s_bandwidth_timing.csv", dir, c->stream_case));
       PetscCall(ReadColumn(path, 3, -1, &b, &has_b));
     }
     PetscCall(BenchResultAddRow(res, label, &row));

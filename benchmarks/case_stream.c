@@ -1,5 +1,5 @@
 /* STREAM (see stream.h) as a benchmark case: for each sweep point, one triad measurement on the
- * suite's ranks. <case>.csv: label,ranks,mb (reproducible); <case>_bandwidth.csv:
+ * suite's ranks. <case>.csv: label,ranks,mb (reproducible); <case>_bandwidth_timing.csv:
  * label,ranks,mb,triad_gbs,triad_gbs_per_rank (the measurement; the scaling metric reads it). */
 #include "benchmarks/cases.h"
 #include "benchmarks/stream.h"
@@ -26,7 +26,7 @@ PetscErrorCode BenchCaseRun_Stream(BenchContext *bc, const BenchCase *c, BenchCa
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(bc->comm, &size));
   PetscCall(BenchCSVOpen(bc, res, "", "label,ranks,mb", &csv));
-  PetscCall(BenchCSVOpen(bc, res, "_bandwidth", "label,ranks,mb,triad_gbs,triad_gbs_per_rank", &bw));
+  PetscCall(BenchCSVOpen(bc, res, "_bandwidth_timing", "label,ranks,mb,triad_gbs,triad_gbs_per_rank", &bw));
   for (PetscInt p = 0; p < BenchCaseNumPoints(c); p++) {
     char label[BENCH_LABEL_LEN], popts[4096];
     Stream st = {.c = c};

@@ -242,7 +242,7 @@ static PetscErrorCode PoissonFigures(Script *s, char *cmd, size_t len)
   PetscFunctionBeginUser;
   if (!AnyPositive(s->res, "iterations")) PetscFunctionReturn(0);
   PetscCall(PetscSNPrintf(file, sizeof(file), "%s.csv", s->res->c->name));
-  PetscCall(PetscSNPrintf(times, sizeof(times), "%s_times.csv", s->res->c->name));
+  PetscCall(PetscSNPrintf(times, sizeof(times), "%s_solve_timing.csv", s->res->c->name));
   cmd[0] = 0;
   PetscCall(PerSeries(s, file, 4, 6, "linespoints lw 2", 0, "", cmd, len));
   PetscCall(Figure(s, "iterations", "CG iterations to a 1e-8 relative residual vs cells per axis",
@@ -270,8 +270,8 @@ static PetscErrorCode ScalingFigures(Script *s, char *cmd, size_t len)
   PetscFunctionBeginUser;
   if (!AnyPositive(s->res, "speedup")) PetscFunctionReturn(0);
   PetscCall(PetscSNPrintf(cmd, len,
-                          "'%s_times.csv' every ::1 using 2:4 with linespoints lw 2 lc rgb '%s' title 'measured', \\\n"
-                          "  '%s_times.csv' every ::1 using 2:($7 > 0 ? $7 : 1/0) with linespoints lw 2 dashtype 2 lc rgb '%s' title "
+                          "'%s_speedup_timing.csv' every ::1 using 2:4 with linespoints lw 2 lc rgb '%s' title 'measured', \\\n"
+                          "  '%s_speedup_timing.csv' every ::1 using 2:($7 > 0 ? $7 : 1/0) with linespoints lw 2 dashtype 2 lc rgb '%s' title "
                           "'STREAM triad speedup (bandwidth bound)', \\\n  x with lines dashtype 3 lc rgb 'gray40' title 'ideal'",
                           c->name, palette[0], c->name, palette[3]));
   PetscCall(PetscSNPrintf(setup, sizeof(setup),
