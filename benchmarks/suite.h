@@ -6,7 +6,7 @@
 #define BENCH_MAX_SWEEPS 4
 #define BENCH_MAX_SWEEP_VALUES 32
 #define BENCH_MAX_COLUMNS 16
-#define BENCH_MAX_COLUMN_REFS 4
+#define BENCH_MAX_COLUMN_REFS 8
 #define BENCH_LABEL_LEN 128
 
 /* What a case measures; each has a driver in cases.h. */

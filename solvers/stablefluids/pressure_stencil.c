@@ -74,6 +74,10 @@ PetscErrorCode SimPressureCreateGhostedDA(SimMAC mac, DM *da)
 typedef struct {
   DM da;
   Vec xl; /* ghosted work vector; the slots beyond the physical boundary are never written: 0 */
+  /* several ranks: the face-ghost slots of xl filled from a global vector (no owned entries), and a
+   * global work vector holding the owned surface layer between the two colours of a sweep */
+  VecScatter ghosts;
+  Vec xg;
   PetscInt dim, M[3], xs, ys, zs, xm, ym, zm, gxs, gys, gzs, gx, gy;
   PetscReal s, base, lo[3], hi[3];
   PetscMPIInt size;
@@ -154,42 +158,88 @@ static void HalfSweep(const Stencil *S, PetscScalar *xl, const PetscScalar *b, P
     }
 }
 
-/* x (global) -> S->xl (local). On one rank there are no ghosts to receive, and a row-by-row copy
- * moves half the bytes of the general scatter (which reads an index per entry). */
+/* The scatter filling the face ghosts of xl (points outside the owned box in exactly one
+ * coordinate and inside the domain: the stencil reads no edge or corner ghost) from a global vector. */
+static PetscErrorCode CreateGhostScatter(Stencil *S)
+{
+  ISLocalToGlobalMapping ltog;
+  PetscInt n = 0, *from, *to, gxm = S->gx, gym = S->gy, gzm, lo[3], hi[3];
+  IS isf, ist;
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetGhostCorners(S->da, NULL, NULL, NULL, NULL, NULL, &gzm));
+  PetscCall(DMGetLocalToGlobalMapping(S->da, &ltog));
+  lo[0] = S->xs, lo[1] = S->ys, lo[2] = S->zs;
+  hi[0] = S->xs + S->xm, hi[1] = S->ys + S->ym, hi[2] = S->zs + S->zm;
+  PetscCall(PetscMalloc2(gxm * gym * gzm, &from, gxm * gym * gzm, &to));
+  for (PetscInt k = S->gzs; k < S->gzs + gzm; k++)
+    for (PetscInt j = S->gys; j < S->gys + gym; j++)
+      for (PetscInt i = S->gxs; i < S->gxs + gxm; i++) {
+        PetscInt idx[3] = {i, j, k}, outside = 0, inside = 1;
+        for (PetscInt c = 0; c < 3; c++) {
+          outside += idx[c] < lo[c] || idx[c] >= hi[c];
+          inside = inside && idx[c] >= 0 && idx[c] < S->M[c];
+        }
+        if (outside != 1 || !inside) continue;
+        to[n++] = (i - S->gxs) + gxm * ((j - S->gys) + gym * (k - S->gzs));
+      }
+  PetscCall(ISLocalToGlobalMappingApply(ltog, n, to, from));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, from, PETSC_COPY_VALUES, &isf));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, to, PETSC_COPY_VALUES, &ist));
+  PetscCall(DMCreateGlobalVector(S->da, &S->xg));
+  PetscCall(VecScatterCreate(S->xg, isf, S->xl, ist, &S->ghosts));
+  PetscCall(ISDestroy(&isf));
+  PetscCall(ISDestroy(&ist));
+  PetscCall(PetscFree2(from, to));
+  PetscFunctionReturn(0);
+}
+
+/* The face ghosts of S->xl from the global vector g (several ranks; on one there are none). */
+static PetscErrorCode UpdateGhosts(Stencil *S, Vec g)
+{
+  PetscFunctionBegin;
+  if (S->size == 1) PetscFunctionReturn(0);
+  PetscCall(VecScatterBegin(S->ghosts, g, S->xl, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(S->ghosts, g, S->xl, INSERT_VALUES, SCATTER_FORWARD));
+  PetscFunctionReturn(0);
+}
+
+/* x (global) -> S->xl: the owned part row by row (half the bytes of a general scatter, which reads an
+ * index per entry), then the face ghosts. */
 static PetscErrorCode ToLocal(Stencil *S, Vec x)
 {
   const PetscScalar *xa;
   PetscScalar *xl;
 
   PetscFunctionBegin;
-  if (S->size > 1) {
-    PetscCall(DMGlobalToLocal(S->da, x, INSERT_VALUES, S->xl));
-    PetscFunctionReturn(0);
-  }
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArray(S->xl, &xl));
   for (PetscInt k = S->zs; k < S->zs + S->zm; k++)
     for (PetscInt j = S->ys; j < S->ys + S->ym; j++) PetscCall(PetscArraycpy(xl + LocalRow(S, j, k), xa + OwnedRow(S, j, k), S->xm));
   PetscCall(VecRestoreArray(S->xl, &xl));
   PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscCall(UpdateGhosts(S, x));
   PetscFunctionReturn(0);
 }
 
-/* S->xl (owned part) -> x (global). */
-static PetscErrorCode FromLocal(Stencil *S, Vec x)
+/* S->xl (owned part) -> x (global); surface: only the owned cells on the subdomain's faces (what the
+ * neighbours' ghosts read). */
+static PetscErrorCode FromLocal(Stencil *S, Vec x, PetscBool surface)
 {
   const PetscScalar *xl;
   PetscScalar *xa;
 
   PetscFunctionBegin;
-  if (S->size > 1) {
-    PetscCall(DMLocalToGlobal(S->da, S->xl, INSERT_VALUES, x));
-    PetscFunctionReturn(0);
-  }
   PetscCall(VecGetArrayRead(S->xl, &xl));
   PetscCall(VecGetArrayWrite(x, &xa));
   for (PetscInt k = S->zs; k < S->zs + S->zm; k++)
-    for (PetscInt j = S->ys; j < S->ys + S->ym; j++) PetscCall(PetscArraycpy(xa + OwnedRow(S, j, k), xl + LocalRow(S, j, k), S->xm));
+    for (PetscInt j = S->ys; j < S->ys + S->ym; j++) {
+      PetscScalar *dst = xa + OwnedRow(S, j, k);
+      const PetscScalar *src = xl + LocalRow(S, j, k);
+      PetscBool edge = (PetscBool)(j == S->ys || j == S->ys + S->ym - 1 || (S->dim == 3 && (k == S->zs || k == S->zs + S->zm - 1)));
+      if (!surface || edge) PetscCall(PetscArraycpy(dst, src, S->xm));
+      else dst[0] = src[0], dst[S->xm - 1] = src[S->xm - 1];
+    }
   PetscCall(VecRestoreArrayWrite(x, &xa));
   PetscCall(VecRestoreArrayRead(S->xl, &xl));
   PetscFunctionReturn(0);
@@ -253,6 +303,8 @@ static PetscErrorCode StencilDestroy(void *ctx)
 
   PetscFunctionBegin;
   PetscCall(VecDestroy(&S->xl));
+  PetscCall(VecDestroy(&S->xg));
+  PetscCall(VecScatterDestroy(&S->ghosts));
   PetscCall(DMDestroy(&S->da));
   PetscCall(PetscFree(S));
   PetscFunctionReturn(0);
@@ -287,6 +339,7 @@ PetscErrorCode SimPressureCreateStencil(SimMAC mac, DM da, Mat *A)
   PetscCallMPI(MPI_Comm_size(comm, &S->size));
   PetscCall(DMCreateLocalVector(da, &S->xl));
   PetscCall(VecSet(S->xl, 0));
+  if (S->size > 1) PetscCall(CreateGhostScatter(S));
 
   PetscCall(MatCreateShell(comm, S->xm * S->ym * S->zm, S->xm * S->ym * S->zm, PETSC_DETERMINE, PETSC_DETERMINE, S, A));
   PetscCall(MatShellSetContextDestroy(*A, StencilDestroy));
@@ -332,11 +385,11 @@ static PetscErrorCode Sweeps(Smoother *sm, Vec b, Vec x, PetscInt sweeps, PetscB
       PetscCall(VecRestoreArray(S->xl, &xl));
       PetscCall(VecRestoreArrayRead(b, &ba));
       if (S->size > 1) {
-        PetscCall(DMLocalToLocalBegin(S->da, S->xl, INSERT_VALUES, S->xl));
-        PetscCall(DMLocalToLocalEnd(S->da, S->xl, INSERT_VALUES, S->xl));
+        PetscCall(FromLocal(S, S->xg, PETSC_TRUE));
+        PetscCall(UpdateGhosts(S, S->xg));
       }
     }
-  PetscCall(FromLocal(S, x));
+  PetscCall(FromLocal(S, x, PETSC_FALSE));
   PetscCall(PetscLogFlops((S->dim == 2 ? 7.0 : 9.0) * S->xm * S->ym * S->zm * sweeps));
   PetscFunctionReturn(0);
 }

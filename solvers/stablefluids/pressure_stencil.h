@@ -20,7 +20,8 @@ PetscErrorCode SimPressureCreateGhostedDA(SimMAC mac, DM *da);
 
 /* The same operator as SimPressureAssemble on the ghosted DMDA `da` (SimPressureCreateGhostedDA or
  * a DMCoarsen of it) as a MATSHELL: MatMult, MatMultTranspose (A is symmetric), MatResidual
- * (r = b - A x in one sweep), MatGetDiagonal. One ghost exchange (DMGlobalToLocal) per product,
+ * (r = b - A x in one sweep), MatGetDiagonal. One ghost exchange per product (the owned part copied row
+ * by row, the face ghosts scattered from the neighbours),
  * then a plain loop over flat arrays. The null space is attached as in SimPressureAssemble. */
 PetscErrorCode SimPressureCreateStencil(SimMAC mac, DM da, Mat *A);
 
