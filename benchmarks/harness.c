@@ -206,7 +206,11 @@ PetscErrorCode BenchRunSuite(MPI_Comm comm, SimRegistry reg, const char *suite_f
   PetscCall(BenchTimingStart());
   PetscCall(BenchProvenanceCollect(comm, &prov));
   PetscCall(PetscSNPrintf(prov.command, sizeof(prov.command), "pbsim bench %s -o %s%s", suite_file, bc.outdir,
-                          set_cases ? " -bench_cases ..." : ""));
+                          set_cases ? " -bench_cases " : ""));
+  for (PetscInt i = 0; i < nnames; i++) {
+    if (i) PetscCall(PetscStrlcat(prov.command, ",", sizeof(prov.command)));
+    PetscCall(PetscStrlcat(prov.command, names[i], sizeof(prov.command)));
+  }
   PetscCall(BenchPlotsAvailable(&plots));
   if (!plots)
     PetscCall(
