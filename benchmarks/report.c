@@ -150,7 +150,7 @@ static PetscErrorCode CaseSection(MPI_Comm comm, FILE *fp, const BenchCaseResult
   PetscCall(Table(comm, fp, r, PETSC_FALSE));
   if (r->c->metric >= BENCH_POISSON) {
     PetscCall(PetscFPrintf(comm, fp, "\nTimings (%s):\n",
-                           r->c->metric == BENCH_POISSON   ? "ms; setup = first projection - median; bound = modelled bytes / STREAM bandwidth"
+                           r->c->metric == BENCH_POISSON   ? "ms; setup = creation + KSPSetUp; bound = modelled bytes / STREAM bandwidth"
                            : r->c->metric == BENCH_STREAM ? "GB/s"
                                                            : "ms per projection of the inner case; speedups against the first rank count"));
     PetscCall(Table(comm, fp, r, PETSC_TRUE));
