@@ -100,9 +100,10 @@ PetscErrorCode SimProjectionCreate(SimMAC mac, const char prefix[], SimProjectio
   PetscFunctionReturn(0);
 }
 
-/* Once, before the first solve, defaults for the PCMG levels: SSOR smoothing, and a
- * pseudo-inverse for the singular all-wall coarse problem (LU would meet a zero pivot). The
- * level options are read after this, so -<prefix>mg_levels_* and -<prefix>mg_coarse_* still win. */
+/* Once, before the first solve, defaults for the PCMG levels: SSOR smoothing for the assembled
+ * variant (the matrix-free one got its red-black smoothers at creation), and for both a
+ * pseudo-inverse for the singular all-wall coarse problem (LU would meet a zero pivot). The level
+ * options are read after this, so -<prefix>mg_levels_* and -<prefix>mg_coarse_* still win. */
 static PetscErrorCode SetUp_Projection(SimProjection proj)
 {
   PC pc;
