@@ -14,6 +14,12 @@ PetscErrorCode BenchCaseRun_Stability(BenchContext *bc, const BenchCase *c, Benc
 PetscErrorCode BenchCaseRun_Solver(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
 PetscErrorCode BenchCaseRun_Performance(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
 PetscErrorCode BenchCaseRun_Spatial(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
+PetscErrorCode BenchCaseRun_Poisson(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
+PetscErrorCode BenchCaseRun_Stream(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
+PetscErrorCode BenchCaseRun_Scaling(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
+/* poisson: the series of a sweep point (its sweep labels but the grid's, sweep_poisson_n, joined by
+ * '/'; the case name if none): one line per series in the figures. */
+PetscErrorCode BenchPoissonSeries(const BenchCase *c, PetscInt point, char *series, size_t len);
 
 /* Opens DIR/<case><suffix>.csv for writing on rank 0, writes the header line, and lists the file in
  * res. Close with PetscFClose(bc->comm, fp). */

@@ -15,6 +15,8 @@ static const BenchCaseDriver drivers[BENCH_NMETRICS] = {
     [BENCH_CONVERGENCE] = BenchCaseRun_Convergence, [BENCH_ENERGY] = BenchCaseRun_Energy,
     [BENCH_STABILITY] = BenchCaseRun_Stability,     [BENCH_SOLVER] = BenchCaseRun_Solver,
     [BENCH_PERFORMANCE] = BenchCaseRun_Performance, [BENCH_SPATIAL] = BenchCaseRun_Spatial,
+    [BENCH_POISSON] = BenchCaseRun_Poisson,         [BENCH_STREAM] = BenchCaseRun_Stream,
+    [BENCH_SCALING] = BenchCaseRun_Scaling,
 };
 
 /* <case>_timing.csv: one row per run, everything that differs between identical runs. */
@@ -188,6 +190,7 @@ PetscErrorCode BenchRunSuite(MPI_Comm comm, SimRegistry reg, const char *suite_f
 
   PetscFunctionBeginUser;
   PetscCall(BenchSuiteLoad(comm, suite_file, &suite));
+  PetscCall(PetscStrncpy(bc.suite_path, suite_file, sizeof(bc.suite_path)));
   PetscCall(PetscSNPrintf(bc.outdir, sizeof(bc.outdir), "out/bench/%s", suite->name));
   PetscOptionsBegin(comm, NULL, "pbsim bench", "");
   PetscCall(PetscOptionsString("-o", "output directory", "", bc.outdir, bc.outdir, sizeof(bc.outdir), &set_o));
@@ -204,7 +207,11 @@ PetscErrorCode BenchRunSuite(MPI_Comm comm, SimRegistry reg, const char *suite_f
   PetscCall(BenchTimingStart());
   PetscCall(BenchProvenanceCollect(comm, &prov));
   PetscCall(PetscSNPrintf(prov.command, sizeof(prov.command), "pbsim bench %s -o %s%s", suite_file, bc.outdir,
-                          set_cases ? " -bench_cases ..." : ""));
+                          set_cases ? " -bench_cases " : ""));
+  for (PetscInt i = 0; i < nnames; i++) {
+    if (i) PetscCall(PetscStrlcat(prov.command, ",", sizeof(prov.command)));
+    PetscCall(PetscStrlcat(prov.command, names[i], sizeof(prov.command)));
+  }
   PetscCall(BenchPlotsAvailable(&plots));
   if (!plots)
     PetscCall(

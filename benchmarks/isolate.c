@@ -95,37 +95,53 @@ static PetscErrorCode RecordUnused(PetscOptions db, char *buf, size_t len)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode BenchRunIsolated(BenchContext *bc, const char *options, SimRunMonitorFn fn, void *ctx, BenchRunRecord *rec)
+/* A SimRun as a body: create, set from options, monitors, execute, destroy (whatever happened). */
+typedef struct {
+  SimRunMonitorFn fn;
+  void *ctx;
+  Tally tally;
+} SimRunBody;
+
+static PetscErrorCode RunSimRun(BenchContext *bc, void *ctx)
+{
+  SimRunBody *b = (SimRunBody *)ctx;
+  SimRun run = NULL;
+  PetscErrorCode rerr, derr;
+
+  rerr = RunBody(bc, b->fn, b->ctx, &b->tally, &run);
+  derr = SimRunDestroy(&run);
+  return rerr ? rerr : derr;
+}
+
+/* Runs body(bc, ctx) isolated (see isolate.h); forced: options inserted after `options`, which win. */
+static PetscErrorCode Isolated(BenchContext *bc, const char *options, const char *forced, BenchBodyFn body, void *ctx,
+                               BenchRunRecord *rec)
 {
   PetscOptions db;
   ErrorCapture cap = {0};
-  Tally tally = {0};
   BenchEventSnapshot before, after;
-  SimRun run = NULL;
   FILE *saved_stdout = PETSC_STDOUT;
-  PetscErrorCode rerr, derr;
-  char forced[PETSC_MAX_PATH_LEN + 128], *all;
+  PetscErrorCode rerr;
+  char *all;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscSNPrintf(forced, sizeof(forced), "-o %s -log 0 -snapshots 0 -output_every 0 -progress 0", bc->scratch));
   PetscCall(PetscOptionsCreate(&db));
   PetscCall(PetscOptionsInsertString(db, options));
-  PetscCall(PetscOptionsInsertString(db, forced));
+  if (forced) PetscCall(PetscOptionsInsertString(db, forced));
   if (bc->verbose) PetscCall(PetscPrintf(bc->comm, "bench: run %s:%s\n", rec->label, options));
 
   PetscCall(BenchEventsSnapshot(&before));
   PetscCall(PetscOptionsPush(db));
   if (!bc->verbose && bc->devnull) PETSC_STDOUT = bc->devnull;
   PetscCall(PetscPushErrorHandler(CaptureError, &cap));
-  rerr = RunBody(bc, fn, ctx, &tally, &run);
-  derr = SimRunDestroy(&run);
+  rerr = body(bc, ctx);
   PetscCall(PetscPopErrorHandler());
   PETSC_STDOUT = saved_stdout;
   PetscCall(PetscOptionsPop());
   PetscCall(BenchEventsSnapshot(&after));
   PetscCall(BenchEventsRebalance(&before, &after));
 
-  if (!rerr && !derr)
+  if (!rerr)
     PetscCall(PetscStrcpy(rec->status, "ok"));
   else
     PetscCall(PetscStrcpy(rec->status, cap.code == PETSC_ERR_FP ? "nonfinite" : "error"));
@@ -138,12 +154,32 @@ PetscErrorCode BenchRunIsolated(BenchContext *bc, const char *options, SimRunMon
   Scrub(rec->options, bc->scratch);
   PetscCall(PetscFree(all));
   PetscCall(PetscOptionsDestroy(&db));
+  if (bc->verbose && rerr) PetscCall(PetscPrintf(bc->comm, "bench:   %s: %s\n", rec->status, rec->message));
+  PetscFunctionReturn(0);
+}
 
-  rec->nv = tally.nv;
-  rec->steps_done = tally.steps;
-  rec->time_reached = tally.time;
-  rec->not_converged = tally.not_converged;
-  PetscCall(BenchTimingCompute(&before, &after, tally.steps, tally.nv, tally.wall_ms, &rec->timing));
-  if (bc->verbose && (rerr || derr)) PetscCall(PetscPrintf(bc->comm, "bench:   %s: %s\n", rec->status, rec->message));
+PetscErrorCode BenchRunIsolated(BenchContext *bc, const char *options, SimRunMonitorFn fn, void *ctx, BenchRunRecord *rec)
+{
+  SimRunBody body = {.fn = fn, .ctx = ctx};
+  BenchEventSnapshot before, after;
+  char forced[PETSC_MAX_PATH_LEN + 128];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(forced, sizeof(forced), "-o %s -log 0 -snapshots 0 -output_every 0 -progress 0", bc->scratch));
+  PetscCall(BenchEventsSnapshot(&before));
+  PetscCall(Isolated(bc, options, forced, RunSimRun, &body, rec));
+  PetscCall(BenchEventsSnapshot(&after));
+  rec->nv = body.tally.nv;
+  rec->steps_done = body.tally.steps;
+  rec->time_reached = body.tally.time;
+  rec->not_converged = body.tally.not_converged;
+  PetscCall(BenchTimingCompute(&before, &after, body.tally.steps, body.tally.nv, body.tally.wall_ms, &rec->timing));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode BenchRunIsolatedBody(BenchContext *bc, const char *options, BenchBodyFn fn, void *ctx, BenchRunRecord *rec)
+{
+  PetscFunctionBeginUser;
+  PetscCall(Isolated(bc, options, NULL, fn, ctx, rec));
   PetscFunctionReturn(0);
 }

@@ -8,6 +8,7 @@
 typedef struct {
   MPI_Comm comm;
   SimRegistry reg;
+  char suite_path[PETSC_MAX_PATH_LEN]; /* the suite file (the scaling metric re-runs it under mpirun) */
   char outdir[PETSC_MAX_PATH_LEN];  /* -o DIR */
   char scratch[PETSC_MAX_PATH_LEN]; /* the runs' -o (only a blow-up writes there: last_good.vtu) */
   PetscBool verbose;                /* show the runs' own output */
@@ -22,3 +23,10 @@ typedef struct {
  * time reached, vertex count, steps that did not converge; timing. A failed run is not an error of
  * this function: its errors are only the harness's own (e.g. an unparsable option string). */
 PetscErrorCode BenchRunIsolated(BenchContext *bc, const char *options, SimRunMonitorFn fn, void *ctx, BenchRunRecord *rec);
+
+/* The same isolation for a run that is not a SimRun (the pressure-solve, STREAM and scaling metrics):
+ * fn(bc, ctx) runs with `options` alone in a fresh options database (nothing forced), stdout muted,
+ * errors captured into rec (status, message), the options as run and those nothing read recorded.
+ * rec's counts and timing are left to the caller. */
+typedef PetscErrorCode (*BenchBodyFn)(BenchContext *bc, void *ctx);
+PetscErrorCode BenchRunIsolatedBody(BenchContext *bc, const char *options, BenchBodyFn fn, void *ctx, BenchRunRecord *rec);

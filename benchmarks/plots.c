@@ -244,6 +244,93 @@ static PetscErrorCode SpatialFigures(Script *s, char *cmd, size_t len)
   PetscFunctionReturn(0);
 }
 
+/* One data set per series (BenchPoissonSeries): `file` using x:y on the rows of that series (column 2). */
+/* The series' rows are interleaved with the others' (the grid sweep varies slowest): a filter in the
+ * plot expression would break the line at every other series' row, so each series is read through
+ * `grep -F ",<series>,"` (its CSV column 2). require: only series with a row whose key is > 0. */
+static PetscErrorCode PerSeries(Script *s, const char *file, int xcol, int ycol, const char *style, int dash, const char *suffix,
+                                const char *require, char *cmd, size_t len)
+{
+  const BenchCase *c = s->res->c;
+  char seen[BENCH_MAX_SWEEP_VALUES * 4][BENCH_LABEL_LEN], series[BENCH_LABEL_LEN], item[1024];
+  PetscInt nseen = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt p = 0; p < BenchCaseNumPoints(c); p++) {
+    PetscInt k;
+    PetscCall(BenchPoissonSeries(c, p, series, sizeof(series)));
+    for (k = 0; k < nseen; k++)
+      if (!strcmp(seen[k], series)) break;
+    if (k < nseen || nseen == (PetscInt)(sizeof(seen) / sizeof(seen[0]))) continue;
+    if (require) {
+      PetscBool any = PETSC_FALSE;
+      for (PetscInt q = p; q < BenchCaseNumPoints(c); q++) {
+        char sq[BENCH_LABEL_LEN], label[BENCH_LABEL_LEN], opts[4096];
+        const BenchValue *v;
+        PetscCall(BenchPoissonSeries(c, q, sq, sizeof(sq)));
+        if (strcmp(sq, series)) continue;
+        PetscCall(BenchCasePoint(c, q, label, sizeof(label), opts, sizeof(opts)));
+        v = BenchResultFind(s->res, label, require);
+        any = (PetscBool)(any || (v && v->value > 0));
+      }
+      if (!any) continue;
+    }
+    PetscCall(PetscStrcpy(seen[nseen++], series));
+    k = nseen - 1;
+    PetscCall(PetscSNPrintf(item, sizeof(item),
+                            "%s'< grep -F \",%s,\" %s' using %d:%d with %s lc rgb '%s' dashtype %d title \"%s%s\"",
+                            cmd[0] ? ", \\\n  " : "", series, file, xcol, ycol, style, palette[k % 12], dash ? dash : (int)(1 + k / 12), series, suffix));
+    PetscCall(PetscStrlcat(cmd, item, len));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PoissonFigures(Script *s, char *cmd, size_t len)
+{
+  char file[128], times[128];
+
+  PetscFunctionBeginUser;
+  if (!AnyPositive(s->res, "iterations")) PetscFunctionReturn(0);
+  PetscCall(PetscSNPrintf(file, sizeof(file), "%s.csv", s->res->c->name));
+  PetscCall(PetscSNPrintf(times, sizeof(times), "%s_solve_timing.csv", s->res->c->name));
+  cmd[0] = 0;
+  PetscCall(PerSeries(s, file, 4, 6, "linespoints lw 2", 0, "", NULL, cmd, len));
+  PetscCall(Figure(s, "iterations", "CG iterations to a 1e-8 relative residual vs cells per axis",
+                   "set logscale x 2\nset xlabel 'cells per axis'\nset ylabel 'iterations'\nset yrange [0:*]\n", cmd));
+  cmd[0] = 0;
+  PetscCall(PerSeries(s, times, 3, 6, "linespoints lw 2", 0, "", NULL, cmd, len));
+  PetscCall(Figure(s, "time", "Time per projection (best of the repeats) vs unknowns (log-log)",
+                   "set logscale xy\nset format x '%.0e'\nset xlabel 'unknowns (cells)'\nset ylabel 'ms per projection'\n", cmd));
+  if (AnyPositive(s->res, "bound_ms_per_iteration")) {
+    cmd[0] = 0;
+    PetscCall(PerSeries(s, times, 3, 8, "linespoints lw 2", 1, "", NULL, cmd, len));
+    PetscCall(PerSeries(s, times, 3, 9, "lines lw 1.5", 2, " (bandwidth bound)", "bound_ms_per_iteration", cmd, len));
+    PetscCall(Figure(s, "per_iteration",
+                     "Time per CG iteration vs the memory-bandwidth bound (modelled bytes per iteration / STREAM triad bandwidth)",
+                     "set logscale xy\nset format x '%.0e'\nset xlabel 'unknowns (cells)'\nset ylabel 'ms per iteration'\n", cmd));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ScalingFigures(Script *s, char *cmd, size_t len)
+{
+  char setup[256];
+  const BenchCase *c = s->res->c;
+
+  PetscFunctionBeginUser;
+  if (!AnyPositive(s->res, "speedup")) PetscFunctionReturn(0);
+  PetscCall(PetscSNPrintf(cmd, len,
+                          "'%s_speedup_timing.csv' every ::1 using 2:4 with linespoints lw 2 lc rgb '%s' title 'measured', \\\n"
+                          "  '%s_speedup_timing.csv' every ::1 using 2:($7 > 0 ? $7 : 1/0) with linespoints lw 2 dashtype 2 lc rgb '%s' title "
+                          "'STREAM triad speedup (bandwidth bound)', \\\n  x with lines dashtype 3 lc rgb 'gray40' title 'ideal'",
+                          c->name, palette[0], c->name, palette[3]));
+  PetscCall(PetscSNPrintf(setup, sizeof(setup),
+                          "set xlabel 'MPI ranks'\nset ylabel '%s speedup'\nset xrange [1:%d]\nset yrange [0:*]\nset xtics 1\n",
+                          !strcmp(c->mode, "weak") ? "scaled (weak)" : "strong", (int)c->ranks[c->nranks - 1]));
+  PetscCall(Figure(s, "speedup", "Speedup vs MPI ranks, with the STREAM bandwidth speedup and ideal scaling", setup, cmd));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode WriteScript(Script *s)
 {
   char *cmd;
@@ -267,6 +354,14 @@ static PetscErrorCode WriteScript(Script *s)
     break;
   case BENCH_SPATIAL:
     PetscCall(SpatialFigures(s, cmd, BENCH_PLOT_CMD));
+    break;
+  case BENCH_POISSON:
+    PetscCall(PoissonFigures(s, cmd, BENCH_PLOT_CMD));
+    break;
+  case BENCH_SCALING:
+    PetscCall(ScalingFigures(s, cmd, BENCH_PLOT_CMD));
+    break;
+  case BENCH_STREAM:
     break;
   default:
     PetscCall(TimeFigure(s, cmd, BENCH_PLOT_CMD));

@@ -91,7 +91,20 @@ static PetscErrorCode Parameters(MPI_Comm comm, FILE *fp, const BenchCase *c)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFPrintf(comm, fp, "\nMetric **%s**", BenchMetricName(c->metric)));
-  if (c->metric != BENCH_STABILITY) PetscCall(PetscFPrintf(comm, fp, "; dt = %.6g s", (double)c->dt));
+  if (c->metric < BENCH_POISSON && c->metric != BENCH_STABILITY) PetscCall(PetscFPrintf(comm, fp, "; dt = %.6g s", (double)c->dt));
+  if (c->metric == BENCH_POISSON)
+    PetscCall(PetscFPrintf(comm, fp,
+                           "; per point: one projection with setup, then %" PetscInt_FMT " timed projections (best and median)%s",
+                           c->repeats, c->stream_mb > 0 ? "; bandwidth bound from a STREAM triad on this machine" : ""));
+  if (c->metric == BENCH_STREAM)
+    PetscCall(PetscFPrintf(comm, fp, "; triad on %.6g MB arrays per rank, best of %" PetscInt_FMT, (double)c->stream_mb, c->repeats));
+  if (c->metric == BENCH_SCALING) {
+    PetscCall(PetscFPrintf(comm, fp, "; %s scaling of", c->mode));
+    for (PetscInt i = 0; i < c->ninner; i++) PetscCall(PetscFPrintf(comm, fp, "%s `%s`", i ? "," : "", c->inner[i]));
+    PetscCall(PetscFPrintf(comm, fp, " under `%s -np N --oversubscribe`, N =", c->mpirun));
+    for (PetscInt i = 0; i < c->nranks; i++) PetscCall(PetscFPrintf(comm, fp, "%s %d", i ? "," : "", (int)c->ranks[i]));
+    if (c->stream_case[0]) PetscCall(PetscFPrintf(comm, fp, "; STREAM: case `%s` at each N", c->stream_case));
+  }
   if (c->t_end > 0) PetscCall(PetscFPrintf(comm, fp, "; t_end = %.6g s", (double)c->t_end));
   if (c->steps > 0) PetscCall(PetscFPrintf(comm, fp, "; %" PetscInt_FMT " steps", c->steps));
   if (c->metric == BENCH_CONVERGENCE)
@@ -135,7 +148,13 @@ static PetscErrorCode CaseSection(MPI_Comm comm, FILE *fp, const BenchCaseResult
   PetscCall(PetscFPrintf(comm, fp, "\n## %s%s%s\n", r->c->name, r->c->title[0] ? ": " : "", r->c->title));
   PetscCall(Parameters(comm, fp, r->c));
   PetscCall(Table(comm, fp, r, PETSC_FALSE));
-  if (r->c->metric != BENCH_STABILITY) {
+  if (r->c->metric >= BENCH_POISSON) {
+    PetscCall(PetscFPrintf(comm, fp, "\nTimings (%s):\n",
+                           r->c->metric == BENCH_POISSON   ? "ms; setup = creation + KSPSetUp; bound = modelled bytes / STREAM bandwidth"
+                           : r->c->metric == BENCH_STREAM ? "GB/s"
+                                                           : "ms per projection of the inner case; speedups against the first rank count"));
+    PetscCall(Table(comm, fp, r, PETSC_TRUE));
+  } else if (r->c->metric != BENCH_STABILITY) {
     PetscCall(PetscFPrintf(
         comm, fp,
         "\nTimings (ms per step by PETSc log event; throughput in vertex-steps/s; peak memory of the process so far in MB):\n"));

@@ -19,6 +19,9 @@ static const struct {
     [BENCH_SOLVER] = {"solver", "dt, t_end or steps, plot_step, gap_target"},
     [BENCH_PERFORMANCE] = {"performance", "dt, t_end or steps"},
     [BENCH_SPATIAL] = {"spatial", "dt, t_end or steps, figure, size, refine_dt"},
+    [BENCH_POISSON] = {"poisson", "repeats, stream_mb"},
+    [BENCH_STREAM] = {"stream", "mb, repeats"},
+    [BENCH_SCALING] = {"scaling", "inner, ranks, mode, stream, mpirun"},
 };
 static const char common_keys[] = "metric, title, options, sweep_<option>";
 static const char top_keys[] = "suite, title, options, cases, table, table_<column>";
@@ -201,6 +204,76 @@ static PetscErrorCode ReadTimeKeys(Loader *L, BenchCase *c)
   PetscFunctionReturn(0);
 }
 
+/* scaling: ranks, inner, mode, stream, mpirun (the inner and stream cases are checked once every
+ * case is read, CheckScaling). */
+static PetscErrorCode ReadScalingKeys(Loader *L, BenchCase *c)
+{
+  const char *n = c->name;
+  char list[1024] = "1,2,4", *save = NULL;
+  PetscBool set;
+
+  PetscFunctionBeginUser;
+  PetscCall(GetString(L, n, "ranks", list, sizeof(list), NULL));
+  for (char *tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+    char *end;
+    long r = strtol(tok, &end, 10);
+    PetscCheck(!*end && r >= 1 && r <= 1024, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "%s: case '%s': ranks must be positive integers (got '%s')", L->path, n, tok);
+    PetscCheck(c->nranks < BENCH_MAX_RANKS, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%s: case '%s': at most %d rank counts", L->path, n,
+               BENCH_MAX_RANKS);
+    PetscCheck(!c->nranks || r > c->ranks[c->nranks - 1], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "%s: case '%s': ranks must increase (got %ld after %d)", L->path, n, r, (int)c->ranks[c->nranks - 1]);
+    c->ranks[c->nranks++] = (PetscInt)r;
+  }
+  PetscCheck(c->nranks >= 2 && c->ranks[0] == 1, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "%s: case '%s': ranks must start at 1 and list at least two counts, e.g. [1, 2, 4]", L->path, n);
+  PetscCall(PetscStrcpy(c->mode, "strong"));
+  PetscCall(GetString(L, n, "mode", c->mode, sizeof(c->mode), NULL));
+  PetscCheck(!strcmp(c->mode, "strong") || !strcmp(c->mode, "weak"), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "%s: case '%s': mode must be strong or weak (got '%s')", L->path, n, c->mode);
+  list[0] = 0;
+  PetscCall(GetString(L, n, "inner", list, sizeof(list), &set));
+  PetscCheck(set && list[0], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "%s: case '%s' needs the key 'inner': the case measured at each rank count (weak: one case per count)", L->path, n);
+  save = NULL;
+  for (char *tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+    PetscCheck(c->ninner < BENCH_MAX_RANKS, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%s: case '%s': too many inner cases", L->path, n);
+    PetscCall(PetscStrncpy(c->inner[c->ninner++], tok, sizeof(c->inner[0])));
+  }
+  PetscCheck(!strcmp(c->mode, "weak") ? c->ninner == c->nranks : c->ninner == 1, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "%s: case '%s': mode %s needs %s inner case%s (got %d)", L->path, n, c->mode,
+             !strcmp(c->mode, "weak") ? "one" : "exactly one", !strcmp(c->mode, "weak") ? " per rank count" : "", (int)c->ninner);
+  PetscCall(GetString(L, n, "stream", c->stream_case, sizeof(c->stream_case), NULL));
+  PetscCall(PetscStrcpy(c->mpirun, "mpirun"));
+  PetscCall(GetString(L, n, "mpirun", c->mpirun, sizeof(c->mpirun), NULL));
+  PetscFunctionReturn(0);
+}
+
+/* Every scaling case's inner and stream cases exist, with the right metrics. */
+static PetscErrorCode CheckScaling(Loader *L)
+{
+  BenchSuite *s = L->suite;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < s->ncases; i++) {
+    const BenchCase *c = &s->cases[i];
+    if (c->metric != BENCH_SCALING) continue;
+    for (PetscInt k = 0; k <= c->ninner; k++) {
+      const char *name = k < c->ninner ? c->inner[k] : c->stream_case;
+      PetscInt j;
+      if (!name[0]) continue;
+      for (j = 0; j < s->ncases; j++)
+        if (!strcmp(s->cases[j].name, name)) break;
+      PetscCheck(j < s->ncases, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: case '%s': %s case '%s' is not in `cases`", L->path,
+                 c->name, k < c->ninner ? "inner" : "stream", name);
+      PetscCheck(k < c->ninner ? s->cases[j].metric != BENCH_SCALING : s->cases[j].metric == BENCH_STREAM, PETSC_COMM_SELF,
+                 PETSC_ERR_ARG_WRONG, "%s: case '%s': %s case '%s' has metric %s", L->path, c->name, k < c->ninner ? "inner" : "stream",
+                 name, BenchMetricName(s->cases[j].metric));
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
 /* The keys of one metric, with defaults and ranges. */
 static PetscErrorCode ReadMetricKeys(Loader *L, BenchCase *c)
 {
@@ -266,6 +339,24 @@ static PetscErrorCode ReadMetricKeys(Loader *L, BenchCase *c)
       PetscCall(PetscOptionsGetBool(L->db, prefix, "-refine_dt", &c->refine_dt, NULL));
     }
   } break;
+  case BENCH_POISSON:
+    c->repeats = 5;
+    PetscCall(GetInt(L, n, "repeats", &c->repeats, NULL));
+    PetscCall(GetReal(L, n, "stream_mb", PETSC_FALSE, &c->stream_mb, NULL));
+    PetscCheck(c->repeats >= 1 && c->stream_mb >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "%s: case '%s': repeats must be >= 1 and stream_mb >= 0", L->path, n);
+    PetscFunctionReturn(0); /* no time keys */
+  case BENCH_STREAM:
+    c->repeats = 10;
+    c->stream_mb = 128;
+    PetscCall(GetInt(L, n, "repeats", &c->repeats, NULL));
+    PetscCall(GetReal(L, n, "mb", PETSC_FALSE, &c->stream_mb, NULL));
+    PetscCheck(c->repeats >= 1 && c->stream_mb > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "%s: case '%s': repeats must be >= 1 and mb > 0", L->path, n);
+    PetscFunctionReturn(0);
+  case BENCH_SCALING:
+    PetscCall(ReadScalingKeys(L, c));
+    PetscFunctionReturn(0);
   default:
     break;
   }
@@ -420,6 +511,7 @@ static PetscErrorCode ReadSuite(Loader *L)
   for (PetscInt i = 0; i < s->ncases; i++) PetscCall(ReadCase(L, i, options));
   PetscCall(ReadTable(L));
   PetscCall(CheckUnread(L));
+  PetscCall(CheckScaling(L));
   PetscFunctionReturn(0);
 }
 

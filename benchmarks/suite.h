@@ -6,11 +6,23 @@
 #define BENCH_MAX_SWEEPS 4
 #define BENCH_MAX_SWEEP_VALUES 32
 #define BENCH_MAX_COLUMNS 16
-#define BENCH_MAX_COLUMN_REFS 4
+#define BENCH_MAX_COLUMN_REFS 8
 #define BENCH_LABEL_LEN 128
 
 /* What a case measures; each has a driver in cases.h. */
-typedef enum { BENCH_CONVERGENCE, BENCH_ENERGY, BENCH_STABILITY, BENCH_SOLVER, BENCH_PERFORMANCE, BENCH_SPATIAL, BENCH_NMETRICS } BenchMetric;
+typedef enum {
+  BENCH_CONVERGENCE,
+  BENCH_ENERGY,
+  BENCH_STABILITY,
+  BENCH_SOLVER,
+  BENCH_PERFORMANCE,
+  BENCH_SPATIAL, /* error against mesh size from named run figures */
+  BENCH_POISSON, /* the pressure solve alone (no SimRun): iterations, times, residual */
+  BENCH_STREAM,  /* STREAM triad memory bandwidth */
+  BENCH_SCALING, /* other cases of the suite under mpirun -np N */
+  BENCH_NMETRICS
+} BenchMetric;
+#define BENCH_MAX_RANKS 8
 const char *BenchMetricName(BenchMetric m);
 
 /* One swept option: `sweep_<option>: v1,v2,...`. A value may be `label=value -more options`: the
@@ -48,6 +60,16 @@ typedef struct {
   char figure[64]; /* the named run figure that is the error (e.g. tip_error) */
   char size[64];   /* the named run figure that is the mesh size h */
   PetscBool refine_dt; /* point k runs at dt / 2^k (a constant Courant number when h halves) */
+  /* poisson, stream */
+  PetscInt repeats;    /* poisson: timed solves per point (best and median); stream: triad passes (best) */
+  PetscReal stream_mb; /* MB per STREAM array per rank (stream: `mb`; poisson: `stream_mb`, 0 = no bandwidth bound) */
+  /* scaling */
+  PetscInt nranks, ranks[BENCH_MAX_RANKS]; /* mpirun -np values */
+  PetscInt ninner;
+  char inner[BENCH_MAX_RANKS][64]; /* the measured case(s): one (strong) or one per rank count (weak) */
+  char mode[8];                    /* strong | weak */
+  char stream_case[64];            /* a stream case run at each rank count ("" : none) */
+  char mpirun[256];                /* the launcher (default mpirun) */
 } BenchCase;
 
 /* A column of the suite's summary table: the first referenced case.key that has the row's label. */

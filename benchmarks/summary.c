@@ -61,7 +61,7 @@ static PetscErrorCode WriteParameters(BenchJSON *j, const BenchCase *c)
 {
   PetscFunctionBeginUser;
   PetscCall(BenchJSONObjectBegin(j, "parameters"));
-  if (c->metric != BENCH_STABILITY) PetscCall(BenchJSONReal(j, "dt", c->dt));
+  if (c->metric < BENCH_POISSON && c->metric != BENCH_STABILITY) PetscCall(BenchJSONReal(j, "dt", c->dt));
   if (c->t_end > 0) PetscCall(BenchJSONReal(j, "t_end", c->t_end));
   if (c->steps > 0) PetscCall(BenchJSONInt(j, "steps", c->steps));
   switch (c->metric) {
@@ -85,6 +85,25 @@ static PetscErrorCode WriteParameters(BenchJSON *j, const BenchCase *c)
   case BENCH_SOLVER:
     PetscCall(BenchJSONInt(j, "plot_step", c->plot_step));
     PetscCall(BenchJSONReal(j, "gap_target", c->gap_target));
+    break;
+  case BENCH_POISSON:
+    PetscCall(BenchJSONInt(j, "repeats", c->repeats));
+    PetscCall(BenchJSONReal(j, "stream_mb", c->stream_mb));
+    break;
+  case BENCH_STREAM:
+    PetscCall(BenchJSONInt(j, "repeats", c->repeats));
+    PetscCall(BenchJSONReal(j, "mb", c->stream_mb));
+    break;
+  case BENCH_SCALING:
+    PetscCall(BenchJSONString(j, "mode", c->mode));
+    PetscCall(BenchJSONArrayBegin(j, "ranks"));
+    for (PetscInt i = 0; i < c->nranks; i++) PetscCall(BenchJSONInt(j, NULL, c->ranks[i]));
+    PetscCall(BenchJSONArrayEnd(j));
+    PetscCall(BenchJSONArrayBegin(j, "inner"));
+    for (PetscInt i = 0; i < c->ninner; i++) PetscCall(BenchJSONString(j, NULL, c->inner[i]));
+    PetscCall(BenchJSONArrayEnd(j));
+    PetscCall(BenchJSONString(j, "stream", c->stream_case));
+    PetscCall(BenchJSONString(j, "mpirun", c->mpirun));
     break;
   default:
     break;

@@ -1,6 +1,8 @@
 /* The Stable Fluids pressure projection on a MAC grid, solved by KSPCG + PCMG over the DMDA hierarchy. */
 #include "solvers/stablefluids/projection.h"
 #include "framework/events.h"
+#include "solvers/stablefluids/pressure_mg.h"
+#include "solvers/stablefluids/pressure_stencil.h"
 
 struct _n_SimProjection {
   SimMAC mac;         /* not owned */
@@ -8,64 +10,53 @@ struct _n_SimProjection {
   KSP ksp;            /* CG + MG by default */
   PetscBool allwalls; /* singular operator with the constants as null space */
   PetscBool setup;    /* level defaults applied and KSPSetUp done */
+  PetscBool matfree;  /* PCMG with matrix-free stencil levels (pressure_mg.h) instead of assembled ones */
   Vec b;              /* right-hand side */
   SimEvents ev;       /* SimFactor: hierarchy and operator setup; SimSolve: the pressure KSPSolve */
 };
 
-/* Assembles A = -h^d lap_h on the level DM of `ksp` (Bridson eq. 5.9 times the cell volume):
- * row (i,j,k): sum over the 2d neighbours of h^(d-2) (p_c - p_nb) for an interior face,
- * nothing for a wall face (homogeneous Neumann), h^(d-2) 2 p_c for an open face (p = 0 on the
- * face through the ghost value -p_c). h is the level's cell size, so every PCMG level is a
- * rediscretization. With walls everywhere the constants are attached as null space. */
+/* The KSP's operators on each level of the assembled PCMG hierarchy (and for every other PC): the
+ * pressure operator rediscretized at that level's h (SimPressureAssemble). */
 static PetscErrorCode ComputeOperator_Projection(KSP ksp, Mat J, Mat A, void *ctx)
 {
   SimProjection proj = (SimProjection)ctx;
-  SimMAC mac = proj->mac;
   DM dm;
-  PetscInt M[3] = {1, 1, 1}, xs, ys, zs, xm, ym, zm, dim = mac->dim;
-  PetscReal h, s;
 
   PetscFunctionBegin;
   PetscCall(KSPGetDM(ksp, &dm));
-  PetscCall(DMDAGetInfo(dm, NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-  h = mac->h * (PetscReal)mac->n[0] / (PetscReal)M[0];
-  s = dim == 2 ? 1.0 : h;
-  PetscCall(DMDAGetCorners(dm, &xs, &ys, &zs, &xm, &ym, &zm));
-  for (PetscInt k = zs; k < zs + zm; k++)
-    for (PetscInt j = ys; j < ys + ym; j++)
-      for (PetscInt i = xs; i < xs + xm; i++) {
-        MatStencil row = {.i = i, .j = j, .k = k}, col[7];
-        PetscScalar val[7], diag = 0;
-        PetscInt idx[3] = {i, j, k}, nc = 1;
-
-        for (PetscInt c = 0; c < dim; c++)
-          for (PetscInt side = 0; side < 2; side++) {
-            PetscInt nb = idx[c] + (side ? 1 : -1);
-            if (nb >= 0 && nb < M[c]) {
-              PetscInt *at[3] = {&col[nc].i, &col[nc].j, &col[nc].k};
-              col[nc] = row;
-              *at[c] = nb;
-              val[nc++] = -s;
-              diag += s;
-            } else if (mac->bc[2 * c + side] == SIM_MAC_OPEN)
-              diag += 2 * s;
-          }
-        col[0] = row;
-        val[0] = diag;
-        PetscCall(MatSetValuesStencil(A, 1, &row, nc, col, val, INSERT_VALUES));
-      }
-  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(SimPressureAssemble(proj->mac, dm, A));
   if (J != A) {
+    MatNullSpace ns;
     PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatGetNullSpace(A, &ns));
+    if (ns) PetscCall(MatSetNullSpace(J, ns));
   }
-  if (proj->allwalls) {
-    MatNullSpace ns;
-    PetscCall(MatNullSpaceCreate(PetscObjectComm((PetscObject)A), PETSC_TRUE, 0, NULL, &ns));
-    PetscCall(MatSetNullSpace(A, ns));
-    if (J != A) PetscCall(MatSetNullSpace(J, ns));
-    PetscCall(MatNullSpaceDestroy(&ns));
+  PetscFunctionReturn(0);
+}
+
+/* After the options: PCMG with matrix-free levels (-<prefix>mg_operator matfree, the default) gets
+ * its hierarchy and operators here; every other choice (assembled PCMG, GAMG, hypre, ICC, ...) gets
+ * the assembled operator on the DM, through which PCMG also rediscretizes its levels. */
+static PetscErrorCode ChooseOperators(SimProjection P, PetscInt kind)
+{
+  PetscBool ismg;
+  PC pc;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetPC(P->ksp, &pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCMG, &ismg));
+  P->matfree = (PetscBool)(ismg && kind == 0);
+  if (P->matfree) {
+    Mat A;
+    PetscCall(PetscLogEventBegin(P->ev.factor, 0, 0, 0, 0));
+    PetscCall(SimPressureMGSetUp(pc, P->mac, &A));
+    PetscCall(PetscLogEventEnd(P->ev.factor, 0, 0, 0, 0));
+    PetscCall(KSPSetOperators(P->ksp, A, A));
+    PetscCall(MatDestroy(&A));
+  } else {
+    PetscCall(KSPSetDM(P->ksp, P->dm));
+    PetscCall(KSPSetComputeOperators(P->ksp, ComputeOperator_Projection, P));
   }
   PetscFunctionReturn(0);
 }
@@ -74,9 +65,12 @@ PetscErrorCode SimProjectionCreate(SimMAC mac, const char prefix[], SimProjectio
 {
   SimProjection P;
   PC pc;
-  PetscInt levels = 1, m[3];
+  PetscInt levels = 1, m[3], kind = 0;
+  static const char *const kinds[] = {"matfree", "assembled"};
 
   PetscFunctionBegin;
+  /* read first: a bad value is an error before anything is allocated */
+  PetscCall(PetscOptionsGetEList(NULL, prefix ? prefix : "sf_pressure_", "-mg_operator", kinds, 2, &kind, NULL));
   PetscCall(PetscNew(&P));
   P->mac = mac;
   PetscCall(SimEventsGet(&P->ev));
@@ -88,8 +82,6 @@ PetscErrorCode SimProjectionCreate(SimMAC mac, const char prefix[], SimProjectio
 
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)mac->da), &P->ksp));
   PetscCall(KSPSetOptionsPrefix(P->ksp, prefix ? prefix : "sf_pressure_"));
-  PetscCall(KSPSetDM(P->ksp, P->dm));
-  PetscCall(KSPSetComputeOperators(P->ksp, ComputeOperator_Projection, P));
   PetscCall(KSPSetType(P->ksp, KSPCG));
   PetscCall(KSPSetNormType(P->ksp, KSP_NORM_UNPRECONDITIONED));
   PetscCall(KSPSetTolerances(P->ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 10000));
@@ -103,13 +95,15 @@ PetscErrorCode SimProjectionCreate(SimMAC mac, const char prefix[], SimProjectio
   PetscCall(PCSetType(pc, PCMG));
   PetscCall(PCMGSetLevels(pc, levels, NULL));
   PetscCall(KSPSetFromOptions(P->ksp));
+  PetscCall(ChooseOperators(P, kind));
   *proj = P;
   PetscFunctionReturn(0);
 }
 
-/* Once, before the first solve, defaults for the PCMG levels: SSOR smoothing, and a
- * pseudo-inverse for the singular all-wall coarse problem (LU would meet a zero pivot). The
- * level options are read after this, so -<prefix>mg_levels_* and -<prefix>mg_coarse_* still win. */
+/* Once, before the first solve, defaults for the PCMG levels: SSOR smoothing for the assembled
+ * variant (the matrix-free one got its red-black smoothers at creation), and for both a
+ * pseudo-inverse for the singular all-wall coarse problem (LU would meet a zero pivot). The level
+ * options are read after this, so -<prefix>mg_levels_* and -<prefix>mg_coarse_* still win. */
 static PetscErrorCode SetUp_Projection(SimProjection proj)
 {
   PC pc;
@@ -126,7 +120,7 @@ static PetscErrorCode SetUp_Projection(SimProjection proj)
      * coarse correction, a symmetric V-cycle as CG needs (McAdams et al. 2010 smooth with
      * damped Jacobi plus boundary Gauss-Seidel sweeps). Measured at 256^2: 6 CG iterations
      * instead of 8 and ~2-3x less time per solve than PETSc's default Chebyshev(2)+SOR. */
-    for (PetscInt l = 1; l < levels; l++) {
+    for (PetscInt l = 1; l < levels && !proj->matfree; l++) {
       KSP sksp;
       PC spc;
       PetscCall(PCMGGetSmoother(pc, l, &sksp));
@@ -288,6 +282,42 @@ PetscErrorCode SimProjectionGetIterations(SimProjection proj, PetscInt *its)
 {
   PetscFunctionBegin;
   PetscCall(KSPGetIterationNumber(proj->ksp, its));
+  PetscFunctionReturn(0);
+}
+
+/* Bytes per cell moved by the sweeps of one CG iteration and of one V-cycle level (8-byte doubles;
+ * each array pass counted once, coarse grids and index arrays of the transfers at 4 B per entry):
+ *   CG (KSPSolve_CG, unpreconditioned norm): two dot products (2 x 16), p = z + beta p (24),
+ *     x += a p and r -= a w (2 x 24), ||r|| (8), the stencil product w = A p (copy into the ghosted
+ *     array 16, read 8, write 8), null-space removal from z (sum 8, shift 16)            = 168;
+ *   a smoothed level, V(2,2) red-black: pre-smoothing from zero (first half-sweep reads b, writes x:
+ *     16; three half-sweeps read x and b and write x: 3 x 24; copy back 16) = 104; post-smoothing
+ *     (copy in 16, four half-sweeps 96, copy back 16) = 128; residual r = b - A x (copy in 16, read
+ *     x and b, write r: 24) = 40; restriction (Q0 transpose product: value 8, column 4, row pointer
+ *     4, x 8) = 24; interpolate-add (value, column, row pointer 16, read and write x 16) = 32  = 328.
+ * A level l below the finest has 2^-d as many cells. */
+static const PetscReal bytes_cg = 168, bytes_level = 328;
+
+PetscErrorCode SimProjectionBytesPerIteration(SimProjection proj, PetscReal *bytes)
+{
+  PC pc;
+  PetscInt levels, its = 0;
+  PetscReal cells = 1, level_cells = 0, f = 1;
+  KSP smoother;
+
+  PetscFunctionBegin;
+  *bytes = 0;
+  if (!proj->matfree) PetscFunctionReturn(0);
+  PetscCall(KSPGetPC(proj->ksp, &pc));
+  PetscCall(PCMGGetLevels(pc, &levels));
+  if (levels > 1) {
+    PetscCall(PCMGGetSmoother(pc, levels - 1, &smoother));
+    PetscCall(KSPGetTolerances(smoother, NULL, NULL, NULL, &its));
+    if (its != 2) PetscFunctionReturn(0); /* the model counts the default V(2,2) */
+  }
+  for (PetscInt d = 0; d < proj->mac->dim; d++) cells *= proj->mac->n[d];
+  for (PetscInt l = levels - 1; l >= 1; l--, f /= (1 << proj->mac->dim)) level_cells += f;
+  *bytes = cells * (bytes_cg + bytes_level * level_cells);
   PetscFunctionReturn(0);
 }
 

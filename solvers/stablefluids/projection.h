@@ -13,22 +13,25 @@
  * space, attached with MatSetNullSpace and removed from every right-hand side.
  *
  * Solver (McAdams et al. 2010, "A parallel multigrid Poisson solver for fluids simulation
- * on large grids"): KSPCG preconditioned by PCMG over the DMDA hierarchy. The hierarchy is
- * made by DMCoarsen with the DMDA_Q0 (cell-centered, piecewise-constant) transfer, and each
- * level's operator is rediscretized by the same assembly at that level's h (through
- * KSPSetComputeOperators on the DM); with the volume (h^d) scaling the summed Q0 restriction
- * of a residual is consistent with the rediscretized coarse operator, which a Galerkin
- * product with the Q0 transfer is not (it is twice the coarse Laplacian, 2D and 3D). The number of
- * levels halves the grid down to >= 4 cells per axis; each level smooths with one symmetric
- * Gauss-Seidel sweep (Richardson + PCSOR, local symmetric sweeps in parallel) before and
- * after the correction; the coarse solve is a pseudo-inverse (PCSVD) in the singular all-wall
- * case (one GAMG V-cycle if the coarse grid keeps more than 4096 cells, i.e. n has few
- * factors of 2) and PETSc's default (LU / redundant LU) otherwise. The convergence
- * test is on the unpreconditioned residual, relative tolerance 1e-8.
+ * on large grids"): KSPCG preconditioned by PCMG over the DMDA hierarchy. The number of levels
+ * halves the grid down to >= 4 cells per axis; every level's operator is the same discretization
+ * at that level's h; the transfers are piecewise constant (DMDA_Q0) with the summed restriction,
+ * which with the volume (h^d) scaling is consistent with the rediscretized coarse operator (a
+ * Galerkin product with the Q0 transfer is not: it is twice the coarse Laplacian, 2D and 3D).
+ * Two variants, -<prefix>mg_operator:
+ *   matfree (default): the levels are stencil MATSHELLs on ghosted DMDAs and each smooths with two
+ *     red-black Gauss-Seidel sweeps before and two black-red sweeps after the correction
+ *     (pressure_mg.h, pressure_stencil.h); measured 2-3x faster per solve than the assembled variant;
+ *   assembled: AIJ levels through KSPSetComputeOperators, one symmetric Gauss-Seidel sweep
+ *     (Richardson + PCSOR, local symmetric sweeps in parallel) before and after the correction.
+ * The coarse solve is a pseudo-inverse (PCSVD) in the singular all-wall case (one GAMG V-cycle if
+ * the coarse grid keeps more than 4096 cells, i.e. n has few factors of 2) and PETSc's default
+ * (LU / redundant LU) otherwise. The convergence test is on the unpreconditioned residual,
+ * relative tolerance 1e-8.
  * Everything is an option under the prefix (default "sf_pressure_"), e.g.
- *   -sf_pressure_ksp_rtol 1e-6 -sf_pressure_pc_type gamg|hypre|icc|jacobi
- *   -sf_pressure_pc_mg_levels 5 -sf_pressure_pc_mg_galerkin both
- *   -sf_pressure_mg_levels_ksp_type richardson -sf_pressure_mg_levels_pc_type sor
+ *   -sf_pressure_ksp_rtol 1e-6 -sf_pressure_pc_type gamg|hypre|icc|jacobi (assembled operator)
+ *   -sf_pressure_mg_operator assembled -sf_pressure_pc_mg_levels 5 -sf_pressure_pc_mg_galerkin both
+ *   -sf_pressure_mg_levels_ksp_type chebyshev -sf_pressure_mg_levels_pc_type jacobi (either variant)
  * The grid must stay alive (and its boundary conditions unchanged) while the projection exists. */
 typedef struct _n_SimProjection *SimProjection;
 
@@ -46,6 +49,10 @@ PetscErrorCode SimProjectionApply(SimProjection proj, PetscReal dt, PetscReal rh
 PetscErrorCode SimProjectionSolveLaplacian(SimProjection proj, Vec f, Vec p);
 /* Iterations of the last solve. */
 PetscErrorCode SimProjectionGetIterations(SimProjection proj, PetscInt *its);
+/* The modelled memory traffic of one CG iteration with the matrix-free V(2,2) multigrid [bytes]
+ * (the counts are in projection.c and docs/stablefluids.md), for comparison with the STREAM
+ * bandwidth; 0 for any other preconditioner or smoothing. */
+PetscErrorCode SimProjectionBytesPerIteration(SimProjection proj, PetscReal *bytes);
 /* The pressure KSP (to inspect or configure further). */
 PetscErrorCode SimProjectionGetKSP(SimProjection proj, KSP *ksp);
 /* Destroys the solver; accepts NULL. */

@@ -19,3 +19,20 @@ add_test(NAME cli.bench.fem_repeat COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:
          -DSUITE=${CMAKE_SOURCE_DIR}/benchmarks/fem_tiny.yaml -DDIR=${PBSIM_TEST_OUT}/bench_fem_repeat -DMODE=repeat
          -DGNUPLOT=${GNUPLOT_EXECUTABLE} -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/check_bench.cmake)
 set_tests_properties(cli.bench.fem_repeat PROPERTIES TIMEOUT 120)
+
+# The pressure-solve and STREAM metrics on the tiny fluids suite, twice (identical numbers but the
+# timings; MGPCG iterations and residuals sane), and the scaling driver on 1 and 2 ranks (the report
+# and consistent figures, never timings). tests/scripts/check_fluids_bench.cmake.
+add_test(NAME cli.bench.fluids_repeat COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:pbsim>
+         -DSUITE=${CMAKE_SOURCE_DIR}/benchmarks/fluids_tiny.yaml -DDIR=${PBSIM_TEST_OUT}/bench_fluids -DMODE=fluids
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/check_fluids_bench.cmake)
+set_tests_properties(cli.bench.fluids_repeat PROPERTIES TIMEOUT 120 ENVIRONMENT "OPENBLAS_NUM_THREADS=1")
+if(MPIEXEC_EXECUTABLE)
+  add_test(NAME cli.bench.scaling_tiny COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:pbsim>
+           -DSUITE=${CMAKE_SOURCE_DIR}/benchmarks/scaling_tiny.yaml -DDIR=${PBSIM_TEST_OUT}/bench_scaling -DMODE=scaling
+           -DGNUPLOT=${GNUPLOT_EXECUTABLE} -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/check_fluids_bench.cmake)
+  set_tests_properties(cli.bench.scaling_tiny PROPERTIES TIMEOUT 180
+                       ENVIRONMENT "OPENBLAS_NUM_THREADS=1;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+endif()
+pbsim_cli_test(NAME bench.scaling_bad_inner ARGS bench ${PBSIM_TEST_DATA}/bench_bad_scaling.yaml -o ${PBSIM_TEST_OUT}/bench_bad_scaling FAIL
+               EXPECT "case 'weak': mode weak needs one inner case per rank count \\(got 1\\)")

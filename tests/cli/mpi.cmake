@@ -52,3 +52,11 @@ if(MPIEXEC_EXECUTABLE)
   set_tests_properties(cli.mpi.rank0_error_ends_job PROPERTIES TIMEOUT 60
                        ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
 endif()
+
+# The matrix-free pressure multigrid on 2 ranks: stencil = assembled operator across the rank
+# boundary, the red-black sweep's ghost exchange, iteration counts.
+if(MPIEXEC_EXECUTABLE AND TARGET test_pressure_mg)
+  add_test(NAME mpi.test_pressure_mg_2ranks COMMAND ${MPIEXEC_EXECUTABLE} -np 2 --oversubscribe $<TARGET_FILE:test_pressure_mg>)
+  set_tests_properties(mpi.test_pressure_mg_2ranks PROPERTIES TIMEOUT 300
+                       ENVIRONMENT "CK_FORK=no;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+endif()

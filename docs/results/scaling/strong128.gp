@@ -1,0 +1,22 @@
+# Figures of case 'strong128' (metric scaling), written by pbsim bench. Run in this directory: gnuplot strong128.gp
+
+# Speedup vs MPI ranks, with the STREAM bandwidth speedup and ideal scaling
+reset
+set datafile separator ','
+set grid
+set key outside right top
+set xlabel 'MPI ranks'
+set ylabel 'strong speedup'
+set xrange [1:4]
+set yrange [0:*]
+set xtics 1
+
+set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
+set output 'strong128_speedup.png'
+plot 'strong128_speedup_timing.csv' every ::1 using 2:4 with linespoints lw 2 lc rgb '#1f77b4' title 'measured', \
+  'strong128_speedup_timing.csv' every ::1 using 2:($7 > 0 ? $7 : 1/0) with linespoints lw 2 dashtype 2 lc rgb '#d62728' title 'STREAM triad speedup (bandwidth bound)', \
+  x with lines dashtype 3 lc rgb 'gray40' title 'ideal'
+set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
+set output 'strong128_speedup.svg'
+replot
+unset output
