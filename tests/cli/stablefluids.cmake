@@ -7,7 +7,7 @@ pbsim_cli_files_test(NAME taylor_green_config_outputs DIR ${PBSIM_TEST_OUT}/tg
   ARGS run ${PBSIM_CONFIGS}/taylor_green.yaml -steps 5 -taylor_green_n 16 -dt 0.03 -output_every 1 -strict_options -o ${PBSIM_TEST_OUT}/tg
   GLOBS "frame_00005.vti" "taylor_green.pvd" "log.csv" "snapshot_00000.png" "snapshot_00005.png")
 add_test(NAME cli.taylor_green_csv_columns COMMAND ${CMAKE_COMMAND} -DFILE=${PBSIM_TEST_OUT}/tg/log.csv
-         "-DEXPECT=wall_ms,div_l2,div_max,kinetic_energy,pressure_its,pressure_ms,cfl,viscosity_its,velocity_error,kinetic_exact\n"
+         "-DEXPECT=wall_ms,div_l2,div_max,kinetic_energy,pressure_its,pressure_ms,cfl,viscosity_its,velocity_error,kinetic_exact,h\n"
          -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/file_expect.cmake)
 set_tests_properties(cli.taylor_green_csv_columns PROPERTIES DEPENDS cli.taylor_green_config_outputs)
 foreach(cfg smoke2d smoke3d lid_cavity)
