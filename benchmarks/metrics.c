@@ -117,7 +117,9 @@ PetscErrorCode BenchLocalOrder(PetscInt n, const PetscReal r[], PetscReal order[
     if (k >= 2) {
       PetscBool usable = PETSC_TRUE;
       for (PetscInt j = k - 2; j <= k; j++) usable = (PetscBool)(usable && PetscIsNormalReal(r[j]) && r[j] > 0);
-      if (usable && r[k] < r[k - 1] && r[k - 1] < r[k - 2]) q = PetscLogReal(r[k] / r[k - 1]) / PetscLogReal(r[k - 1] / r[k - 2]);
+      /* both steps must at least halve the residual: near-stagnation (a slow linear rate, the round-off
+       * floor) makes the ratio of two logs near 0 meaningless */
+      if (usable && r[k] <= 0.5 * r[k - 1] && r[k - 1] <= 0.5 * r[k - 2]) q = PetscLogReal(r[k] / r[k - 1]) / PetscLogReal(r[k - 1] / r[k - 2]);
       if (!PetscIsInfOrNanReal(q) && (PetscIsInfOrNanReal(*peak) || q > *peak)) *peak = q;
     }
     if (order) order[k] = q;

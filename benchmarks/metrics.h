@@ -15,8 +15,9 @@ PetscErrorCode BenchFitOrder(PetscInt n, const PetscReal dt[], const PetscReal e
 /* Local order of convergence of an iterative solve from its residual history r[0..n-1]: for
  * k = 2..n-1, q_k = log(r_k / r_{k-1}) / log(r_{k-1} / r_{k-2}), the exponent p of r_k ~ C r_{k-1}^p
  * (2 for Newton near a minimizer, 1 for a linearly converging method). Only iterations whose three
- * residuals are finite, positive and decreasing give an estimate; order[k] is NaN otherwise and for
- * k < 2 (order may be NULL). *peak is the largest estimate (NaN when there is none): the last
+ * residuals are finite and positive and where each step at least halves the residual give an
+ * estimate (a slowly converging or stagnating sequence has no meaningful local order); order[k] is
+ * NaN otherwise and for k < 2 (order may be NULL). *peak is the largest estimate (NaN when there is none): the last
  * iteration is often cut short by the tolerance or the round-off floor, so the peak, not the last
  * value, shows the rate the method reaches. */
 PetscErrorCode BenchLocalOrder(PetscInt n, const PetscReal r[], PetscReal order[], PetscReal *peak);

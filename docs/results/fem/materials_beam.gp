@@ -23,6 +23,52 @@ set output 'materials_beam_residual.svg'
 replot
 unset output
 
+# Relative gap of the objective per iteration in one step (log scale)
+reset
+set datafile separator ','
+set grid
+set key outside right top
+set logscale y
+set format y '%.0e'
+set xlabel 'iteration'
+set ylabel '(Phi_k - Phi*) / |Phi_0 - Phi*| (step 10)'
+
+set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
+set output 'materials_beam_gap.png'
+plot 'materials_beam.csv' using (strcol(1) eq "stvk" && $2 == 10 && $7 > 0 ? $3 : 1/0):7 with linespoints lw 2 lc rgb '#1f77b4' dashtype 1 title "stvk", \
+  'materials_beam.csv' using (strcol(1) eq "corotated" && $2 == 10 && $7 > 0 ? $3 : 1/0):7 with linespoints lw 2 lc rgb '#ff7f0e' dashtype 1 title "corotated", \
+  'materials_beam.csv' using (strcol(1) eq "fixed_corotated" && $2 == 10 && $7 > 0 ? $3 : 1/0):7 with linespoints lw 2 lc rgb '#2ca02c' dashtype 1 title "fixed_corotated", \
+  'materials_beam.csv' using (strcol(1) eq "neohookean" && $2 == 10 && $7 > 0 ? $3 : 1/0):7 with linespoints lw 2 lc rgb '#d62728' dashtype 1 title "neohookean", \
+  'materials_beam.csv' using (strcol(1) eq "stable_neohookean" && $2 == 10 && $7 > 0 ? $3 : 1/0):7 with linespoints lw 2 lc rgb '#9467bd' dashtype 1 title "stable_neohookean", \
+  'materials_beam.csv' using (strcol(1) eq "arap" && $2 == 10 && $7 > 0 ? $3 : 1/0):7 with linespoints lw 2 lc rgb '#8c564b' dashtype 1 title "arap"
+set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
+set output 'materials_beam_gap.svg'
+replot
+unset output
+
+# Relative gap of the objective vs wall time in one step (log scale)
+reset
+set datafile separator ','
+set grid
+set key outside right top
+set logscale y
+set format y '%.0e'
+set xlabel 'wall time in the step (ms)'
+set ylabel '(Phi_k - Phi*) / |Phi_0 - Phi*| (step 10)'
+
+set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
+set output 'materials_beam_gap_time.png'
+plot 'materials_beam_gap_timing.csv' using (strcol(1) eq "stvk" && $2 == 10 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#1f77b4' dashtype 1 title "stvk", \
+  'materials_beam_gap_timing.csv' using (strcol(1) eq "corotated" && $2 == 10 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#ff7f0e' dashtype 1 title "corotated", \
+  'materials_beam_gap_timing.csv' using (strcol(1) eq "fixed_corotated" && $2 == 10 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#2ca02c' dashtype 1 title "fixed_corotated", \
+  'materials_beam_gap_timing.csv' using (strcol(1) eq "neohookean" && $2 == 10 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#d62728' dashtype 1 title "neohookean", \
+  'materials_beam_gap_timing.csv' using (strcol(1) eq "stable_neohookean" && $2 == 10 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#9467bd' dashtype 1 title "stable_neohookean", \
+  'materials_beam_gap_timing.csv' using (strcol(1) eq "arap" && $2 == 10 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#8c564b' dashtype 1 title "arap"
+set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
+set output 'materials_beam_gap_time.svg'
+replot
+unset output
+
 # Nonlinear iterations per step
 reset
 set datafile separator ','

@@ -21,6 +21,48 @@ set output 'mesh_sweep_residual.svg'
 replot
 unset output
 
+# Relative gap of the objective per iteration in one step (log scale)
+reset
+set datafile separator ','
+set grid
+set key outside right top
+set logscale y
+set format y '%.0e'
+set xlabel 'iteration'
+set ylabel '(Phi_k - Phi*) / |Phi_0 - Phi*| (step 5)'
+
+set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
+set output 'mesh_sweep_gap.png'
+plot 'mesh_sweep.csv' using (strcol(1) eq "n10" && $2 == 5 && $7 > 0 ? $3 : 1/0):7 with linespoints lw 2 lc rgb '#1f77b4' dashtype 1 title "n10", \
+  'mesh_sweep.csv' using (strcol(1) eq "n20" && $2 == 5 && $7 > 0 ? $3 : 1/0):7 with linespoints lw 2 lc rgb '#ff7f0e' dashtype 1 title "n20", \
+  'mesh_sweep.csv' using (strcol(1) eq "n40" && $2 == 5 && $7 > 0 ? $3 : 1/0):7 with linespoints lw 2 lc rgb '#2ca02c' dashtype 1 title "n40", \
+  'mesh_sweep.csv' using (strcol(1) eq "n80" && $2 == 5 && $7 > 0 ? $3 : 1/0):7 with linespoints lw 2 lc rgb '#d62728' dashtype 1 title "n80"
+set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
+set output 'mesh_sweep_gap.svg'
+replot
+unset output
+
+# Relative gap of the objective vs wall time in one step (log scale)
+reset
+set datafile separator ','
+set grid
+set key outside right top
+set logscale y
+set format y '%.0e'
+set xlabel 'wall time in the step (ms)'
+set ylabel '(Phi_k - Phi*) / |Phi_0 - Phi*| (step 5)'
+
+set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
+set output 'mesh_sweep_gap_time.png'
+plot 'mesh_sweep_gap_timing.csv' using (strcol(1) eq "n10" && $2 == 5 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#1f77b4' dashtype 1 title "n10", \
+  'mesh_sweep_gap_timing.csv' using (strcol(1) eq "n20" && $2 == 5 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#ff7f0e' dashtype 1 title "n20", \
+  'mesh_sweep_gap_timing.csv' using (strcol(1) eq "n40" && $2 == 5 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#2ca02c' dashtype 1 title "n40", \
+  'mesh_sweep_gap_timing.csv' using (strcol(1) eq "n80" && $2 == 5 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#d62728' dashtype 1 title "n80"
+set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
+set output 'mesh_sweep_gap_time.svg'
+replot
+unset output
+
 # Nonlinear iterations per step
 reset
 set datafile separator ','

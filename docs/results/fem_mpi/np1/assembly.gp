@@ -18,6 +18,42 @@ set output 'assembly_residual.svg'
 replot
 unset output
 
+# Relative gap of the objective per iteration in one step (log scale)
+reset
+set datafile separator ','
+set grid
+set key outside right top
+set logscale y
+set format y '%.0e'
+set xlabel 'iteration'
+set ylabel '(Phi_k - Phi*) / |Phi_0 - Phi*| (step 2)'
+
+set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
+set output 'assembly_gap.png'
+plot 'assembly.csv' using (strcol(1) eq "preonly_mumps" && $2 == 2 && $7 > 0 ? $3 : 1/0):7 with linespoints lw 2 lc rgb '#1f77b4' dashtype 1 title "preonly_mumps"
+set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
+set output 'assembly_gap.svg'
+replot
+unset output
+
+# Relative gap of the objective vs wall time in one step (log scale)
+reset
+set datafile separator ','
+set grid
+set key outside right top
+set logscale y
+set format y '%.0e'
+set xlabel 'wall time in the step (ms)'
+set ylabel '(Phi_k - Phi*) / |Phi_0 - Phi*| (step 2)'
+
+set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
+set output 'assembly_gap_time.png'
+plot 'assembly_gap_timing.csv' using (strcol(1) eq "preonly_mumps" && $2 == 2 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#1f77b4' dashtype 1 title "preonly_mumps"
+set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
+set output 'assembly_gap_time.svg'
+replot
+unset output
+
 # Nonlinear iterations per step
 reset
 set datafile separator ','

@@ -1,0 +1,20 @@
+# Figures of case 'beam_refinement' (metric spatial), written by pbsim bench. Run in this directory: gnuplot beam_refinement.gp
+
+# Error against mesh size (log-log); the slope is the observed order
+reset
+set datafile separator ','
+set grid
+set key outside right top
+set logscale xy
+set format y '%.0e'
+set xlabel 'mesh size h (h)'
+set ylabel 'tip_error'
+unset key
+
+set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
+set output 'beam_refinement_spatial.png'
+plot 'beam_refinement.csv' every ::1 using 2:4 with linespoints lw 2 pt 7 lc rgb '#1f77b4'
+set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
+set output 'beam_refinement_spatial.svg'
+replot
+unset output

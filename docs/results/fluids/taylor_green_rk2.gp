@@ -1,0 +1,20 @@
+# Figures of case 'taylor_green_rk2' (metric spatial), written by pbsim bench. Run in this directory: gnuplot taylor_green_rk2.gp
+
+# Error against mesh size (log-log); the slope is the observed order
+reset
+set datafile separator ','
+set grid
+set key outside right top
+set logscale xy
+set format y '%.0e'
+set xlabel 'mesh size h (h)'
+set ylabel 'velocity_error'
+unset key
+
+set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
+set output 'taylor_green_rk2_spatial.png'
+plot 'taylor_green_rk2.csv' every ::1 using 2:4 with linespoints lw 2 pt 7 lc rgb '#1f77b4'
+set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
+set output 'taylor_green_rk2_spatial.svg'
+replot
+unset output
