@@ -4,11 +4,9 @@
 #include <petscsys.h>
 #include "framework/registry.h"
 #include "framework/grid.h"
+#include "framework/figures.h"
 #include "framework/model/model.h"
 
-#ifndef SIM_MAX_FIGURES
-#define SIM_MAX_FIGURES 16 /* named per-step figures of a solver or a scene (CSV columns) */
-#endif
 
 typedef struct _p_SimScene *SimScene;
 

@@ -3,6 +3,7 @@
 #include <petscsys.h>
 #include "framework/registry.h"
 #include "framework/grid.h"
+#include "framework/figures.h"
 #include "framework/model/model.h"
 
 typedef struct _p_SimSolver *SimSolver;
@@ -16,9 +17,6 @@ typedef enum {
 
 /* Per-step statistics (the CSV log and the benchmark harness read these). */
 #define SIM_MAX_HISTORY 256
-#ifndef SIM_MAX_FIGURES
-#define SIM_MAX_FIGURES 16 /* named per-step figures of a solver or a scene (CSV columns) */
-#endif
 typedef struct {
   SimStepOutcome outcome;
   PetscInt nonlinear_its;   /* Newton iterations (0 for explicit methods) */
