@@ -204,7 +204,7 @@ static void DrawFaces(cairo_t *cr, const View *view, const PetscReal *x, const d
     keys[f].depth = s[3 * t[0] + 2] + s[3 * t[1] + 2] + s[3 * t[2] + 2];
     keys[f].face = f;
   }
-  qsort(keys, (size_t)nface, sizeof(DepthKey), CompareDepth);
+  if (nface > 0) qsort(keys, (size_t)nface, sizeof(DepthKey), CompareDepth); /* keys is NULL without faces */
 
   cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
   cairo_set_line_width(cr, 0.8);
