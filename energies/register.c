@@ -12,6 +12,9 @@ PetscErrorCode SimRegisterEnergies(SimRegistry reg)
   ADD("spring", "Hookean springs k/2 (|xi - xj| - L)^2, PSD-projected when compressed (built by scenes)", NULL);
   ADD("spring_damping", "Rayleigh damping kd/2 ((vi - vj).d)^2 along each spring (scenes: *_damping)", NULL);
   ADD("attachment", "soft positional attachments k/2 |x_i - t_i|^2 (built by scenes: -cloth_attach)", NULL);
+  ADD("elastic", "linear tetrahedral FEM, sum of V psi(F) with a registered material (built by the FEM scenes: -<scene>_material)", NULL);
+  ADD("triangles", "membrane strain of triangles in 3D, mu A |F - R|^2 with F 3x2 (built by scenes: -cloth_model fem)", NULL);
+  ADD("bending", "quadratic isometric bending over interior edges (Bergou et al. 2006; built by scenes: -cloth_model fem)", NULL);
   ADD("gravity", "-m g . x, from -gravity gx,gy,gz (default 0,-9.81,0)", SimEnergyCreate_Gravity);
   ADD("plane", "penalty plane collider (-colliders plane; -plane_point, -plane_normal, -plane_stiffness)", SimEnergyCreate_Plane);
   ADD("sphere", "penalty sphere collider (-colliders sphere; -sphere_center, -sphere_radius, -sphere_stiffness)", SimEnergyCreate_Sphere);
