@@ -40,23 +40,12 @@ static PetscErrorCode FillField(SimMAC mac, Vec u)
   for (PetscInt k = zs, l = 0; k < zs + zm; k++)
     for (PetscInt j = ys; j < ys + ym; j++)
       for (PetscInt i = xs; i < xs + xm; i++, l++) {
-        PetscInt idx[3] = {i, j, k};
         PetscInt64 g = ((PetscInt64)k * (mac->n[1] + 1) + j) * (mac->n[0] + 1) + i;
-        for (PetscInt c = 0; c < dim; c++) {
-          PetscBool wall = (PetscBool)((idx[c] == 0 && mac->bc[2 * c] == SIM_MAC_WALL) ||
-                                       (idx[c] == mac->n[c] && mac->bc[2 * c + 1] == SIM_MAC_WALL));
-          a[l * dim + c] = wall ? 0 : Hash(g * 3 + c);
-        }
+        for (PetscInt c = 0; c < dim; c++) a[l * dim + c] = Hash(g * 3 + c);
       }
   PetscCall(VecRestoreArray(u, &a));
-  PetscCall(SimMACZeroPadding(mac, u));
+  PetscCall(SimMACZeroWallFaces(mac, u));
   PetscFunctionReturn(0);
-}
-
-static int CompareReal(const void *a, const void *b)
-{
-  PetscReal x = *(const PetscReal *)a, y = *(const PetscReal *)b;
-  return (x > y) - (x < y);
 }
 
 /* One sweep point, inside the run's options database. */
@@ -112,7 +101,7 @@ static PetscErrorCode SolveBody(BenchContext *bc, void *ctx)
     PetscCall(PetscTime(&t1));
     ms[r] = 1e3 * (t1 - t0);
   }
-  qsort(ms, (size_t)S->repeats, sizeof(PetscReal), CompareReal);
+  PetscCall(PetscSortReal(S->repeats, ms));
   S->best_ms = ms[0];
   S->median_ms = S->repeats % 2 ? ms[S->repeats / 2] : 0.5 * (ms[S->repeats / 2 - 1] + ms[S->repeats / 2]);
   PetscCall(PetscFree(ms));

@@ -149,3 +149,25 @@ PetscErrorCode SimMACZeroPadding(SimMAC mac, Vec u)
   }
   PetscFunctionReturn(0);
 }
+
+PetscErrorCode SimMACZeroWallFaces(SimMAC mac, Vec u)
+{
+  PetscInt xs, ys, zs, xm, ym, zm;
+  PetscScalar *a;
+
+  PetscFunctionBegin;
+  PetscCall(SimMACZeroPadding(mac, u));
+  PetscCall(DMDAGetCorners(mac->dav, &xs, &ys, &zs, &xm, &ym, &zm));
+  PetscCall(VecGetArray(u, &a));
+  for (PetscInt k = zs, l = 0; k < zs + zm; k++)
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++, l++) {
+        const PetscInt idx[3] = {i, j, k};
+        for (PetscInt c = 0; c < mac->dim; c++) {
+          if (idx[c] == 0 && mac->bc[2 * c] == SIM_MAC_WALL) a[l * mac->dim + c] = 0;
+          if (idx[c] == mac->n[c] && mac->bc[2 * c + 1] == SIM_MAC_WALL) a[l * mac->dim + c] = 0;
+        }
+      }
+  PetscCall(VecRestoreArray(u, &a));
+  PetscFunctionReturn(0);
+}

@@ -51,3 +51,6 @@ PetscErrorCode SimMACDestroy(SimMAC *mac);
 PetscErrorCode SimMACDivergence(SimMAC mac, Vec u, Vec div);
 /* Sets the padding entries of a face vector (see Layout) to zero. */
 PetscErrorCode SimMACZeroPadding(SimMAC mac, Vec u);
+/* Sets the wall-normal faces of every SIM_MAC_WALL boundary, and the padding, to zero: a face field
+ * whose divergence is then compatible with the all-Neumann pressure problem (tests, benchmarks). */
+PetscErrorCode SimMACZeroWallFaces(SimMAC mac, Vec u);

@@ -193,22 +193,7 @@ static PetscErrorCode ProjectRandom(PetscInt dim, PetscInt n, const char *opts, 
   PetscCall(DMCreateGlobalVector(mac->da, &div));
   PetscCall(VecDuplicate(div, &div0));
   PetscCall(RandomVec(u, 17));
-  PetscCall(SimMACZeroPadding(mac, u));
-  {
-    /* zero wall-normal faces so that the divergence is compatible */
-    PetscInt xs, ys, zs, xm, ym, zm;
-    PetscScalar *a;
-    PetscCall(DMDAGetCorners(mac->dav, &xs, &ys, &zs, &xm, &ym, &zm));
-    PetscCall(VecGetArray(u, &a));
-    for (PetscInt k = zs, l = 0; k < zs + zm; k++)
-      for (PetscInt j = ys; j < ys + ym; j++)
-        for (PetscInt i = xs; i < xs + xm; i++, l++) {
-          PetscInt idx[3] = {i, j, k};
-          for (PetscInt c = 0; c < dim; c++)
-            if (idx[c] == 0 || idx[c] == n) a[l * dim + c] = 0;
-        }
-    PetscCall(VecRestoreArray(u, &a));
-  }
+  PetscCall(SimMACZeroWallFaces(mac, u)); /* all walls: a compatible divergence */
   PetscCall(SimMACDivergence(mac, u, div0));
   PetscCall(SimProjectionApply(proj, 0.01, 1.0, u, NULL));
   PetscCall(SimProjectionGetIterations(proj, its));

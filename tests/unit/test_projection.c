@@ -6,29 +6,6 @@
 
 #define RTOL 1e-8
 
-/* Sets the wall-normal faces on wall boundaries and the padding entries of u to zero. */
-static PetscErrorCode ZeroWallFaces(SimMAC mac, Vec u)
-{
-  PetscInt xs, ys, zs, xm, ym, zm;
-  PetscScalar *a;
-
-  PetscFunctionBeginUser;
-  PetscCall(SimMACZeroPadding(mac, u));
-  PetscCall(DMDAGetCorners(mac->dav, &xs, &ys, &zs, &xm, &ym, &zm));
-  PetscCall(VecGetArray(u, &a));
-  for (PetscInt k = zs, l = 0; k < zs + zm; k++)
-    for (PetscInt j = ys; j < ys + ym; j++)
-      for (PetscInt i = xs; i < xs + xm; i++, l++) {
-        PetscInt idx[3] = {i, j, k};
-        for (PetscInt c = 0; c < mac->dim; c++) {
-          if (idx[c] == 0 && mac->bc[2 * c] == SIM_MAC_WALL) a[l * mac->dim + c] = 0;
-          if (idx[c] == mac->n[c] && mac->bc[2 * c + 1] == SIM_MAC_WALL) a[l * mac->dim + c] = 0;
-        }
-      }
-  PetscCall(VecRestoreArray(u, &a));
-  PetscFunctionReturn(0);
-}
-
 /* A random face velocity in [-0.5, 0.5) (fixed seed) with zero wall-normal faces. */
 static PetscErrorCode RandomVelocity(SimMAC mac, unsigned long seed, Vec u)
 {
@@ -41,7 +18,7 @@ static PetscErrorCode RandomVelocity(SimMAC mac, unsigned long seed, Vec u)
   PetscCall(PetscRandomSeed(rnd));
   PetscCall(VecSetRandom(u, rnd));
   PetscCall(PetscRandomDestroy(&rnd));
-  PetscCall(ZeroWallFaces(mac, u));
+  PetscCall(SimMACZeroWallFaces(mac, u));
   PetscFunctionReturn(0);
 }
 
@@ -209,7 +186,7 @@ START_TEST(divergence_free_and_gradient_fields)
       a[j][i][1] = -(PetscSinReal(PETSC_PI * (x + h)) * PetscSinReal(PETSC_PI * y) - psi) / h;
     }
   CHECK_PETSC(DMDAVecRestoreArrayDOF(mac->dav, u, &a));
-  CHECK_PETSC(ZeroWallFaces(mac, u));
+  CHECK_PETSC(SimMACZeroWallFaces(mac, u));
   CHECK_PETSC(DivergenceNorms(mac, u, &d2, &dinf));
   ck_assert_msg(dinf < 1e-10, "the discrete curl must be divergence-free (|div|_inf = %g)", (double)dinf);
   CHECK_PETSC(VecCopy(u, v));
@@ -231,7 +208,7 @@ START_TEST(divergence_free_and_gradient_fields)
       a[j][i][1] = (phi - PetscCosReal(PETSC_PI * xc) * PetscCosReal(PETSC_PI * (yc - h))) / h;
     }
   CHECK_PETSC(DMDAVecRestoreArrayDOF(mac->dav, u, &a));
-  CHECK_PETSC(ZeroWallFaces(mac, u));
+  CHECK_PETSC(SimMACZeroWallFaces(mac, u));
   CHECK_PETSC(VecNorm(u, NORM_INFINITY, &u0));
   CHECK_PETSC(DMCreateGlobalVector(mac->da, &p));
   CHECK_PETSC(VecDuplicate(p, &pe));
@@ -299,7 +276,7 @@ START_TEST(divergence_free_3d_open)
         a[k][j][i][2] = (2 * S3(x + h, y + c, z) - 2 * S3(x, y + c, z) - S3(x + c, y + h, z) + S3(x + c, y, z)) / h;
       }
   CHECK_PETSC(DMDAVecRestoreArrayDOF(mac->dav, u, &a));
-  CHECK_PETSC(ZeroWallFaces(mac, u));
+  CHECK_PETSC(SimMACZeroWallFaces(mac, u));
   CHECK_PETSC(DivergenceNorms(mac, u, &d2, &dinf));
   ck_assert_msg(dinf < 1e-10, "the discrete curl must be divergence-free (|div|_inf = %g)", (double)dinf);
   CHECK_PETSC(VecCopy(u, v));
@@ -337,7 +314,7 @@ static PetscErrorCode SmoothVelocity(SimMAC mac, Vec u)
                                 PetscCosReal(PETSC_PI * z * (c + 1));
         }
   PetscCall(VecRestoreArray(u, &a));
-  PetscCall(ZeroWallFaces(mac, u));
+  PetscCall(SimMACZeroWallFaces(mac, u));
   PetscFunctionReturn(0);
 }
 
