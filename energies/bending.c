@@ -2,6 +2,7 @@
  * cotangent weights; value, gradient, Hessian and the PD form (a constraint K_e x_e = 0). */
 #include "energies/bending.h"
 #include "framework/linalg/vec3.h"
+#include "framework/mesh/mesh.h"
 
 typedef struct {
   PetscInt nhinge;
@@ -123,28 +124,14 @@ static inline PetscReal Cot(const PetscReal *u, const PetscReal *w)
   return Vec3Dot(u, w) / Vec3Norm(n);
 }
 
-/* Sorting key of an edge (smaller vertex first) with the triangle and its opposite vertex. */
-typedef struct {
-  PetscInt i, j, opp;
-} HalfEdge;
-
-static int CompareHalfEdge(const void *a, const void *b)
-{
-  const HalfEdge *p = (const HalfEdge *)a, *q = (const HalfEdge *)b;
-  if (p->i != q->i) return p->i < q->i ? -1 : 1;
-  if (p->j != q->j) return p->j < q->j ? -1 : 1;
-  return 0;
-}
-
 PetscErrorCode SimBendingCreate(const char *name, PetscInt nv, const PetscReal *rest, PetscInt ntri, const PetscInt *tri, PetscReal kb,
                                 SimEnergy *term)
 {
   static const SimEnergyOps ops = {.value = Value_Bending, .gradient = Gradient_Bending, .hessian = Hessian_Bending,
                                    .pattern = Pattern_Bending, .destroy = Destroy_Bending, .pd_count = PDCount_Bending,
                                    .pd_stencil = PDStencil_Bending, .pd_project = PDProject_Bending};
-  HalfEdge *he;
   Bending *b;
-  PetscInt n = 0;
+  PetscInt n = 0, nhinge, *hinges;
 
   PetscFunctionBeginUser;
   PetscCheck(kb > 0 && PetscIsNormalReal(kb), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
@@ -153,23 +140,15 @@ PetscErrorCode SimBendingCreate(const char *name, PetscInt nv, const PetscReal *
     PetscCheck(tri[k] >= 0 && tri[k] < nv, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
                "Triangle %" PetscInt_FMT " of '%s' refers to vertex %" PetscInt_FMT " (valid 0 .. %" PetscInt_FMT ")", k / 3, name,
                tri[k], nv - 1);
-  /* the interior edges: half-edges sorted by their (unordered) edge, pairs are hinges */
-  PetscCall(PetscMalloc1(3 * ntri, &he));
-  for (PetscInt t = 0; t < ntri; t++)
-    for (int k = 0; k < 3; k++) {
-      PetscInt a = tri[3 * t + k], c = tri[3 * t + (k + 1) % 3];
-      he[3 * t + k].i = PetscMin(a, c), he[3 * t + k].j = PetscMax(a, c), he[3 * t + k].opp = tri[3 * t + (k + 2) % 3];
-    }
-  qsort(he, (size_t)(3 * ntri), sizeof(HalfEdge), CompareHalfEdge);
+  PetscCall(SimMeshHinges(ntri, tri, &nhinge, &hinges));
   PetscCall(PetscNew(&b));
-  PetscCall(PetscMalloc3(4 * 3 * ntri / 2 + 4, &b->vert, 4 * 3 * ntri / 2 + 4, &b->K, 3 * ntri / 2 + 1, &b->w));
-  for (PetscInt q = 0; q + 1 < 3 * ntri; q++) {
+  PetscCall(PetscMalloc3(4 * nhinge + 4, &b->vert, 4 * nhinge + 4, &b->K, nhinge + 1, &b->w));
+  for (PetscInt q = 0; q < nhinge; q++) {
     const PetscReal *x0, *x1, *x2, *x3;
     PetscReal e0[3], e1[3], e2[3], e3[3], e4[3], m0[3], n1[3], n2[3], A1, A2, c01, c02, c03, c04, *K, r[3], scale;
-    PetscInt *v;
-    if (CompareHalfEdge(&he[q], &he[q + 1])) continue;
-    v = b->vert + 4 * n, K = b->K + 4 * n;
-    v[0] = he[q].i, v[1] = he[q].j, v[2] = he[q].opp, v[3] = he[q + 1].opp;
+    PetscInt *v = b->vert + 4 * n;
+    K = b->K + 4 * n;
+    for (int k = 0; k < 4; k++) v[k] = hinges[4 * q + k];
     x0 = rest + 3 * v[0], x1 = rest + 3 * v[1], x2 = rest + 3 * v[2], x3 = rest + 3 * v[3];
     /* Bergou et al. 2006: e0 = x1 - x0, e1 = x2 - x0, e2 = x3 - x0, e3 = x2 - x1, e4 = x3 - x1;
      * K = (c03 + c04, c01 + c02, -c01 - c03, -c02 - c04), c_jk the cot of the angle between e_j and
@@ -186,7 +165,7 @@ PetscErrorCode SimBendingCreate(const char *name, PetscInt nv, const PetscReal *
     scale = (PetscAbsReal(K[0]) + PetscAbsReal(K[1]) + PetscAbsReal(K[2]) + PetscAbsReal(K[3])) * Vec3Norm(e0);
     if (Vec3Norm(r) > 1e-8 * scale) {
       const PetscInt i = v[0], j = v[1];
-      PetscCall(PetscFree(he));
+      PetscCall(PetscFree(hinges));
       PetscCall(PetscFree3(b->vert, b->K, b->w));
       PetscCall(PetscFree(b));
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
@@ -195,9 +174,8 @@ PetscErrorCode SimBendingCreate(const char *name, PetscInt nv, const PetscReal *
               name, i, j, (double)Vec3Norm(r));
     }
     n++;
-    q++; /* an edge has at most two triangles in a manifold mesh: skip the partner */
   }
-  PetscCall(PetscFree(he));
+  PetscCall(PetscFree(hinges));
   b->nhinge = n;
   PetscCall(SimEnergyCreate(name, SIM_ENERGY_POTENTIAL, &ops, b, term));
   PetscFunctionReturn(0);

@@ -133,15 +133,15 @@ static int CompareHalfEdge(const void *pa, const void *pb)
   return 0;
 }
 
-PetscErrorCode SimMeshBendingPairs(const SimMesh *mesh, PetscInt *npairs, PetscInt **pairs)
+PetscErrorCode SimMeshHinges(PetscInt ntri, const PetscInt *tri, PetscInt *nhinge, PetscInt **hinges)
 {
   SimHalfEdge *he;
-  PetscInt n = 0, np = 0;
+  PetscInt n = 0, nh = 0;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(3 * mesh->ntri, &he));
-  for (PetscInt e = 0; e < mesh->ntri; e++) {
-    const PetscInt *t = mesh->tri + 3 * e;
+  PetscCall(PetscMalloc1(3 * ntri, &he));
+  for (PetscInt e = 0; e < ntri; e++) {
+    const PetscInt *t = tri + 3 * e;
     for (int k = 0; k < 3; k++) {
       PetscInt a = t[k], b = t[(k + 1) % 3];
       he[n].i = PetscMin(a, b);
@@ -153,21 +153,32 @@ PetscErrorCode SimMeshBendingPairs(const SimMesh *mesh, PetscInt *npairs, PetscI
   }
   if (n > 1) qsort(he, (size_t)n, sizeof(*he), CompareHalfEdge);
   /* Runs of equal (i, j): interior manifold edges have exactly two; boundary edges have one and
-   * non-manifold edges more, and neither gets a bending pair. */
-  PetscCall(PetscMalloc1(2 * (n / 2) + 1, pairs));
+   * non-manifold edges more, and neither is a hinge. */
+  PetscCall(PetscMalloc1(4 * (n / 2) + 1, hinges));
   for (PetscInt s = 0; s < n;) {
     PetscInt r = s + 1;
     while (r < n && he[r].i == he[s].i && he[r].j == he[s].j)
       r++;
     if (r - s == 2 && he[s].opp != he[s + 1].opp) {
-      (*pairs)[2 * np] = he[s].opp;
-      (*pairs)[2 * np + 1] = he[s + 1].opp;
-      np++;
+      PetscInt *h = *hinges + 4 * nh++;
+      h[0] = he[s].i, h[1] = he[s].j, h[2] = he[s].opp, h[3] = he[s + 1].opp;
     }
     s = r;
   }
-  *npairs = np;
+  *nhinge = nh;
   PetscCall(PetscFree(he));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimMeshBendingPairs(const SimMesh *mesh, PetscInt *npairs, PetscInt **pairs)
+{
+  PetscInt *hinges;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimMeshHinges(mesh->ntri, mesh->tri, npairs, &hinges));
+  PetscCall(PetscMalloc1(2 * *npairs + 1, pairs));
+  for (PetscInt h = 0; h < *npairs; h++) (*pairs)[2 * h] = hinges[4 * h + 2], (*pairs)[2 * h + 1] = hinges[4 * h + 3];
+  PetscCall(PetscFree(hinges));
   PetscFunctionReturn(0);
 }
 

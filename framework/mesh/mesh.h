@@ -21,8 +21,12 @@ PetscErrorCode SimMeshFree(SimMesh *mesh); /* accepts a zeroed mesh */
 /* Unique undirected edges of all triangles and tetrahedra: *edges has 2*nedge entries, i < j,
  * sorted. Caller frees with PetscFree. */
 PetscErrorCode SimMeshEdges(const SimMesh *mesh, PetscInt *nedge, PetscInt **edges);
-/* For every interior edge of the triangles shared by exactly two triangles, the pair of vertices
- * opposite to it (the classic "bending spring"). Caller frees *pairs (2*npairs). */
+/* The hinges of ntri triangles: every edge shared by exactly two triangles (with distinct third
+ * vertices), as (i, j, o1, o2) with i < j the edge and o1, o2 the opposite vertices (o1 from the
+ * lower-numbered triangle), sorted by edge. Caller frees *hinges (4*nhinge). */
+PetscErrorCode SimMeshHinges(PetscInt ntri, const PetscInt *tri, PetscInt *nhinge, PetscInt **hinges);
+/* For every hinge of the mesh's triangles, the pair of vertices opposite to it (the classic
+ * "bending spring"). Caller frees *pairs (2*npairs). */
 PetscErrorCode SimMeshBendingPairs(const SimMesh *mesh, PetscInt *npairs, PetscInt **pairs);
 /* Boundary faces of the tetrahedra (faces used by one tet), oriented outward. Caller frees. */
 PetscErrorCode SimMeshBoundaryFaces(const SimMesh *mesh, PetscInt *nface, PetscInt **faces);
