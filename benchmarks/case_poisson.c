@@ -9,7 +9,7 @@
  * bound_ms_per_iteration (timings; the bound from the STREAM bandwidth when stream_mb > 0). */
 #include "benchmarks/cases.h"
 #include "benchmarks/stream.h"
-#include "solvers/stablefluids/projection.h"
+#include "solvers/stablefluids/stablefluids.h"
 
 typedef struct {
   PetscInt dim, n[3], unknowns, its;
