@@ -32,6 +32,7 @@ typedef struct {
   Vec snew;    /* scratch scalar (global, dac) */
   PetscBool smoke;
   Vec stash[4]; /* the last good u, p, d, T (checkpoint.c) */
+  PetscInt density, temperature; /* their indices in prob->scalar (-1: absent, kept at 0) */
 
   /* options */
   const SFAdvection *adv;

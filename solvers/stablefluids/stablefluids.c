@@ -95,7 +95,6 @@ static PetscErrorCode SetUp_StableFluids(SimSolver s)
   PetscCall(VecDuplicate(sf->u, &sf->unew));
   PetscCall(DMCreateLocalVector(sf->dav, &sf->ul));
   PetscCall(DMCreateGlobalVector(sf->mac->da, &sf->p));
-  sf->smoke = (PetscBool)(p->density || p->temperature || p->source);
   if (sf->smoke) {
     PetscCall(DMCreateGlobalVector(sf->dac, &sf->d));
     PetscCall(VecDuplicate(sf->d, &sf->T));
@@ -322,18 +321,28 @@ PetscErrorCode SimSolverCreate_StableFluids(SimSolver s)
                                    .stash = SFStash,
                                    .save = SFSave,
                                    .load = SFLoad};
+  /* the method data a grid problem may carry for it (framework/grid.h), by name */
+  static const char *const scalars[] = {"density", "temperature", NULL};
+  static const char *const parameters[] = {"buoyancy", "vorticity", NULL};
   SF *sf;
+  SimGridProblem *desc;
+  PetscBool found;
 
   PetscFunctionBegin;
+  PetscCall(SimGridProblemGetDescription(s->problem, &desc));
+  PetscCall(SimGridProblemCheckNames(desc, "stablefluids", scalars, parameters));
   PetscCall(PetscNew(&sf));
-  PetscCall(SimGridProblemGetDescription(s->problem, (SimGridProblem **)&sf->prob));
+  sf->prob = desc;
   PetscCall(SFAdvectionFind("rk2", &sf->adv));
   sf->ghost = 3;
-  sf->nu = sf->prob->viscosity;
-  sf->rho = sf->prob->rho;
-  sf->buoyancy[0] = sf->prob->buoyancy[0];
-  sf->buoyancy[1] = sf->prob->buoyancy[1];
-  sf->vorticity = sf->prob->vorticity;
+  sf->nu = desc->viscosity;
+  sf->rho = desc->rho;
+  PetscCall(SimGridProblemGetParameter(desc, "buoyancy", 2, sf->buoyancy, &found));
+  PetscCall(SimGridProblemGetParameter(desc, "vorticity", 1, &sf->vorticity, &found));
+  /* smoke: density and temperature are carried when the problem has either */
+  sf->smoke = (PetscBool)(desc->nscalars > 0);
+  sf->density = SimGridProblemFindScalar(desc, "density");
+  sf->temperature = SimGridProblemFindScalar(desc, "temperature");
   sf->vdt = -1;
   s->data = sf;
   s->ops = ops;
