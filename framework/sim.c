@@ -9,6 +9,7 @@
 #include "framework/io/png.h"
 #include "framework/io/csvlog.h"
 #include "framework/io/progress.h"
+#include "framework/linalg/blas_threads.h"
 
 struct _p_SimRun {
   MPI_Comm comm;
@@ -97,6 +98,7 @@ PetscErrorCode SimRunSetFromOptions(SimRun r)
 {
   char solvers[1024], scenes[1024];
   PetscBool solver_set = PETSC_FALSE, isgrid;
+  PetscInt blas_threads = 1; /* one per rank: fast and reproducible (a threaded BLAS changed iteration counts run to run) */
 
   PetscFunctionBeginUser;
   PetscCall(PetscStrcpy(r->scene_name, "cloth"));
@@ -123,7 +125,10 @@ PetscErrorCode SimRunSetFromOptions(SimRun r)
   PetscCall(PetscOptionsBool("-snapshots", "write PNG snapshots", "", r->snapshots, &r->snapshots, NULL));
   PetscCall(PetscOptionsBool("-log", "write the per-step CSV log DIR/log.csv", "", r->log, &r->log, NULL));
   PetscCall(PetscOptionsBool("-progress", "progress line on stderr when it is a terminal", "", r->progress, &r->progress, NULL));
+  PetscCall(PetscOptionsInt("-blas_threads", "threads of the BLAS (CHOLMOD's, MUMPS' dense kernels) per MPI rank; set here, so "
+                            "OPENBLAS_NUM_THREADS is not needed", "", blas_threads, &blas_threads, NULL));
   PetscOptionsEnd();
+  PetscCall(SimBLASSetThreads(blas_threads, NULL));
   PetscCheck(r->dt > 0 && PetscIsNormalReal(r->dt), r->comm, PETSC_ERR_ARG_OUTOFRANGE, "-dt must be > 0 (got %g)", (double)r->dt);
   PetscCheck(r->steps >= 0, r->comm, PETSC_ERR_ARG_OUTOFRANGE, "-steps must be >= 0 (got %" PetscInt_FMT ")", r->steps);
   PetscCheck(r->output_every >= 0 && r->snapshot_every >= 0, r->comm, PETSC_ERR_ARG_OUTOFRANGE, "-output_every and -snapshot_every must be >= 0");

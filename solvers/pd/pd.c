@@ -60,6 +60,7 @@ typedef struct {
 static PetscErrorCode SetFromOptions_PD(SimSolver s, PetscOptionItems *PetscOptionsObject)
 {
   PD *pd = (PD *)s->data;
+  PetscBool monitor_set;
 
   PetscFunctionBeginUser;
   PetscOptionsHeadBegin(PetscOptionsObject, "Projective dynamics (Bouaziz et al. 2014), -solver pd");
@@ -69,8 +70,9 @@ static PetscErrorCode SetFromOptions_PD(SimSolver s, PetscOptionItems *PetscOpti
                              "stop when ||x_{k+1} - x_k|| <= rtol ||x_{k+1} - x_0|| (x_0: the guess y; 0: always -pd_iterations)",
                              "", pd->rtol, &pd->rtol, NULL));
   PetscCall(PetscOptionsBool("-pd_monitor",
-                             "record the incremental potential and its gradient norm per iteration (costs one evaluation)", "",
-                             pd->monitor, &pd->monitor, NULL));
+                             "record the incremental potential and its gradient norm per iteration (costs one evaluation; "
+                             "default: on with -pd_reference_newton, whose gap needs it, else off)",
+                             "", pd->monitor, &pd->monitor, &monitor_set));
   PetscCall(PetscOptionsBool("-pd_reference_newton",
                              "also minimize each step's incremental potential by Newton (framework/newton, options "
                              "-pd_ref_newton_*, tight by default) from the same state and report Phi* for the gap",
@@ -84,6 +86,7 @@ static PetscErrorCode SetFromOptions_PD(SimSolver s, PetscOptionItems *PetscOpti
   PetscCall(PetscOptionsInt("-pd_chebyshev_delay", "plain iterations before Chebyshev starts (>= 1)", "", pd->cheb_delay,
                             &pd->cheb_delay, NULL));
   PetscOptionsHeadEnd();
+  if (!monitor_set) pd->monitor = pd->reference;
   PetscCheck(pd->max_it >= 1 && pd->max_it <= 1000000, s->comm, PETSC_ERR_ARG_OUTOFRANGE,
              "-pd_iterations %" PetscInt_FMT " is out of range: must be in [1, 1e6]", pd->max_it);
   PetscCheck(pd->rtol >= 0 && pd->rtol < 1, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "-pd_rtol %g is out of range: must be in [0, 1)",
@@ -617,7 +620,7 @@ PetscErrorCode SimSolverCreate_PD(SimSolver s)
   PetscCall(PetscNew(&pd));
   pd->max_it = 200;
   pd->rtol = 1e-3;
-  pd->monitor = PETSC_TRUE;
+  pd->monitor = PETSC_FALSE;
   pd->rho = 0.9;
   pd->gamma = 0.9;
   pd->cheb_delay = 10;
