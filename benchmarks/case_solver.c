@@ -98,7 +98,7 @@ PetscErrorCode BenchCaseRun_Solver(BenchContext *bc, const BenchCase *c, BenchCa
     ty.nsteps = ty.nonlinear = ty.linear = ty.cuts = ty.max_nonlinear = ty.not_converged = ty.history = ty.nreached = ty.norders = 0;
     PetscCall(BenchRunPoint(bc, c, res, p, SolverMonitor, &ty, &row, &rec));
     n = PetscMax(1, ty.nsteps);
-    PetscCall(BenchRowSet(row, "dt", c->dt, 0));
+    PetscCall(BenchRowSet(row, "dt", rec->dt, 0));
     PetscCall(BenchRowSet(row, "steps", ty.nsteps, 0));
     PetscCall(BenchRowSet(row, "nonlinear_its_per_step", ty.nonlinear / n, 0));
     PetscCall(BenchRowSet(row, "max_nonlinear_its", ty.max_nonlinear, 0));
