@@ -29,6 +29,8 @@ typedef struct {
   PetscReal *psi;     /* 1 per tet */
   PetscReal *dec;     /* mat->ndec per tet */
   PetscReal *dPdF;    /* scratch: 81 per element of a chunk */
+  PetscReal *pd_q;    /* projective dynamics: each element's last rotation (unit quaternion, 4 per tet), the
+                         warm start of the next local step */
 } FEM;
 
 static inline void Inverse3(const PetscReal *A, PetscReal *Ainv, PetscReal *det)
@@ -243,7 +245,9 @@ static PetscErrorCode PDStencil_FEM(SimEnergy term, PetscInt *vert, PetscReal *A
   PetscFunctionReturn(0);
 }
 
-/* Local step: F for every tet, then p = R^T from the polar decomposition F = R S; with strain
+/* Local step: F for every tet, then p = R^T from the polar decomposition F = R S (by Newton on the
+ * rotations from the element's rotation at the last local step, SimPolar3Warm: one or two cheap
+ * iterations instead of a full SVD; the same R to rounding); with strain
  * limits (the arap material's [s_min, s_max], Bouaziz et al. 2014 strain limiting) p = (U C V^T)^T
  * with F = U diag(s) V^T and C = diag(clamp(s_i, s_min, s_max)), the closest matrix whose singular
  * values lie in the band, so w/2 |F - U C V^T|^2 = W mu sum (s_i - c_i)^2 is the material's energy. */
@@ -257,7 +261,7 @@ static PetscErrorCode PDProject_FEM(SimEnergy term, const PetscReal *x, PetscRea
   DeformationGradients(fem, x);
   for (PetscInt e = 0; e < fem->ntet; e++) {
     PetscReal R[9], *pe = p + 9 * e;
-    if (!limits) PetscCall(SimPolar3(fem->F + 9 * e, R, NULL));
+    if (!limits) PetscCall(SimPolar3Warm(fem->F + 9 * e, fem->pd_q + 4 * e, R, NULL));
     else {
       PetscReal U[9], sig[3], V[9];
       PetscCall(SimSvd3(fem->F + 9 * e, U, sig, V));
@@ -279,7 +283,7 @@ static PetscErrorCode Destroy_FEM(SimEnergy term)
   PetscCall(SimMaterialDestroy(&fem->mat));
   PetscCall(PetscFree4(fem->tet, fem->Dminv, fem->W, fem->rest));
   PetscCall(PetscFree4(fem->F, fem->P, fem->dPdF, fem->psi));
-  PetscCall(PetscFree2(fem->xkey, fem->dec));
+  PetscCall(PetscFree3(fem->xkey, fem->dec, fem->pd_q));
   PetscCall(PetscFree(fem));
   PetscFunctionReturn(0);
 }
@@ -311,7 +315,8 @@ PetscErrorCode SimFEMCreate(const char *name, PetscInt nv, const PetscReal *rest
   fem->mat = mat;
   PetscCall(PetscMalloc4(4 * ntet, &fem->tet, 9 * ntet, &fem->Dminv, ntet, &fem->W, 3 * nv, &fem->rest));
   PetscCall(PetscMalloc4(9 * ntet, &fem->F, 9 * ntet, &fem->P, 81 * FEM_CHUNK, &fem->dPdF, ntet, &fem->psi));
-  PetscCall(PetscMalloc2(3 * nv, &fem->xkey, mat->ndec * ntet, &fem->dec));
+  PetscCall(PetscMalloc3(3 * nv, &fem->xkey, mat->ndec * ntet, &fem->dec, 4 * ntet, &fem->pd_q));
+  for (PetscInt e = 0; e < ntet; e++) fem->pd_q[4 * e] = 1, fem->pd_q[4 * e + 1] = fem->pd_q[4 * e + 2] = fem->pd_q[4 * e + 3] = 0;
   fem->cache = PETSC_TRUE;
   PetscCall(PetscArraycpy(fem->tet, tet, 4 * ntet));
   PetscCall(PetscArraycpy(fem->rest, rest, 3 * nv));

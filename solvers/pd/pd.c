@@ -16,6 +16,10 @@ typedef struct {
   /* terms with a changing constraint set (pd_active, e.g. colliders): the current set and the one
    * the factor was built for; NULL for terms whose constraints are always active */
   PetscBool *active, *active_fact;
+  /* set with the factor: fvert[c*nvert + a] = the free index of the stencil's vertex a (-1: pinned),
+   * and whether constraint c touches a pinned vertex (its right-hand side then moves their columns) */
+  PetscInt *fvert;
+  PetscBool *touch_pinned;
 } PDBlock;
 
 typedef struct {
@@ -129,6 +133,7 @@ static PetscErrorCode Setup_PD(SimSolver s)
       PDBlock *b = &pd->block[pd->nblocks++];
       b->term = e, b->nc = nc, b->nvert = nvert, b->nrows = nrows;
       PetscCall(PetscMalloc4(nc * nvert, &b->vert, nc * nrows * nvert, &b->A, nc, &b->w, 3 * nc * nrows, &b->p));
+      PetscCall(PetscMalloc2(nc * nvert, &b->fvert, nc, &b->touch_pinned));
       PetscCall(e->ops.pd_stencil(e, b->vert, b->A, b->w));
       if (e->ops.pd_active) PetscCall(PetscCalloc2(nc, &b->active, nc, &b->active_fact));
       for (PetscInt c = 0; c < nc; c++)
@@ -183,8 +188,15 @@ static PetscErrorCode Factor_PD(SimSolver s, PetscReal h)
   for (PetscInt i = 0; i < m->nv; i++)
     if (pd->fidx[i] >= 0) ti[nnz] = tj[nnz] = (int)pd->fidx[i], tx[nnz++] = pd->mass[i] * ih2;
   for (PetscInt k = 0; k < pd->nblocks; k++) {
-    const PDBlock *b = &pd->block[k];
+    PDBlock *b = &pd->block[k];
     const PetscInt nv = b->nvert, nr = b->nrows;
+    for (PetscInt c = 0; c < b->nc; c++) {
+      b->touch_pinned[c] = PETSC_FALSE;
+      for (PetscInt a = 0; a < nv; a++) {
+        b->fvert[c * nv + a] = pd->fidx[b->vert[c * nv + a]];
+        if (b->fvert[c * nv + a] < 0) b->touch_pinned[c] = PETSC_TRUE;
+      }
+    }
     if (b->active) PetscCall(PetscArraycpy(b->active_fact, b->active, b->nc));
     for (PetscInt c = 0; c < b->nc; c++) {
       const PetscInt *vc = b->vert + c * nv;
@@ -332,9 +344,20 @@ static void Rhs_PD(PD *pd, const PetscReal *x)
     const PDBlock *b = &pd->block[q];
     const PetscInt nv = b->nvert, nr = b->nrows;
     for (PetscInt c = 0; c < b->nc; c++) {
-      const PetscInt *vc = b->vert + c * nv;
+      const PetscInt *vc = b->vert + c * nv, *fc = b->fvert + c * nv;
       const PetscReal *Ac = b->A + c * nr * nv, *pc = b->p + 3 * c * nr, w = b->w[c];
       if (b->active && !b->active[c]) continue;
+      if (!b->touch_pinned[c]) { /* every vertex free: B(f_a, :) += w (A_c^T p_c)(a, :) */
+        for (PetscInt a = 0; a < nv; a++) {
+          PetscReal t0 = 0, t1 = 0, t2 = 0;
+          for (PetscInt r = 0; r < nr; r++) {
+            const PetscReal ar = Ac[r * nv + a];
+            t0 += ar * pc[3 * r], t1 += ar * pc[3 * r + 1], t2 += ar * pc[3 * r + 2];
+          }
+          B[fc[a]] += w * t0, B[nf + fc[a]] += w * t1, B[2 * nf + fc[a]] += w * t2;
+        }
+        continue;
+      }
       for (PetscInt r = 0; r < nr; r++) {
         PetscReal t[3] = {pc[3 * r], pc[3 * r + 1], pc[3 * r + 2]};
         for (PetscInt a = 0; a < nv; a++)
@@ -570,6 +593,7 @@ static PetscErrorCode Destroy_PD(SimSolver s)
   for (PetscInt q = 0; q < pd->nblocks; q++) {
     PetscCall(PetscFree4(pd->block[q].vert, pd->block[q].A, pd->block[q].w, pd->block[q].p));
     PetscCall(PetscFree2(pd->block[q].active, pd->block[q].active_fact));
+    PetscCall(PetscFree2(pd->block[q].fvert, pd->block[q].touch_pinned));
   }
   PetscCall(SimNewtonDestroy(&pd->newton));
   PetscCall(VecDestroy(&pd->xref));
