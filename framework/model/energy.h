@@ -2,6 +2,7 @@
  * colliders, FEM elements, ...) implements. */
 #pragma once
 #include <petscsys.h>
+#include <petscviewer.h>
 
 /* What a term contributes.
  * POTENTIAL:   E(x), a conservative energy; the force is -dE/dx.
@@ -56,6 +57,12 @@ typedef struct {
    * violates an inactive constraint, and refactors only when the set changed. A term without this
    * op has every constraint active, always. */
   PetscErrorCode (*pd_active)(SimEnergy, const PetscReal *x, PetscBool *active);
+  /* optional, for a term that carries state from one step to the next (a warm start, a lagged
+   * contact set): writes it to / reads it from a checkpoint (binary viewer, collective on its
+   * communicator; a distributed term writes its own elements' share in rank order). The mesh
+   * problem calls them for every term, in model order, after x and v. */
+  PetscErrorCode (*save)(SimEnergy, PetscViewer);
+  PetscErrorCode (*load)(SimEnergy, PetscViewer);
 } SimEnergyOps;
 
 struct _p_SimEnergy {
