@@ -752,3 +752,21 @@ PetscErrorCode BenchCasePointSeries(const BenchCase *c, PetscInt i, const char *
   if (!series[0]) PetscCall(PetscStrncpy(series, c->name, len));
   PetscFunctionReturn(0);
 }
+
+PetscErrorCode BenchCasePointModelKey(const BenchCase *c, PetscInt i, char *key, size_t len)
+{
+  PetscInt stride = BenchCaseNumPoints(c);
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(key, c->options, len));
+  for (PetscInt s = 0; s < c->nsweeps; s++) {
+    PetscInt k;
+    size_t n;
+    stride /= c->sweep[s].n;
+    k = (i / stride) % c->sweep[s].n;
+    if (!strcmp(c->sweep[s].option, "solver") || !c->sweep[s].run[k]) continue;
+    PetscCall(PetscStrlen(key, &n));
+    PetscCall(PetscSNPrintf(key + n, len - n, " -%s %s", c->sweep[s].option, c->sweep[s].run[k]));
+  }
+  PetscFunctionReturn(0);
+}

@@ -122,5 +122,9 @@ PetscInt BenchPointSteps(const BenchPointTime *pt, PetscReal dt);
 /* The label of point i without the part given by the sweep of `option` (e.g. "dt"): the series a
  * point belongs to when that sweep is the x axis of a figure; the case name when nothing is left. */
 PetscErrorCode BenchCasePointSeries(const BenchCase *c, PetscInt i, const char *option, char *series, size_t len);
+/* What names the model of point i for the reference cache (reference_ode.h): the case's options and
+ * its sweeps' values except the solver sweep's, so that the integrators of a case share one reference
+ * (a solver sweep value must therefore not change the model). */
+PetscErrorCode BenchCasePointModelKey(const BenchCase *c, PetscInt i, char *key, size_t len);
 /* Index of the sweep of `option` in c->sweep, or -1. */
 PetscInt BenchCaseFindSweep(const BenchCase *c, const char *option);

@@ -185,6 +185,53 @@ START_TEST(test_reference_ode)
 }
 END_TEST
 
+/* The reference trajectory at 4 sample times matches the analytic solution at each; the cache computes
+ * it once for repeated requests of the same model and again when the initial state differs. */
+START_TEST(test_reference_cache)
+{
+  SimRegistry reg;
+  SimScene scene;
+  SimModel model;
+  BenchRefCache cache;
+  const PetscReal *xs, *vs, *xs2, *vs2;
+  PetscReal xe[6], ve[6], d[6], ex, ev;
+  PetscScalar *v;
+  PetscBool has;
+
+  CHECK_PETSC(TestSetOptions("-oscillator_damping 2"));
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  CHECK_PETSC(SimSceneCreate(reg, "oscillator", &scene));
+  CHECK_PETSC(SimSceneBuildModel(scene, reg, PETSC_COMM_SELF, &model));
+  CHECK_PETSC(BenchRefCacheCreate(&cache));
+  CHECK_PETSC(BenchRefCacheGet(cache, "osc", model, 1.0, 4, 1e-12, 1e-14, &xs, &vs));
+  for (int k = 0; k <= 4; k++) {
+    CHECK_PETSC(SimSceneExact(scene, 0.25 * k, xe, ve, &has));
+    ck_assert(has);
+    for (int i = 0; i < 6; i++) d[i] = xs[6 * k + i] - xe[i];
+    CHECK_PETSC(SimModelMassNorm(model, d, &ex));
+    for (int i = 0; i < 6; i++) d[i] = vs[6 * k + i] - ve[i];
+    CHECK_PETSC(SimModelMassNorm(model, d, &ev));
+    ck_assert_msg(ex < 1e-10 && ev < 1e-9, "sample %d: error x %g, v %g", k, ex, ev);
+  }
+  CHECK_PETSC(BenchRefCacheGet(cache, "osc", model, 1.0, 4, 1e-12, 1e-14, &xs2, &vs2));
+  ck_assert_int_eq(BenchRefCacheComputed(cache), 1);
+  ck_assert(xs2 == xs && vs2 == vs);
+  CHECK_PETSC(VecGetArray(model->v, &v));
+  v[3] = 0.5; /* another initial state under the same key: computed again */
+  CHECK_PETSC(VecRestoreArray(model->v, &v));
+  CHECK_PETSC(BenchRefCacheGet(cache, "osc", model, 1.0, 4, 1e-12, 1e-14, &xs2, &vs2));
+  ck_assert_int_eq(BenchRefCacheComputed(cache), 2);
+  ck_assert(vs2[3] == 0.5);
+  CHECK_PETSC(BenchRefCacheGet(cache, "other", model, 1.0, 4, 1e-12, 1e-14, &xs2, &vs2));
+  ck_assert_int_eq(BenchRefCacheComputed(cache), 3);
+  CHECK_PETSC(BenchRefCacheDestroy(&cache));
+  CHECK_PETSC(SimModelDestroy(&model));
+  CHECK_PETSC(SimSceneDestroy(&scene));
+  CHECK_PETSC(SimRegistryDestroy(&reg));
+  CHECK_PETSC(TestSetOptions(NULL));
+}
+END_TEST
+
 static void WriteFile(const char *path, const char *text)
 {
   FILE *f = fopen(path, "w");
@@ -359,6 +406,7 @@ Suite *test_suite(void)
   tcase_add_test(tc, test_drift_fit);
   tcase_add_test(tc, test_bisection);
   tcase_add_test(tc, test_reference_ode);
+  tcase_add_test(tc, test_reference_cache);
   tcase_add_test(tc, test_suite_parse);
   tcase_add_test(tc, test_suite_bad_key);
   tcase_add_test(tc, test_summary_fields);
