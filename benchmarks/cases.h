@@ -14,6 +14,8 @@ PetscErrorCode BenchCaseRun_Stability(BenchContext *bc, const BenchCase *c, Benc
 PetscErrorCode BenchCaseRun_Solver(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
 PetscErrorCode BenchCaseRun_Performance(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
 PetscErrorCode BenchCaseRun_Spatial(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
+PetscErrorCode BenchCaseRun_Oscillation(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
+PetscErrorCode BenchCaseRun_WorkPrecision(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
 PetscErrorCode BenchCaseRun_Poisson(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
 PetscErrorCode BenchCaseRun_Stream(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
 PetscErrorCode BenchCaseRun_Scaling(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);

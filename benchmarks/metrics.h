@@ -45,3 +45,19 @@ typedef PetscErrorCode (*BenchStableFn)(void *ctx, PetscReal dt, PetscBool *stab
 typedef enum { BENCH_BRACKETED, BENCH_STABLE_AT_HI, BENCH_UNSTABLE_AT_LO } BenchBracket;
 PetscErrorCode BenchBisectStable(PetscReal lo, PetscReal hi, PetscReal rtol, BenchStableFn stable, void *ctx, PetscReal *dt,
                                  BenchBracket *how, PetscInt *nprobes);
+
+/* The dominant oscillation of a uniformly sampled signal (phase and damping error, DESIGN §8): a fit of
+ *   y(t) = c + e^{-sigma t} (a cos(omega t) + b sin(omega t))
+ * to (t[i], y[i]), i < n (n >= 8, t equally spaced). The start: the peak of the Hann-windowed FFT of
+ * the mean-removed signal (GSL gsl_fft_real, mixed radix), refined by a scan of omega over +-1.5 bins
+ * (linear least squares in c, a, b at each); then Levenberg-Marquardt on all five parameters (GSL
+ * gsl_multifit_nlinear, analytic Jacobian). A discrete linear scheme on a linear oscillator produces
+ * exactly such a sequence, y_n = c + Re(C lambda^n), so the fit returns its amplification factor
+ * |lambda| = e^{-sigma h} and phase per step arg(lambda) = omega h to round-off.
+ * omega (rad/s), sigma (1/s: > 0 decays), amplitude sqrt(a^2 + b^2), offset c, residual: rms of the
+ * fit's residual / amplitude (near 0 for one clean mode; large when the signal is not one oscillation).
+ * A signal without an oscillation (constant, or no peak) is an error. */
+typedef struct {
+  PetscReal omega, sigma, amplitude, offset, residual;
+} BenchOscFit;
+PetscErrorCode BenchFitOscillation(PetscInt n, const PetscReal t[], const PetscReal y[], BenchOscFit *fit);

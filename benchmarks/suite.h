@@ -17,6 +17,8 @@ typedef enum {
   BENCH_SOLVER,
   BENCH_PERFORMANCE,
   BENCH_SPATIAL, /* error against mesh size from named run figures */
+  BENCH_OSCILLATION,    /* phase error and numerical damping of the dominant oscillation */
+  BENCH_WORK_PRECISION, /* error (final, max over time) against wall time over a dt sweep */
   BENCH_POISSON, /* the pressure solve alone (no SimRun): iterations, times, residual */
   BENCH_STREAM,  /* STREAM triad memory bandwidth */
   BENCH_SCALING, /* other cases of the suite under mpirun -np N */
@@ -63,8 +65,14 @@ typedef struct {
   PetscInt refinements; /* runs at dt / 2^k, k = 0..refinements */
   char reference[16];   /* analytic | ode | finest */
   PetscReal ode_rtol, ode_atol;
-  /* energy */
-  PetscInt samples; /* CSV rows per run (evenly spaced steps, plus the last) */
+  /* energy: CSV rows per run (evenly spaced steps, plus the last); oscillation: reference samples;
+   * work_precision: times at which the error is taken (t_end / samples apart) */
+  PetscInt samples;
+  /* oscillation */
+  PetscInt signal_axis; /* 0, 1, 2: the x, y, z of the free vertices' mass-weighted mean (signal: com_x ...) */
+  /* work_precision */
+  PetscInt naccuracy;
+  PetscReal accuracy[8]; /* target errors of the cost-at-equal-accuracy table */
   /* stability */
   PetscReal dt_min, dt_max, threshold, bisect_rtol;
   /* solver */
@@ -74,8 +82,9 @@ typedef struct {
   char figure[64]; /* the named run figure that is the error (e.g. tip_error) */
   char size[64];   /* the named run figure that is the mesh size h */
   PetscBool refine_dt; /* point k runs at dt / 2^k (a constant Courant number when h halves) */
-  /* poisson, stream */
-  PetscInt repeats;    /* poisson: timed solves per point (best and median); stream: triad passes (best) */
+  /* poisson, stream, work_precision */
+  PetscInt repeats; /* poisson: timed solves per point (best and median); stream: triad passes (best);
+                     * work_precision: timed runs per point (median and spread) */
   PetscReal stream_mb; /* MB per STREAM array per rank (stream: `mb`; poisson: `stream_mb`, 0 = no bandwidth bound) */
   /* scaling */
   PetscInt nranks, ranks[BENCH_MAX_RANKS]; /* mpirun -np values */

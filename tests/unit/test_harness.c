@@ -232,6 +232,47 @@ START_TEST(test_reference_cache)
 }
 END_TEST
 
+/* Implicit Euler on x'' = -w^2 x produces x_n = Re(C lambda^n) with lambda = 1 / (1 + i w h): the fit
+ * returns |lambda| = |1 + i w h|^-1 per step and the phase atan(w h) per step, light and heavy damping;
+ * a sampled damped cosine with an offset gives its parameters back. */
+START_TEST(test_oscillation_fit)
+{
+  const PetscReal w = 10, hs[2] = {0.01, 0.05};
+  const PetscInt ns[2] = {1000, 120};
+
+  for (int c = 0; c < 2; c++) {
+    PetscReal h = hs[c], x = 0.1, v = 0, *t, *y;
+    BenchOscFit fit;
+    PetscInt n = ns[c];
+
+    CHECK_PETSC(PetscMalloc2(n, &t, n, &y));
+    for (PetscInt i = 0; i < n; i++) {
+      /* (x, v)_{n+1} solves x' = x + h v', v' = v - h w^2 x' */
+      PetscReal xn = (x + h * v) / (1 + h * h * w * w);
+      v = v - h * w * w * xn;
+      x = xn;
+      t[i] = (i + 1) * h, y[i] = 1 + x; /* an offset, as a position has */
+    }
+    CHECK_PETSC(BenchFitOscillation(n, t, y, &fit));
+    ck_assert_msg(fabs(exp(-fit.sigma * h) - 1 / sqrt(1 + w * w * h * h)) < 1e-9, "h %g: damping per step %.12g, expected %.12g", h,
+                  exp(-fit.sigma * h), 1 / sqrt(1 + w * w * h * h));
+    ck_assert_msg(fabs(fit.omega * h - atan(w * h)) < 1e-9, "h %g: phase per step %.12g, expected %.12g", h, fit.omega * h, atan(w * h));
+    ck_assert_msg(fabs(fit.offset - 1) < 1e-9 && fit.residual < 1e-8, "offset %g, residual %g", fit.offset, fit.residual);
+    CHECK_PETSC(PetscFree2(t, y));
+  }
+  {
+    PetscReal t[500], y[500];
+    BenchOscFit fit;
+    for (int i = 0; i < 500; i++) t[i] = 0.01 * i, y[i] = -0.3 + 2 * exp(-0.4 * t[i]) * cos(7.3 * t[i] + 0.6);
+    CHECK_PETSC(BenchFitOscillation(500, t, y, &fit));
+    ck_assert_msg(fabs(fit.omega - 7.3) < 1e-9 && fabs(fit.sigma - 0.4) < 1e-9 && fabs(fit.amplitude - 2) < 1e-9,
+                  "omega %g sigma %g amplitude %g", fit.omega, fit.sigma, fit.amplitude);
+    for (int i = 0; i < 500; i++) y[i] = 1;
+    ck_assert(BenchFitOscillation(500, t, y, &fit) != 0); /* no oscillation: an error */
+  }
+}
+END_TEST
+
 static void WriteFile(const char *path, const char *text)
 {
   FILE *f = fopen(path, "w");
@@ -407,6 +448,7 @@ Suite *test_suite(void)
   tcase_add_test(tc, test_bisection);
   tcase_add_test(tc, test_reference_ode);
   tcase_add_test(tc, test_reference_cache);
+  tcase_add_test(tc, test_oscillation_fit);
   tcase_add_test(tc, test_suite_parse);
   tcase_add_test(tc, test_suite_bad_key);
   tcase_add_test(tc, test_summary_fields);
