@@ -50,11 +50,36 @@ PetscErrorCode BenchFitOrder(PetscInt n, const PetscReal dt[], const PetscReal e
 
 PetscErrorCode BenchEnergyErrorStats(PetscInt n, const PetscReal t[], const PetscReal E[], BenchEnergyStats *st)
 {
-  PetscReal *dev, scale, c0;
+  PetscFunctionBeginUser;
+  PetscCheck(n >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Energy statistics need at least the initial energy");
+  PetscCall(BenchEnergyErrorStatsScaled(n, t, E, PetscAbsReal(E[0]), st));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode BenchEnergyScale(PetscInt n, const PetscReal K[], const PetscReal U[], const PetscReal E[], const PetscReal work[],
+                                PetscReal *scale, PetscBool *guarded)
+{
+  PetscReal R = 0;
+
+  PetscFunctionBeginUser;
+  PetscCheck(n >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The energy scale needs at least the initial energy");
+  for (PetscInt i = 0; i < n; i++) {
+    R = PetscMax(R, PetscAbsReal(K[i]));
+    R = PetscMax(R, PetscAbsReal(U[i] - U[0]));
+    if (work) R = PetscMax(R, PetscAbsReal(work[i]));
+  }
+  if (PetscIsInfOrNanReal(R)) R = 0; /* a blow-up: the initial energy is the scale */
+  *guarded = (PetscBool)(PetscAbsReal(E[0]) < BENCH_ENERGY_GUARD * R);
+  *scale = *guarded ? R : PetscAbsReal(E[0]);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode BenchEnergyErrorStatsScaled(PetscInt n, const PetscReal t[], const PetscReal E[], PetscReal scale, BenchEnergyStats *st)
+{
+  PetscReal *dev, c0;
 
   PetscFunctionBeginUser;
   PetscCheck(n >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Energy statistics need at least the initial energy");
-  scale = PetscAbsReal(E[0]);
   PetscCheck(
       scale > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
       "E(0) = 0: the relative energy error |E(t) - E(0)| / |E(0)| is undefined (shift the potential's zero, e.g. lift the body)");

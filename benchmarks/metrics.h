@@ -32,6 +32,15 @@ typedef struct {
   PetscReal max, final, drift;
 } BenchEnergyStats;
 PetscErrorCode BenchEnergyErrorStats(PetscInt n, const PetscReal t[], const PetscReal E[], BenchEnergyStats *st);
+/* The same relative to a given scale instead of |E(0)| (scale > 0). */
+PetscErrorCode BenchEnergyErrorStatsScaled(PetscInt n, const PetscReal t[], const PetscReal E[], PetscReal scale, BenchEnergyStats *st);
+/* The denominator of relative energy errors, guarded against E(0) near 0 (a body whose potential's
+ * zero is where it starts, e.g. the twist: E(0) = 3e-29 J): with R = the largest energy exchanged
+ * during the run (max over t of K(t), |U(t) - U(0)|, |work(t)|), the scale is |E(0)| when
+ * |E(0)| >= 1e-3 R, else R (*guarded = PETSC_TRUE). work may be NULL. Both 0: scale 0. */
+PetscErrorCode BenchEnergyScale(PetscInt n, const PetscReal K[], const PetscReal U[], const PetscReal E[], const PetscReal work[],
+                                PetscReal *scale, PetscBool *guarded);
+#define BENCH_ENERGY_GUARD 1e-3
 
 /* Largest stable step by bisection. stable(ctx, dt, &ok) is the criterion (the harness runs the
  * simulation; tests pass a synthetic one). The search assumes stability is monotone in dt on
