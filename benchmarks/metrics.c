@@ -133,6 +133,67 @@ PetscErrorCode BenchBisectStable(PetscReal lo, PetscReal hi, PetscReal rtol, Ben
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode BenchBracketStable(PetscReal lo, PetscReal hi, PetscReal start, PetscReal growth, PetscReal rtol, BenchStableFn stable,
+                                  void *ctx, PetscReal *dt, BenchBracket *how, PetscInt *nprobes)
+{
+  PetscReal a, b, d; /* stable at a, unstable at b */
+  PetscBool ok;
+  PetscInt probes = 0;
+
+  PetscFunctionBeginUser;
+  PetscCheck(lo > 0 && hi > lo, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Bracketing needs 0 < dt_min < dt_max (got %.6g, %.6g)",
+             (double)lo, (double)hi);
+  PetscCheck(growth > 1 && rtol > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Bracketing needs growth > 1 and rtol > 0 (got %.6g, %.6g)",
+             (double)growth, (double)rtol);
+  d = PetscMin(hi, PetscMax(lo, start));
+  PetscCall(stable(ctx, d, &ok));
+  probes++;
+  if (ok) {
+    /* up from a stable step */
+    a = d;
+    for (;;) {
+      if (a >= hi) {
+        *dt = hi, *how = BENCH_STABLE_AT_HI;
+        if (nprobes) *nprobes = probes;
+        PetscFunctionReturn(0);
+      }
+      d = PetscMin(hi, a * growth);
+      PetscCall(stable(ctx, d, &ok));
+      probes++;
+      if (!ok) break;
+      a = d;
+    }
+    b = d;
+  } else {
+    /* down from an unstable step */
+    b = d;
+    for (;;) {
+      if (b <= lo) {
+        *dt = lo, *how = BENCH_UNSTABLE_AT_LO;
+        if (nprobes) *nprobes = probes;
+        PetscFunctionReturn(0);
+      }
+      d = PetscMax(lo, b / growth);
+      PetscCall(stable(ctx, d, &ok));
+      probes++;
+      if (ok) break;
+      b = d;
+    }
+    a = d;
+  }
+  /* invariant: stable at a, unstable at b */
+  while (b / a > 1 + rtol) {
+    PetscReal mid = PetscSqrtReal(a * b);
+    PetscCall(stable(ctx, mid, &ok));
+    probes++;
+    if (ok) a = mid;
+    else b = mid;
+  }
+  *dt = a, *how = BENCH_BRACKETED;
+  if (nprobes) *nprobes = probes;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode BenchLocalOrder(PetscInt n, const PetscReal r[], PetscReal order[], PetscReal *peak)
 {
   PetscFunctionBeginUser;

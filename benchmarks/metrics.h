@@ -54,6 +54,15 @@ typedef PetscErrorCode (*BenchStableFn)(void *ctx, PetscReal dt, PetscBool *stab
 typedef enum { BENCH_BRACKETED, BENCH_STABLE_AT_HI, BENCH_UNSTABLE_AT_LO } BenchBracket;
 PetscErrorCode BenchBisectStable(PetscReal lo, PetscReal hi, PetscReal rtol, BenchStableFn stable, void *ctx, PetscReal *dt,
                                  BenchBracket *how, PetscInt *nprobes);
+/* Largest stable step by bracketing, then bisection (what the stability metric uses): the first probe
+ * is `start` (clamped to [lo, hi]); from a stable start the step grows geometrically (x growth, at most
+ * to hi) until a probe is unstable, from an unstable one it shrinks (/ growth, at least to lo) until a
+ * probe is stable; then geometric bisection of that bracket to hi / lo <= 1 + rtol. So the cost is a
+ * few probes near the boundary, never a probe at lo unless the boundary is there (a probe at dt costs
+ * t_end / dt steps). Outcomes as BenchBisectStable (STABLE_AT_HI: stable at hi; UNSTABLE_AT_LO:
+ * unstable at lo). Requires 0 < lo < hi, growth > 1, rtol > 0. */
+PetscErrorCode BenchBracketStable(PetscReal lo, PetscReal hi, PetscReal start, PetscReal growth, PetscReal rtol, BenchStableFn stable,
+                                  void *ctx, PetscReal *dt, BenchBracket *how, PetscInt *nprobes);
 
 /* The dominant oscillation of a uniformly sampled signal (phase and damping error, DESIGN §8): a fit of
  *   y(t) = c + e^{-sigma t} (a cos(omega t) + b sin(omega t))

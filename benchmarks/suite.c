@@ -15,7 +15,7 @@ static const struct {
 } metrics[BENCH_NMETRICS] = {
     [BENCH_CONVERGENCE] = {"convergence", "dt, t_end, refinements, reference, ode_rtol, ode_atol"},
     [BENCH_ENERGY] = {"energy", "dt, t_end or steps, samples"},
-    [BENCH_STABILITY] = {"stability", "t_end, dt_min, dt_max, threshold, bisect_rtol"},
+    [BENCH_STABILITY] = {"stability", "t_end, dt_min, dt_max, dt_start, growth, threshold, bisect_rtol, max_its"},
     [BENCH_SOLVER] = {"solver", "dt, t_end or steps, plot_step, gap_target"},
     [BENCH_PERFORMANCE] = {"performance", "dt, t_end or steps"},
     [BENCH_SPATIAL] = {"spatial", "dt, t_end or steps, figure, size, refine_dt"},
@@ -433,6 +433,14 @@ static PetscErrorCode ReadMetricKeys(Loader *L, BenchCase *c)
     PetscCall(GetReal(L, n, "bisect_rtol", PETSC_FALSE, &c->bisect_rtol, NULL));
     PetscCheck(c->threshold > 0 && c->bisect_rtol > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
                "%s: case '%s': threshold and bisect_rtol must be > 0", L->path, n);
+    c->dt_start = PetscSqrtReal(c->dt_min * c->dt_max);
+    c->growth = 2;
+    PetscCall(GetReal(L, n, "dt_start", PETSC_FALSE, &c->dt_start, NULL));
+    PetscCall(GetReal(L, n, "growth", PETSC_FALSE, &c->growth, NULL));
+    PetscCall(GetInt(L, n, "max_its", &c->max_its, NULL));
+    PetscCheck(c->dt_start >= c->dt_min && c->dt_start <= c->dt_max && c->growth > 1 && c->max_its >= 0, PETSC_COMM_SELF,
+               PETSC_ERR_ARG_OUTOFRANGE, "%s: case '%s': need dt_min <= dt_start <= dt_max, growth > 1, max_its >= 0 (got %.6g, %.6g, %" PetscInt_FMT ")",
+               L->path, n, (double)c->dt_start, (double)c->growth, c->max_its);
     break;
   case BENCH_SOLVER:
     PetscCall(GetInt(L, n, "plot_step", &c->plot_step, NULL));

@@ -75,6 +75,8 @@ typedef struct {
   PetscReal accuracy[8]; /* target errors of the cost-at-equal-accuracy table */
   /* stability */
   PetscReal dt_min, dt_max, threshold, bisect_rtol;
+  PetscReal dt_start, growth; /* the bracketing's first probe (default sqrt(dt_min dt_max)) and factor */
+  PetscInt max_its;           /* a step needing more nonlinear iterations is unstable (0: no limit) */
   /* solver */
   PetscInt plot_step; /* the step whose residual history is plotted; 0: the last */
   PetscReal gap_target; /* relative gap at which iterations and time to reach it are counted */

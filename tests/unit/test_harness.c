@@ -117,20 +117,55 @@ END_TEST
 typedef struct {
   PetscReal limit;
   PetscInt calls;
+  PetscReal smallest; /* the smallest dt probed */
 } Synthetic;
 
 static PetscErrorCode StableBelow(void *ctx, PetscReal dt, PetscBool *stable)
 {
   Synthetic *s = (Synthetic *)ctx;
+  if (!s->calls || dt < s->smallest) s->smallest = dt;
   s->calls++;
   *stable = (PetscBool)(dt < s->limit);
   return 0;
 }
 
+/* Bracketing from a start, up or down by a factor, then bisection: the boundary within the tolerance,
+ * and no probe far below it (never dt_min = 1e-5 when the boundary is at 0.0123); both one-sided cases. */
+START_TEST(test_bracketing)
+{
+  const PetscReal starts[3] = {1e-3, 0.0123 * 0.999, 0.5};
+  PetscReal dt;
+  BenchBracket how;
+  PetscInt probes;
+
+  for (int k = 0; k < 3; k++) {
+    Synthetic s = {0.0123, 0, 0};
+    CHECK_PETSC(BenchBracketStable(1e-5, 1.0, starts[k], 2, 1e-3, StableBelow, &s, &dt, &how, &probes));
+    ck_assert_int_eq(how, BENCH_BRACKETED);
+    ck_assert_msg(dt < 0.0123 && dt > 0.0123 / (1 + 1e-3), "start %g: found %.8g, expected within 0.1%% below 0.0123", starts[k], dt);
+    ck_assert_int_eq(probes, s.calls);
+    ck_assert_msg(s.smallest >= PetscMin(starts[k], 0.0123 / 2), "start %g: probed %g, below the bracket", starts[k], s.smallest);
+    ck_assert_msg(probes < 25, "%d probes", (int)probes);
+  }
+  {
+    Synthetic s = {10, 0, 0};
+    CHECK_PETSC(BenchBracketStable(1e-5, 1.0, 1e-3, 2, 1e-3, StableBelow, &s, &dt, &how, NULL));
+    ck_assert_int_eq(how, BENCH_STABLE_AT_HI);
+    ck_assert(dt == 1.0);
+  }
+  {
+    Synthetic s = {1e-6, 0, 0};
+    CHECK_PETSC(BenchBracketStable(1e-5, 1.0, 1e-3, 2, 1e-3, StableBelow, &s, &dt, &how, NULL));
+    ck_assert_int_eq(how, BENCH_UNSTABLE_AT_LO);
+    ck_assert(dt == 1e-5);
+  }
+}
+END_TEST
+
 /* Stable iff dt < 0.0123: found within the tolerance, below the limit; the two one-sided cases. */
 START_TEST(test_bisection)
 {
-  Synthetic s = {0.0123, 0};
+  Synthetic s = {0.0123, 0, 0};
   PetscReal dt;
   BenchBracket how;
   PetscInt probes;
@@ -446,6 +481,7 @@ Suite *test_suite(void)
   tcase_add_test(tc, test_local_order);
   tcase_add_test(tc, test_drift_fit);
   tcase_add_test(tc, test_bisection);
+  tcase_add_test(tc, test_bracketing);
   tcase_add_test(tc, test_reference_ode);
   tcase_add_test(tc, test_reference_cache);
   tcase_add_test(tc, test_oscillation_fit);
