@@ -4,6 +4,7 @@
  * positions and velocities. <case>.csv: label,dt,steps,error_x,error_v,status. */
 #include <math.h>
 #include "benchmarks/cases.h"
+#include "problems/mesh/mesh.h"
 #include "benchmarks/metrics.h"
 #include "benchmarks/reference_ode.h"
 
@@ -95,12 +96,15 @@ static PetscErrorCode ConvMonitor(SimRun run, PetscInt step, PetscReal t, const 
                                   PetscReal wall_ms, void *ctx)
 {
   Conv *cv = (Conv *)ctx;
+  SimProblem problem;
   SimModel model;
 
   PetscFunctionBeginUser;
-  PetscCall(SimRunGetModel(run, &model));
+  PetscCall(SimRunGetProblem(run, &problem));
+  model = SimMeshModel(problem);
   PetscCheck(model, PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "A convergence case compares model states; a grid scene reports its error as a figure (e.g. velocity_error)");
+             "A convergence case compares mesh states (x, v in the mass norm); other problems report their error as a figure (e.g. "
+             "velocity_error, metric spatial)");
   if (step == 0 && !strcmp(cv->c->reference, "ode") && !cv->n) PetscCall(ReferenceFromODE(cv, model));
   if (step == 0 && !strcmp(cv->c->reference, "analytic")) PetscCall(Errors(cv, run, model, t)); /* fails now if there is none */
   if (step != cv->final_step) PetscFunctionReturn(0);

@@ -126,8 +126,9 @@ static const ClothModel cloth_models[] = {
 };
 #define NMODEL ((PetscInt)(sizeof(cloth_models) / sizeof(cloth_models[0])))
 
-static PetscErrorCode Build_Cloth(SimScene scene, SimModel model)
+static PetscErrorCode Build_Cloth(SimScene scene, SimProblem problem)
 {
+  SimModel model;
   PetscInt n = 32, m = -1, layout = 0, attach = NLAYOUT - 1, npin_extra = 64, pin_extra[64] = {0}, nsel, *sel;
   PetscReal size = 1, density = 0.2, height = 0, ks = 1e3, kshear = -1, kbend = -1, kd = 0, kattach = 1e4, mu = -1, kb = 1e-3;
   PetscInt model_kind = 0;
@@ -139,6 +140,7 @@ static PetscErrorCode Build_Cloth(SimScene scene, SimModel model)
   PetscInt *tri;
 
   PetscFunctionBeginUser;
+  PetscCall(SimMeshProblemGetModel(problem, &model));
   for (PetscInt l = 0; l < NLAYOUT; l++) layout_names[l] = layouts[l].name;
   for (PetscInt l = 0; l < NMODEL; l++) model_names[l] = cloth_models[l].name;
   PetscOptionsBegin(model->comm, "cloth_", "Cloth scene", "");
