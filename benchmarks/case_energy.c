@@ -7,6 +7,7 @@
  * that varies over the points, <case>_dt.csv: label,series,dt,max_error,final_error,max_balance_error,status. */
 #include <math.h>
 #include "benchmarks/cases.h"
+#include "framework/model/model.h"
 #include "benchmarks/metrics.h"
 
 typedef struct {
@@ -92,7 +93,7 @@ static PetscErrorCode EnergyMonitor(SimRun run, PetscInt step, PetscReal t, cons
   PetscInt i = s->n;
 
   PetscFunctionBeginUser;
-  PetscCall(SimRunGetModel(run, &m));
+  PetscCall(BenchRunGetModel(run, &m));
   PetscCall(SeriesGrow(s));
   Kf = rep->kinetic;
   if (m) PetscCall(FreeKinetic(m, &Kf));

@@ -12,6 +12,7 @@
  * amplitude_ratio_per_period,fit_residual,status (series: the label without its dt part). */
 #include <math.h>
 #include "benchmarks/cases.h"
+#include "framework/model/model.h"
 #include "benchmarks/metrics.h"
 #include "benchmarks/reference_ode.h"
 
@@ -100,7 +101,7 @@ static PetscErrorCode OscMonitor(SimRun run, PetscInt step, PetscReal t, const S
   PetscReal s;
 
   PetscFunctionBeginUser;
-  PetscCall(SimRunGetModel(run, &m));
+  PetscCall(BenchRunGetModel(run, &m));
   PetscCheck(m, PETSC_COMM_SELF, PETSC_ERR_SUP, "An oscillation case follows a model's vertices; a grid scene has none");
   if (step == 0) PetscCall(Reference(o, run, m));
   PetscCall(VecGetArrayRead(m->x, &x));

@@ -12,6 +12,7 @@
  * <case>_wp_timing.csv: label,series,dt,error_final,error_max,wall_s,wall_min_s,wall_max_s. */
 #include <math.h>
 #include "benchmarks/cases.h"
+#include "framework/model/model.h"
 #include "benchmarks/metrics.h"
 #include "benchmarks/reference_ode.h"
 
@@ -42,7 +43,7 @@ static PetscErrorCode WPMonitor(SimRun run, PetscInt step, PetscReal t, const Si
 
   PetscFunctionBeginUser;
   if (!w->measure) PetscFunctionReturn(0);
-  PetscCall(SimRunGetModel(run, &m));
+  PetscCall(BenchRunGetModel(run, &m));
   PetscCheck(m, PETSC_COMM_SELF, PETSC_ERR_SUP, "A work-precision case compares model states; a grid scene has none");
   if (step == 0) {
     w->n = 3 * m->nv;

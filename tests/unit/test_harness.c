@@ -229,6 +229,7 @@ START_TEST(test_reference_cache)
   SimRegistry reg;
   SimScene scene;
   SimModel model;
+  SimProblem problem;
   BenchRefCache cache;
   const PetscReal *xs, *vs, *xs2, *vs2;
   PetscReal xe[6], ve[6], d[6], ex, ev;
@@ -238,7 +239,8 @@ START_TEST(test_reference_cache)
   CHECK_PETSC(TestSetOptions("-oscillator_damping 2"));
   CHECK_PETSC(TestRegistryCreate(&reg));
   CHECK_PETSC(SimSceneCreate(reg, "oscillator", &scene));
-  CHECK_PETSC(SimSceneBuildModel(scene, reg, PETSC_COMM_SELF, &model));
+  CHECK_PETSC(SimSceneBuild(scene, PETSC_COMM_SELF, &problem));
+  model = SimMeshModel(problem);
   CHECK_PETSC(BenchRefCacheCreate(&cache));
   CHECK_PETSC(BenchRefCacheGet(cache, "osc", model, 1.0, 4, 1e-12, 1e-14, &xs, &vs));
   for (int k = 0; k <= 4; k++) {
@@ -262,7 +264,7 @@ START_TEST(test_reference_cache)
   CHECK_PETSC(BenchRefCacheGet(cache, "other", model, 1.0, 4, 1e-12, 1e-14, &xs2, &vs2));
   ck_assert_int_eq(BenchRefCacheComputed(cache), 3);
   CHECK_PETSC(BenchRefCacheDestroy(&cache));
-  CHECK_PETSC(SimModelDestroy(&model));
+  CHECK_PETSC(SimProblemDestroy(&problem));
   CHECK_PETSC(SimSceneDestroy(&scene));
   CHECK_PETSC(SimRegistryDestroy(&reg));
   CHECK_PETSC(TestSetOptions(NULL));
