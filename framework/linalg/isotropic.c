@@ -98,3 +98,80 @@ PetscErrorCode SimIsotropicEvaluate(const SimIsotropicEnergy *e, const void *ctx
   }
   PetscFunctionReturn(0);
 }
+
+void SimInvariantsOfSigma(const PetscReal s[3], PetscReal inv[3])
+{
+  const PetscReal q0 = s[0] * s[0], q1 = s[1] * s[1], q2 = s[2] * s[2];
+
+  inv[0] = q0 + q1 + q2;
+  inv[1] = q0 * q1 + q0 * q2 + q1 * q2;
+  inv[2] = s[0] * s[1] * s[2];
+}
+
+void SimInvariantsToSigma(const SimInvariantEnergy *e, const void *ctx, const PetscReal s[3], PetscReal *psi, PetscReal g[3],
+                          PetscReal H[9], PetscReal flip[3], PetscReal twist[3])
+{
+  PetscReal inv[3], d[3], D[9], dI[3][3]; /* dI[a][i] = dI_a / ds_i */
+
+  SimInvariantsOfSigma(s, inv);
+  if (psi) e->psi(ctx, inv, psi);
+  if (!g && !H) return;
+  e->gradient(ctx, inv, d);
+  for (int i = 0; i < 3; i++) {
+    dI[0][i] = 2 * s[i];
+    dI[1][i] = 2 * s[i] * (inv[0] - s[i] * s[i]);
+    dI[2][i] = s[(i + 1) % 3] * s[(i + 2) % 3];
+  }
+  if (g)
+    for (int i = 0; i < 3; i++) g[i] = d[0] * dI[0][i] + d[1] * dI[1][i] + d[2] * dI[2][i];
+  if (!H) return;
+  e->hessian(ctx, inv, D);
+  /* H = sum_a d_a d2I_a/ds2 + dI^T D dI, with d2I_C = 2 delta_ij, d2II_C = 2 (I_C - s_i^2) delta_ij +
+   * 4 s_i s_j (i != j), d2J = s_m (i != j) */
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      PetscReal h = i == j ? 2 * d[0] + 2 * d[1] * (inv[0] - s[i] * s[i]) : 4 * d[1] * s[i] * s[j] + d[2] * s[3 - i - j];
+      for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) h += dI[a][i] * D[3 * a + b] * dI[b][j];
+      H[3 * i + j] = h;
+    }
+  for (int k = 0; k < 3; k++) {
+    const int i = SimIsotropicPairs[k][0], j = SimIsotropicPairs[k][1], m = 3 - i - j;
+    flip[k] = 2 * d[0] + 2 * d[1] * (s[m] * s[m] - s[i] * s[j]) - d[2] * s[m];
+    twist[k] = 2 * d[0] + 2 * d[1] * (s[m] * s[m] + s[i] * s[j]) + d[2] * s[m];
+  }
+}
+
+PetscReal SimFibreI4(const PetscReal F[9], const PetscReal a[3])
+{
+  PetscReal I4 = 0;
+
+  for (int i = 0; i < 3; i++) {
+    const PetscReal fa = F[3 * i] * a[0] + F[3 * i + 1] * a[1] + F[3 * i + 2] * a[2];
+    I4 += fa * fa;
+  }
+  return I4;
+}
+
+void SimFibreAddPK1(const PetscReal F[9], const PetscReal a[3], PetscReal d1, PetscReal P[9])
+{
+  for (int i = 0; i < 3; i++) {
+    const PetscReal fa = F[3 * i] * a[0] + F[3 * i + 1] * a[1] + F[3 * i + 2] * a[2];
+    for (int j = 0; j < 3; j++) P[3 * i + j] += 2 * d1 * fa * a[j];
+  }
+}
+
+void SimFibreAddHessian(const PetscReal F[9], const PetscReal a[3], PetscReal d1, PetscReal d2, PetscReal dPdF[81])
+{
+  PetscReal w[9]; /* (F a)_i a_j */
+
+  for (int i = 0; i < 3; i++) {
+    const PetscReal fa = F[3 * i] * a[0] + F[3 * i + 1] * a[1] + F[3 * i + 2] * a[2];
+    for (int j = 0; j < 3; j++) w[3 * i + j] = fa * a[j];
+  }
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      for (int k = 0; k < 3; k++)
+        for (int l = 0; l < 3; l++)
+          dPdF[9 * (3 * i + j) + 3 * k + l] += (i == k ? 2 * d1 * a[j] * a[l] : 0) + 4 * d2 * w[3 * i + j] * w[3 * k + l];
+}
