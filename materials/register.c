@@ -24,5 +24,7 @@ PetscErrorCode SimRegisterMaterials(SimRegistry reg)
   ADD("stable_neohookean", SimMaterialCreate_StableNeoHookean,
       "stable neo-Hookean, rest-stable and inversion-safe (Smith, de Goes, Kim 2018)");
   ADD("arap", SimMaterialCreate_ARAP, "as-rigid-as-possible mu|F - R|^2 (Chao et al. 2010)");
+  ADD("mooney_rivlin", SimMaterialCreate_MooneyRivlin,
+      "compressible Mooney-Rivlin C10 (Ibar_C - 3) + C01 (IIbar_C - 3) + kappa/2 (J - 1)^2 (Bonet & Wood 2008)");
   PetscFunctionReturn(0);
 }

@@ -23,9 +23,12 @@ static const struct {
     {"neohookean", PETSC_FALSE, 1, 1},       /* +inf for J <= 0 */
     {"stable_neohookean", PETSC_TRUE, 1, 1}, /* Lame reparametrized so that it reduces to linear elasticity */
     {"arap", PETSC_TRUE, 1, 0},              /* no volume term: linear elasticity with lambda = 0 */
+    {"mooney_rivlin", PETSC_FALSE, 1, 1},    /* C10 + C01 = mu/2, kappa = lambda + 2/3 mu; +inf for J <= 0 */
 };
 
-/* Parameter sets every material is checked with: moderate, nearly incompressible, auxetic. */
+/* Parameter sets every material is checked with: moderate, nearly incompressible, auxetic; then
+ * RANGE_DRAWS random sets over E, nu and its declared parameter ranges (material_checks.h). */
+#define RANGE_DRAWS 6
 static const PetscReal param_sets[][2] = {{1e5, 0.3}, {2e6, 0.45}, {5e4, -0.3}};
 
 /* ---- SVD ---- */
@@ -278,6 +281,8 @@ START_TEST(materials_conformance)
       MaterialCheckAll(mat, mu_f, lambda_f);
       CHECK_PETSC(SimMaterialDestroy(&mat));
     }
+    /* and over its declared parameter ranges, not only the defaults */
+    MaterialCheckRanges(reg, e->name, mu_f, lambda_f, 4242 + (unsigned long)i, RANGE_DRAWS);
   }
   CHECK_PETSC(SimRegistryDestroy(&reg));
 }
