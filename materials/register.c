@@ -26,5 +26,10 @@ PetscErrorCode SimRegisterMaterials(SimRegistry reg)
   ADD("arap", SimMaterialCreate_ARAP, "as-rigid-as-possible mu|F - R|^2 (Chao et al. 2010)");
   ADD("mooney_rivlin", SimMaterialCreate_MooneyRivlin,
       "compressible Mooney-Rivlin C10 (Ibar_C - 3) + C01 (IIbar_C - 3) + kappa/2 (J - 1)^2 (Bonet & Wood 2008)");
+  ADD("ogden", SimMaterialCreate_Ogden,
+      "compressible Ogden, 1-3 terms sum 2 mu_p/alpha_p^2 (sum lbar_i^alpha_p - 3) + kappa/2 (J - 1)^2 (Ogden 1972)");
+  ADD("fung", SimMaterialCreate_Fung, "isotropic Fung soft tissue c/2 (exp(2 W_StVK / c) - 1), c = mu / b (Fung 1979)");
+  ADD("hgo", SimMaterialCreate_HGO,
+      "Holzapfel-Gasser-Ogden fibres k1/(2k2)(exp(k2 (I4-1)^2) - 1) on stable neo-Hookean, anisotropic (HGO 2000)");
   PetscFunctionReturn(0);
 }

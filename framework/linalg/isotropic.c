@@ -1,5 +1,6 @@
-/* Isotropic energies in singular values turned into psi, P and (PSD-projected) dP/dF, batched over
- * n deformation gradients; the eigensystem is documented in isotropic.h. */
+/* The analytic eigensystem of isotropic energies (dP/dF and its exact PSD projection from the
+ * singular values), energies in invariants in singular-value form, and the I4 fibre term; the
+ * formulas are documented in isotropic.h. */
 #include <math.h>
 #include "framework/linalg/isotropic.h"
 #include "framework/linalg/svd3.h"
@@ -59,43 +60,6 @@ PetscErrorCode SimIsotropicHessian(const PetscReal U[9], const PetscReal V[9], c
       for (int m = 0; m < 9; m++) sum += l[m] * q[m][r] * q[m][c];
       dPdF[9 * r + c] = dPdF[9 * c + r] = sum;
     }
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode SimIsotropicEvaluate(const SimIsotropicEnergy *e, const void *ctx, PetscInt n, const PetscReal *F, PetscReal *psi,
-                                    PetscReal *P, PetscReal *dPdF, PetscBool psd)
-{
-  PetscFunctionBeginUser;
-  for (PetscInt el = 0; el < n; el++) {
-    const PetscReal *Fe = F + 9 * el;
-    PetscReal U[9], s[3], V[9], g[3], H[9], flip[3], twist[3];
-
-    PetscCall(SimSvd3(Fe, U, s, V));
-    if (e->defined && !e->defined(ctx, s)) {
-      PetscCheck(!P && !dPdF, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-                 "Energy '%s' is undefined at deformation gradient %" PetscInt_FMT " (singular values %g %g %g, J = det F = %g): "
-                 "it is not inversion-safe, its stress and Hessian exist only where it is defined (J > 0)",
-                 e->name, el, (double)s[0], (double)s[1], (double)s[2], (double)(s[0] * s[1] * s[2]));
-      if (psi) psi[el] = (PetscReal)INFINITY; /* IEEE +inf: PETSC_INFINITY is a finite sentinel */
-      continue;
-    }
-    if (psi) e->psi(ctx, s, &psi[el]);
-    if (!P && !dPdF) continue;
-    e->gradient(ctx, s, g);
-    if (P) { /* P = U diag(g) V^T */
-      PetscReal *Pe = P + 9 * el;
-      for (int a = 0; a < 3; a++)
-        for (int b = 0; b < 3; b++)
-          Pe[3 * a + b] = U[3 * a] * g[0] * V[3 * b] + U[3 * a + 1] * g[1] * V[3 * b + 1] + U[3 * a + 2] * g[2] * V[3 * b + 2];
-    }
-    if (!dPdF) continue;
-    e->hessian(ctx, s, H);
-    if (e->quotients)
-      e->quotients(ctx, s, flip, twist);
-    else
-      SimIsotropicQuotients(s, g, H, flip, twist);
-    PetscCall(SimIsotropicHessian(U, V, H, flip, twist, psd, dPdF + 81 * el, NULL));
-  }
   PetscFunctionReturn(0);
 }
 

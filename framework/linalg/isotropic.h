@@ -26,7 +26,6 @@
  * they return void); ctx is the material's parameter struct; s follows the SVD convention of
  * svd3.h (s[0] >= s[1] >= |s[2]|, s[2] < 0 for inverted F). */
 typedef struct {
-  const char *name; /* for messages */
   /* Optional: PETSC_FALSE where psi is undefined (e.g. J <= 0 for neo-Hookean); NULL means
    * defined everywhere. Where undefined, the energy is +inf and P, dP/dF are errors. */
   PetscBool (*defined)(const void *ctx, const PetscReal s[3]);
@@ -50,7 +49,6 @@ typedef struct {
  * for the pair (i, j), m the third index (Smith et al. 2019 for I_C and J; the II_C terms follow
  * from (s_i^3 -+ s_j^3) / (s_i -+ s_j)). */
 typedef struct {
-  const char *name; /* for messages */
   /* Optional: PETSC_FALSE where psi is undefined (e.g. J <= 0); NULL means defined everywhere. */
   PetscBool (*defined)(const void *ctx, const PetscReal inv[3]);
   void (*psi)(const void *ctx, const PetscReal inv[3], PetscReal *psi);
@@ -88,14 +86,6 @@ static inline PetscReal SimIsotropicTwistDenominator(PetscReal sum)
 
 /* The pair order used by flip/twist: pair k is (SimIsotropicPairs[k][0], SimIsotropicPairs[k][1]). */
 extern const int SimIsotropicPairs[3][2];
-
-/* Batched evaluation over n deformation gradients F (9n values). Outputs that are NULL are not
- * computed: psi (n values, J/m^3), P (9n), dPdF (81n); psd projects each dP/dF onto the PSD cone.
- * Where e->defined is false: psi = +inf (IEEE infinity, so PetscIsInfReal is true and sums stay
- * +inf; PETSC_INFINITY is a finite sentinel), and P or dPdF requested is an error naming J.
- * Errors: non-finite F (from the SVD). */
-PetscErrorCode SimIsotropicEvaluate(const SimIsotropicEnergy *e, const void *ctx, PetscInt n, const PetscReal *F, PetscReal *psi,
-                                    PetscReal *P, PetscReal *dPdF, PetscBool psd);
 
 /* The generic flip/twist quotients from g and H, for energies without closed forms:
  *   flip  = (g_i - g_j) / (s_i - s_j)  if |s_i - s_j| > tau (|s_i| + |s_j|), else (H_ii + H_jj)/2 - H_ij
