@@ -50,22 +50,30 @@ typedef struct {
  * hessian: dP/dF for each F; with psd true, the exact projection onto the PSD cone (eigenvalues
  *          of the 9x9 clamped at 0).
  * destroy: optional.
- * setfromoptions: optional, for options beyond the declared parameters (which are read for every
- *          material); called inside the material's options block.
- * setup:   optional: derives the material's constants from m->par and its parameters and checks
- *          what the ranges cannot (naming the option, see SimMaterialOptionName); called after
- *          the options and after every SimMaterialSetParameter.
- * evaluate: optional: any of psi, P, dP/dF (NULL outputs are skipped) in one pass (one SVD per F
- *          for the isotropic helper); SimMaterialEvaluate falls back to the three ops. */
+ * evaluate, setfromoptions, setup: optional, see below. */
 typedef struct {
   PetscErrorCode (*energy)(SimMaterial, PetscInt n, const PetscReal *F, PetscReal *psi);
   PetscErrorCode (*pk1)(SimMaterial, PetscInt n, const PetscReal *F, PetscReal *P);
   PetscErrorCode (*hessian)(SimMaterial, PetscInt n, const PetscReal *F, PetscBool psd, PetscReal *dPdF);
   PetscErrorCode (*destroy)(SimMaterial);
+  /* Optional (appended; SimMaterialEvaluate falls back to the ops above without it): the same
+   * quantities from ONE decomposition of each F (e.g. its SVD), which the caller keeps between
+   * calls at the same F: energies/fem.c keeps it per state, so the value, the gradient and both
+   * Hessians at one x share one SVD per element.
+   *   dec:      n * mat->ndec values, the material's own per-element data. have_dec false: computed
+   *             here and stored; true: what an earlier call stored for these same F (only read).
+   *   psi, P:   as energy and pk1; dPdF: the exact dP/dF; dPdF_psd: its PSD projection (as hessian
+   *             with psd true). Any output may be NULL (not computed); both Hessians at once share
+   *             their eigensystem. */
+  PetscErrorCode (*evaluate)(SimMaterial, PetscInt n, const PetscReal *F, PetscReal *dec, PetscBool have_dec, PetscReal *psi,
+                             PetscReal *P, PetscReal *dPdF, PetscReal *dPdF_psd);
+  /* Optional (appended): options beyond the declared parameters (which are read for every material),
+   * called inside the material's options block. */
   PetscErrorCode (*setfromoptions)(SimMaterial, PetscOptionItems *PetscOptionsObject);
+  /* Optional (appended): derives the material's constants from m->par and its parameters and checks
+   * what the ranges cannot (naming the option, see SimMaterialOptionName); called after the options
+   * and after every SimMaterialSetParameter. */
   PetscErrorCode (*setup)(SimMaterial);
-  PetscErrorCode (*evaluate)(SimMaterial, PetscInt n, const PetscReal *F, PetscReal *psi, PetscReal *P, PetscReal *dPdF,
-                             PetscBool psd);
 } SimMaterialOps;
 
 struct _p_SimMaterial {
@@ -75,6 +83,7 @@ struct _p_SimMaterial {
   PetscBool inversion_safe; /* defined and smooth for det F <= 0 (tests check inverted F then) */
   PetscBool strain_limits;  /* uses par.strain_min/max (set by the constructor); others refuse them */
   void *data;
+  PetscInt ndec; /* values per element of the evaluate op's decomposition (0 without the op) */
   /* set by the constructor when the material has its own parameters (values in data) */
   const SimMaterialParam *params;
   PetscInt nparams;
@@ -108,11 +117,13 @@ PetscErrorCode SimMaterialGetParameter(SimMaterial mat, const char *param, Petsc
 /* The text that names a parameter in messages: "-drop_mooney_rivlin_c01_ratio" when created with
  * options, "parameter c01_ratio" otherwise (len >= 128). */
 PetscErrorCode SimMaterialOptionName(SimMaterial mat, const char *param, char *buf, size_t len);
-/* Any of psi (n), P (9n), dP/dF (81n) at once; NULL outputs are not computed; checked like the
- * three below (never NaN; P and dP/dF finite). */
-PetscErrorCode SimMaterialEvaluate(SimMaterial mat, PetscInt n, const PetscReal *F, PetscReal *psi, PetscReal *P, PetscReal *dPdF,
-                                   PetscBool psd);
 PetscErrorCode SimMaterialEnergy(SimMaterial mat, PetscInt n, const PetscReal *F, PetscReal *psi);
 PetscErrorCode SimMaterialPK1(SimMaterial mat, PetscInt n, const PetscReal *F, PetscReal *P);
 PetscErrorCode SimMaterialHessian(SimMaterial mat, PetscInt n, const PetscReal *F, PetscBool psd, PetscReal *dPdF);
+/* Any of psi, P, dPdF (exact) and dPdF_psd (projected) at once, sharing one decomposition per F
+ * that the caller keeps in dec (n * mat->ndec values; may be NULL when mat->ndec is 0): have_dec
+ * false computes and stores it, true reuses what a call at the same F stored (see the evaluate op).
+ * Outputs are checked as by the single ops. */
+PetscErrorCode SimMaterialEvaluate(SimMaterial mat, PetscInt n, const PetscReal *F, PetscReal *dec, PetscBool have_dec, PetscReal *psi,
+                                   PetscReal *P, PetscReal *dPdF, PetscReal *dPdF_psd);
 PetscErrorCode SimMaterialDestroy(SimMaterial *mat); /* accepts NULL */

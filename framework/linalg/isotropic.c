@@ -21,10 +21,12 @@ void SimIsotropicQuotients(const PetscReal s[3], const PetscReal g[3], const Pet
   }
 }
 
-PetscErrorCode SimIsotropicHessian(const PetscReal U[9], const PetscReal V[9], const PetscReal H[9], const PetscReal flip[3],
-                                   const PetscReal twist[3], PetscBool psd, PetscReal dPdF[81], PetscReal lambda[9])
+/* The 9 eigenpairs of dP/dF: lambda l[m] (scaling, flip[0..2], twist[0..2]) and modes q[m] (9 values,
+ * row-major 3x3 matrices), orthonormal. */
+static PetscErrorCode Eigensystem(const PetscReal U[9], const PetscReal V[9], const PetscReal H[9], const PetscReal flip[3],
+                                  const PetscReal twist[3], PetscReal l[9], PetscReal q[9][9])
 {
-  PetscReal q[9][9], l[9], hl[3], hq[9];
+  PetscReal hl[3], hq[9];
   const PetscReal r2 = 1 / PetscSqrtReal(2.0);
 
   PetscFunctionBeginUser;
@@ -49,17 +51,49 @@ PetscErrorCode SimIsotropicHessian(const PetscReal U[9], const PetscReal V[9], c
         q[6 + k][3 * a + b] = r2 * (x - y);
       }
   }
-  if (lambda)
-    for (int m = 0; m < 9; m++) lambda[m] = l[m];
-  if (psd)
-    for (int m = 0; m < 9; m++) l[m] = PetscMax(l[m], 0.0);
-  /* dP/dF = sum_m l_m q_m q_m^T: upper triangle, then mirrored */
+  PetscFunctionReturn(0);
+}
+
+/* dP/dF = sum_m l_m q_m q_m^T (psd: l_m clamped at 0): the upper triangle as dot products over the
+ * modes of the transposed mode matrix (contiguous, no aliasing), then mirrored. */
+static void SumModes(const PetscReal l[9], PetscReal q[9][9], PetscBool psd, PetscReal dPdF[81])
+{
+  PetscReal qt[9][9], lqt[9][9];
+
+  for (int m = 0; m < 9; m++) {
+    const PetscReal lm = psd ? PetscMax(l[m], 0.0) : l[m];
+    for (int r = 0; r < 9; r++) qt[r][m] = q[m][r], lqt[r][m] = lm * q[m][r];
+  }
   for (int r = 0; r < 9; r++)
     for (int c = r; c < 9; c++) {
       PetscReal sum = 0;
-      for (int m = 0; m < 9; m++) sum += l[m] * q[m][r] * q[m][c];
+      for (int m = 0; m < 9; m++) sum += lqt[r][m] * qt[c][m];
       dPdF[9 * r + c] = dPdF[9 * c + r] = sum;
     }
+}
+
+PetscErrorCode SimIsotropicHessian(const PetscReal U[9], const PetscReal V[9], const PetscReal H[9], const PetscReal flip[3],
+                                   const PetscReal twist[3], PetscBool psd, PetscReal dPdF[81], PetscReal lambda[9])
+{
+  PetscReal q[9][9], l[9];
+
+  PetscFunctionBeginUser;
+  PetscCall(Eigensystem(U, V, H, flip, twist, l, q));
+  if (lambda)
+    for (int m = 0; m < 9; m++) lambda[m] = l[m];
+  SumModes(l, q, psd, dPdF);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimIsotropicHessians(const PetscReal U[9], const PetscReal V[9], const PetscReal H[9], const PetscReal flip[3],
+                                    const PetscReal twist[3], PetscReal dPdF[81], PetscReal dPdF_psd[81])
+{
+  PetscReal q[9][9], l[9];
+
+  PetscFunctionBeginUser;
+  PetscCall(Eigensystem(U, V, H, flip, twist, l, q));
+  if (dPdF) SumModes(l, q, PETSC_FALSE, dPdF);
+  if (dPdF_psd) SumModes(l, q, PETSC_TRUE, dPdF_psd);
   PetscFunctionReturn(0);
 }
 

@@ -98,6 +98,14 @@ extern const int SimIsotropicPairs[3][2];
 void SimIsotropicQuotients(const PetscReal s[3], const PetscReal g[3], const PetscReal H[9], PetscReal flip[3],
                            PetscReal twist[3]);
 
+/* The per-element decomposition the materials' evaluate op keeps (framework/material.h): U (9),
+ * s (3), V (9) of F = U diag(s) V^T. */
+#define SIM_ISOTROPIC_NDEC 21
+
+/* The exact dP/dF and its PSD projection (either may be NULL) from one eigensystem (as below). */
+PetscErrorCode SimIsotropicHessians(const PetscReal U[9], const PetscReal V[9], const PetscReal H[9], const PetscReal flip[3],
+                                    const PetscReal twist[3], PetscReal dPdF[81], PetscReal dPdF_psd[81]);
+
 /* dP/dF (81 values) from the eigensystem: U, V of the SVD, the 3x3 Hessian in s, flip/twist per
  * pair; psd clamps the 9 eigenvalues at 0. If lambda is not NULL it receives the 9 (unclamped)
  * eigenvalues: the 3 scaling ones (descending), then flip[0..2], then twist[0..2].
