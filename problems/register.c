@@ -4,6 +4,7 @@
 #include "problems/mesh/mesh.h"
 #include "problems/grid/grid.h"
 #include "problems/rigid/rigid.h"
+#include "problems/particles/particles.h"
 
 #define ADD(name, help, fn, default_solver) \
   PetscCall(SimRegistryAddFor(reg, SIM_KIND_PROBLEM, name, help, (SimGenericFn)(fn), 0, default_solver))
@@ -16,5 +17,7 @@ PetscErrorCode SimRegisterProblems(SimRegistry reg)
   ADD("rigid", "rigid bodies (sphere, box) with x, q, v, omega, planes and joints (replicated on every rank)", SimProblemCreate_Rigid, "rigid");
   ADD("grid", "Eulerian box on a DMDA: domain, faces, initial and boundary fields; the solver keeps the fields", SimProblemCreate_Grid,
       "stablefluids");
+  ADD("particles", "particles in a DMSwarm over a DMDA background grid, migrating with the grid's decomposition (MPM, SPH, PBF)",
+      SimProblemCreate_Particles, "");
   PetscFunctionReturn(0);
 }
