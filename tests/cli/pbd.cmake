@@ -15,3 +15,6 @@ pbsim_cli_test(NAME bad.xpbd_fem_material ARGS run -scene beam -beam_n 2 -solver
                EXPECT "arap")
 pbsim_cli_test(NAME bad.pbd_iterations ARGS run -scene cloth -cloth_n 4 -solver pbd -pbd_iterations 0 -steps 1 -o ${PBSIM_TEST_OUT}/pbd_bad
                FAIL EXPECT "-pbd_iterations 0 is out of range")
+# The constrained-dynamics suite runs end to end on its sag case (a few seconds).
+pbsim_cli_test(NAME bench.constrained_suite ARGS bench ${CMAKE_SOURCE_DIR}/benchmarks/constrained.yaml -bench_cases sag
+               -o ${PBSIM_TEST_OUT}/bench_constrained EXPECT "bench: done in")
