@@ -190,6 +190,7 @@ PetscErrorCode BenchRunSuite(MPI_Comm comm, SimRegistry reg, const char *suite_f
   char *names[64], path[PETSC_MAX_PATH_LEN + 32], unused[BENCH_MESSAGE_LEN + 128] = "";
   PetscInt nnames = 64, n = 0;
   PetscBool set_o, set_cases, plots;
+  char style[16];
   PetscLogDouble t0, t1;
 
   PetscFunctionBeginUser;
@@ -200,8 +201,13 @@ PetscErrorCode BenchRunSuite(MPI_Comm comm, SimRegistry reg, const char *suite_f
   PetscCall(PetscOptionsString("-o", "output directory", "", bc.outdir, bc.outdir, sizeof(bc.outdir), &set_o));
   PetscCall(PetscOptionsStringArray("-bench_cases", "run only these cases", "", names, &nnames, &set_cases));
   PetscCall(PetscOptionsBool("-bench_verbose", "show every run's options and output", "", bc.verbose, &bc.verbose, NULL));
+  PetscCall(PetscStrncpy(style, suite->figure_style, sizeof(style)));
+  PetscCall(PetscOptionsString("-bench_style", "figures: screen, or paper (one journal column)", "", style, style, sizeof(style), NULL));
   PetscOptionsEnd();
   if (!set_cases) nnames = 0;
+  PetscCheck(!strcmp(style, "screen") || !strcmp(style, "paper"), comm, PETSC_ERR_ARG_WRONG, "-bench_style must be screen or paper (got %s)",
+             style);
+  bc.paper = (PetscBool)!strcmp(style, "paper");
   PetscCall(CheckSelection(suite, names, nnames));
   PetscCheck(!strchr(bc.outdir, '\''), comm, PETSC_ERR_ARG_WRONG,
              "-o: the output directory may not contain a single quote (got %s)", bc.outdir);
