@@ -275,6 +275,16 @@ static PetscErrorCode PDProject_FEM(SimEnergy term, const PetscReal *x, PetscRea
   PetscFunctionReturn(0);
 }
 
+/* A new minimization: the warm starts of the local step go back to the identity (see pd_begin). */
+static PetscErrorCode PDBegin_FEM(SimEnergy term)
+{
+  FEM *fem = (FEM *)term->data;
+
+  PetscFunctionBeginUser;
+  for (PetscInt e = 0; e < fem->ntet; e++) fem->pd_q[4 * e] = 1, fem->pd_q[4 * e + 1] = fem->pd_q[4 * e + 2] = fem->pd_q[4 * e + 3] = 0;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Destroy_FEM(SimEnergy term)
 {
   FEM *fem = (FEM *)term->data;
@@ -292,7 +302,7 @@ PetscErrorCode SimFEMCreate(const char *name, PetscInt nv, const PetscReal *rest
                             SimEnergy *term)
 {
   static const SimEnergyOps ops = {.value = Value_FEM, .gradient = Gradient_FEM, .hessian = Hessian_FEM, .pattern = Pattern_FEM, .destroy = Destroy_FEM,
-                                   .pd_count = PDCount_FEM, .pd_stencil = PDStencil_FEM, .pd_project = PDProject_FEM};
+                                   .pd_count = PDCount_FEM, .pd_stencil = PDStencil_FEM, .pd_project = PDProject_FEM, .pd_begin = PDBegin_FEM};
   FEM *fem;
 
   PetscFunctionBeginUser;

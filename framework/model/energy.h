@@ -56,6 +56,11 @@ typedef struct {
    * violates an inactive constraint, and refactors only when the set changed. A term without this
    * op has every constraint active, always. */
   PetscErrorCode (*pd_active)(SimEnergy, const PetscReal *x, PetscBool *active);
+  /* optional, projective dynamics: called by the solver at the start of every minimization. A term
+   * whose pd_project keeps state between calls (the FEM term's warm start of the polar rotation)
+   * resets it here, so that each step depends only on the state it starts from (a restarted run
+   * continues bit for bit). */
+  PetscErrorCode (*pd_begin)(SimEnergy);
 } SimEnergyOps;
 
 struct _p_SimEnergy {
