@@ -337,8 +337,6 @@ static PetscErrorCode Step_PBD(SimSolver s, PetscReal dt)
   PetscCall(PetscArrayzero(d->fext, n));
   for (PetscInt l = 0; l < d->nlinear; l++) PetscCall(d->linear[l]->ops.gradient(d->linear[l], x, v, d->fext));
   PetscCall(PetscLogEventEnd(s->ev.force, 0, 0, 0, 0));
-  for (PetscInt k = 0; k < d->nblocks; k++) /* terms with warm-started projections start each step afresh (energy.h, pd_begin) */
-    if (d->block[k].term->ops.pd_begin) PetscCall(d->block[k].term->ops.pd_begin(d->block[k].term));
   for (PetscInt sub = 0; sub < d->substeps; sub++) {
     for (PetscInt i = 0; i < m->nv; i++)
       for (int k = 0; k < 3; k++) {

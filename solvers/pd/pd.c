@@ -401,8 +401,6 @@ PetscErrorCode SimPDMinimize(SimSolver s, PetscReal h, const PetscReal *y, Petsc
   PetscCall(PetscTime(&t0));
   PetscCall(GatherActive_PD(pd, x));
   PetscCall(EnsureFactor_PD(s, h));
-  for (PetscInt q = 0; q < pd->nblocks; q++)
-    if (pd->block[q].term->ops.pd_begin) PetscCall(pd->block[q].term->ops.pd_begin(pd->block[q].term));
 
   /* constant part of the right-hand side: M y / h^2 minus the linear terms' gradient */
   PetscCall(PetscArraycpy(pd->y, y, n));
