@@ -28,25 +28,39 @@ static PetscErrorCode Inflow_SmokePlume(void *ctx, PetscInt face, const PetscRea
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Source_SmokePlume(void *ctx, const PetscReal x[3], PetscReal t, PetscReal *density, PetscReal *temperature)
+/* The heated inflow: cells whose centre lies in the lowest two cell layers over the inlet take
+ * density 1 (Source_Density) and temperature T (Source_Temperature). */
+static void SourceRow(const SmokePlume *sp, PetscInt n, const PetscReal x[], PetscReal y, PetscReal z, PetscReal value, PetscReal v[])
 {
-  SmokePlume *sp = (SmokePlume *)ctx;
-
-  PetscFunctionBeginUser;
-  if (x[1] < 2 * sp->h && AxisDistance(sp, x) < sp->r) {
-    *density = 1.0;
-    *temperature = sp->T;
+  if (!(y < 2 * sp->h)) return;
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscReal c[3] = {x[i], y, z};
+    if (AxisDistance(sp, c) < sp->r) v[i] = value;
   }
-  PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Grid_SmokePlume(SimScene scene, SimGridProblem *p)
+static PetscErrorCode Source_Density(void *ctx, PetscInt n, const PetscReal x[], PetscReal y, PetscReal z, PetscReal t, PetscReal v[])
 {
+  SourceRow((const SmokePlume *)ctx, n, x, y, z, 1.0, v);
+  return 0;
+}
+
+static PetscErrorCode Source_Temperature(void *ctx, PetscInt n, const PetscReal x[], PetscReal y, PetscReal z, PetscReal t,
+                                         PetscReal v[])
+{
+  SourceRow((const SmokePlume *)ctx, n, x, y, z, ((const SmokePlume *)ctx)->T, v);
+  return 0;
+}
+
+static PetscErrorCode Build_SmokePlume(SimScene scene, SimProblem problem)
+{
+  SimGridProblem *p;
   SmokePlume *sp = (SmokePlume *)scene->data;
   PetscInt n = -1;
   PetscReal buoyancy[2] = {0.5, 2.0}, vorticity = 0.2;
 
   PetscFunctionBeginUser;
+  PetscCall(SimGridProblemGetDescription(problem, &p));
   PetscOptionsBegin(PETSC_COMM_WORLD, "smoke_plume_", "Smoke plume scene", "");
   PetscCall(PetscOptionsInt("-dim", "2 or 3", "", sp->dim, &sp->dim, NULL));
   PetscCall(PetscOptionsInt("-n", "cells across (the box is n x 2n (x n)); default 64 in 2D, 24 in 3D", "", n, &n, NULL));
@@ -80,11 +94,12 @@ static PetscErrorCode Grid_SmokePlume(SimScene scene, SimGridProblem *p)
   p->face[2] = SIM_GRID_INFLOW;
   p->face[3] = SIM_GRID_OPEN;
   p->boundary_velocity = Inflow_SmokePlume;
-  p->source = Source_SmokePlume;
   p->ctx = sp;
-  p->buoyancy[0] = buoyancy[0];
-  p->buoyancy[1] = buoyancy[1];
-  p->vorticity = vorticity;
+  /* the smoke a smoke solver carries and its parameters (Fedkiw, Stam and Jensen 2001) */
+  PetscCall(SimGridProblemAddScalar(p, "density", NULL, Source_Density));
+  PetscCall(SimGridProblemAddScalar(p, "temperature", NULL, Source_Temperature));
+  PetscCall(SimGridProblemSetParameter(p, "buoyancy", 2, buoyancy));
+  PetscCall(SimGridProblemSetParameter(p, "vorticity", 1, &vorticity));
   PetscFunctionReturn(0);
 }
 
@@ -107,7 +122,7 @@ PetscErrorCode SimSceneCreate_SmokePlume(SimScene scene)
   sp->r = 0.08;
   sp->T = 1.0;
   scene->data = sp;
-  scene->ops.grid = Grid_SmokePlume;
+  scene->ops.build = Build_SmokePlume;
   scene->ops.destroy = Destroy_SmokePlume;
   PetscFunctionReturn(0);
 }
