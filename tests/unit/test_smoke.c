@@ -9,7 +9,7 @@
 typedef struct {
   SimRegistry reg;
   SimScene scene;
-  SimGridProblem prob;
+  SimProblem problem;
   SimSolver solver;
 } Grid;
 
@@ -20,8 +20,8 @@ static PetscErrorCode GridCreate(const char *scene, const char *opts, Grid *g)
   PetscCall(TestSetOptions(opts));
   PetscCall(TestRegistryCreate(&g->reg));
   PetscCall(SimSceneCreate(g->reg, scene, &g->scene));
-  PetscCall(SimSceneBuildGrid(g->scene, &g->prob));
-  PetscCall(SimSolverCreateOnGrid(g->reg, "stablefluids", PETSC_COMM_SELF, &g->prob, &g->solver));
+  PetscCall(SimSceneBuild(g->scene, PETSC_COMM_SELF, &g->problem));
+  PetscCall(SimSolverCreate(g->reg, "stablefluids", g->problem, &g->solver));
   PetscCall(SimSolverSetFromOptions(g->solver));
   PetscCall(SimSolverSetUp(g->solver));
   PetscFunctionReturn(0);
@@ -31,6 +31,7 @@ static PetscErrorCode GridDestroy(Grid *g)
 {
   PetscFunctionBeginUser;
   PetscCall(SimSolverDestroy(&g->solver));
+  PetscCall(SimProblemDestroy(&g->problem));
   PetscCall(SimSceneDestroy(&g->scene));
   PetscCall(SimRegistryDestroy(&g->reg));
   PetscCall(TestSetOptions(NULL));
