@@ -11,6 +11,8 @@
 #     -o REPORT   also write the table (Markdown) there
 #     -w WORKDIR  where the copy and its build live (default: a new mktemp -d; kept with -k)
 #     -j JOBS     ctest and build parallelism (default 2)
+#     -t FACTOR   multiply every test's TIMEOUT by FACTOR in the copy (default 4: a niced campaign on a
+#                 loaded machine must not count a slow test as a kill; a mutant that loops still is)
 #     -n          check the list only: which mutants are stale or ambiguous (no build)
 #     -s          skip the run of the unmutated suite (it must pass: otherwise every mutant is "killed")
 #     -k          keep WORKDIR
@@ -21,18 +23,19 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(git -C "$here" rev-parse --show-toplevel) || exit 2
-commit=HEAD list=$here/mutants.txt report="" work="" jobs=2 keep=0 check_only=0 baseline=1
-while getopts "c:l:o:w:j:kns" opt; do
+commit=HEAD list=$here/mutants.txt report="" work="" jobs=2 keep=0 check_only=0 baseline=1 tfactor=4
+while getopts "c:l:o:w:j:t:kns" opt; do
   case $opt in
     c) commit=$OPTARG ;;
     l) list=$OPTARG ;;
     o) report=$OPTARG ;;
     w) work=$OPTARG ;;
     j) jobs=$OPTARG ;;
+    t) tfactor=$OPTARG ;;
     k) keep=1 ;;
     n) check_only=1 ;;
     s) baseline=0 ;;
-    *) sed -n '2,20p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,22p' "$0" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -126,15 +129,28 @@ echo "mutation: $rev in $work (list $list)"
 cmake -S "$src" -B "$build" "${launcher[@]}" >"$work/configure.log" 2>&1 || { echo "configure failed: $work/configure.log" >&2; exit 2; }
 cmake --build "$build" -j "$jobs" >"$work/build.log" 2>&1 || { echo "the unmutated tree does not build: $work/build.log" >&2; exit 2; }
 
-# Runs ctest (extra arguments: a selection); prints the first failed test's name, nothing if all
-# passed. --stop-on-failure ends a killed mutant's run early.
+# Multiplies the TIMEOUT of every test in the generated CTestTestfile.cmake files by tfactor, once
+# per generated file (marked by a first-line comment; a re-configure rewrites them unmarked).
+scale_timeouts() {
+  local f
+  while IFS= read -r f; do
+    head -n 1 "$f" | grep -q "^# timeouts scaled by run.sh" && continue
+    perl -pi -e 's/TIMEOUT "(\d+(?:\.\d+)?)"/sprintf("TIMEOUT \"%d\"", $1 * '"$tfactor"')/ge' "$f"
+    printf '%s\n' "# timeouts scaled by run.sh" | cat - "$f" >"$f.scaled" && mv "$f.scaled" "$f"
+  done < <(find "$build" -name CTestTestfile.cmake)
+}
+
+# Runs ctest (extra arguments: a selection); prints the first failed test's name (with
+# "(timeout)" when it ran out of time), nothing if all passed. --stop-on-failure ends a killed
+# mutant's run early.
 run_ctest() {
   local out rc name
-  out=$(ctest --test-dir "$build" -j "$jobs" --stop-on-failure --timeout 600 "$@" 2>&1)
+  scale_timeouts
+  out=$(ctest --test-dir "$build" -j "$jobs" --stop-on-failure --timeout $((600 * tfactor)) "$@" 2>&1)
   rc=$?
   echo "$out" >>"$work/ctest.log"
   [ $rc = 0 ] && return
-  name=$(echo "$out" | awk '/The following tests FAILED/ { f = 1; next } f && $2 == "-" { print $3; exit }')
+  name=$(echo "$out" | awk '/The following tests FAILED/ { f = 1; next } f && $2 == "-" { print $3 ($4 == "(Timeout)" ? " (timeout)" : ""); exit }')
   echo "${name:-"(ctest exit status $rc)"}"
 }
 
