@@ -63,3 +63,6 @@ if(MPIEXEC_EXECUTABLE)
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/compare_ranks.cmake)
   set_tests_properties(cli.mpi.smoke_last_frame PROPERTIES TIMEOUT 300 ENVIRONMENT "${PBSIM_MPI_ENV};OPENBLAS_NUM_THREADS=1")
 endif()
+
+# The particles problem type on 2 ranks: ownership by cell, migration, checkpoint.
+pbsim_mpi_unit_test(mpi.test_particles_2ranks test_particles)
