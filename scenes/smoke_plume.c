@@ -28,16 +28,28 @@ static PetscErrorCode Inflow_SmokePlume(void *ctx, PetscInt face, const PetscRea
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Source_SmokePlume(void *ctx, const PetscReal x[3], PetscReal t, PetscReal *density, PetscReal *temperature)
+/* The heated inflow: cells whose centre lies in the lowest two cell layers over the inlet take
+ * density 1 (Source_Density) and temperature T (Source_Temperature). */
+static void SourceRow(const SmokePlume *sp, PetscInt n, const PetscReal x[], PetscReal y, PetscReal z, PetscReal value, PetscReal v[])
 {
-  SmokePlume *sp = (SmokePlume *)ctx;
-
-  PetscFunctionBeginUser;
-  if (x[1] < 2 * sp->h && AxisDistance(sp, x) < sp->r) {
-    *density = 1.0;
-    *temperature = sp->T;
+  if (!(y < 2 * sp->h)) return;
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscReal c[3] = {x[i], y, z};
+    if (AxisDistance(sp, c) < sp->r) v[i] = value;
   }
-  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Source_Density(void *ctx, PetscInt n, const PetscReal x[], PetscReal y, PetscReal z, PetscReal t, PetscReal v[])
+{
+  SourceRow((const SmokePlume *)ctx, n, x, y, z, 1.0, v);
+  return 0;
+}
+
+static PetscErrorCode Source_Temperature(void *ctx, PetscInt n, const PetscReal x[], PetscReal y, PetscReal z, PetscReal t,
+                                         PetscReal v[])
+{
+  SourceRow((const SmokePlume *)ctx, n, x, y, z, ((const SmokePlume *)ctx)->T, v);
+  return 0;
 }
 
 static PetscErrorCode Grid_SmokePlume(SimScene scene, SimGridProblem *p)
@@ -80,11 +92,12 @@ static PetscErrorCode Grid_SmokePlume(SimScene scene, SimGridProblem *p)
   p->face[2] = SIM_GRID_INFLOW;
   p->face[3] = SIM_GRID_OPEN;
   p->boundary_velocity = Inflow_SmokePlume;
-  p->source = Source_SmokePlume;
   p->ctx = sp;
-  p->buoyancy[0] = buoyancy[0];
-  p->buoyancy[1] = buoyancy[1];
-  p->vorticity = vorticity;
+  /* the smoke a smoke solver carries and its parameters (Fedkiw, Stam and Jensen 2001) */
+  PetscCall(SimGridProblemAddScalar(p, "density", NULL, Source_Density));
+  PetscCall(SimGridProblemAddScalar(p, "temperature", NULL, Source_Temperature));
+  PetscCall(SimGridProblemSetParameter(p, "buoyancy", 2, buoyancy));
+  PetscCall(SimGridProblemSetParameter(p, "vorticity", 1, &vorticity));
   PetscFunctionReturn(0);
 }
 

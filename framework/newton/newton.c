@@ -498,14 +498,30 @@ PetscErrorCode SimNewtonMinimize(SimNewton nt, PetscReal beta, const PetscReal *
   PetscCall(PetscMemzero(st, sizeof(*st)));
   PetscCall(Prepare_Newton(nt));
 
-  /* k = 0: the guess */
+  /* k = 0: the guess. Where the energy is +inf there (the guess y = x_n + h v_n of a fast soft
+   * body can invert an element of a material undefined for J <= 0), it is pulled back toward the
+   * feasible xd (x_n): free DOFs at xd + t (x - xd), t = 1/2, 1/4, ..., then t = 0. Every later
+   * iterate stays feasible: the line search rejects +inf. */
   PetscCall(VecGetArray(xvec, &x));
   PetscCall(Value_Newton(nt, beta, y, X, xd, x, &phi, &scale));
+  for (PetscInt j = 1; PetscIsInfReal(phi) && phi > 0 && j <= nt->ls_max + 1; j++) {
+    const PetscReal t = j <= nt->ls_max ? 0.5 : 0.0; /* halve the distance to xd; at last, xd itself */
+    for (PetscInt i = 0; i < nt->n; i++)
+      if (!nt->model->pinned[i / 3]) x[i] = xd[i] + t * (x[i] - xd[i]);
+    PetscCall(Value_Newton(nt, beta, y, X, xd, x, &phi, &scale));
+    st->linesearch_cuts++;
+  }
+  if (PetscIsInfOrNanReal(phi)) { /* xd itself infeasible (or a NaN): no gradient exists */
+    Record_Newton(st, 0, phi, phi);
+    st->outcome = SIM_STEP_NONFINITE;
+    PetscCall(VecRestoreArray(xvec, &x));
+    PetscFunctionReturn(0);
+  }
   PetscCall(Gradient_Newton(nt, beta, y, X, xd, x, nt->gfull));
   PetscCall(SetGradient_Newton(nt));
   PetscCall(VecNorm(nt->g, NORM_2, &gnorm));
   Record_Newton(st, 0, gnorm, phi);
-  if (PetscIsInfOrNanReal(phi) || PetscIsInfOrNanReal(gnorm)) {
+  if (PetscIsInfOrNanReal(gnorm)) {
     st->outcome = SIM_STEP_NONFINITE;
     PetscCall(VecRestoreArray(xvec, &x));
     PetscFunctionReturn(0);

@@ -63,9 +63,14 @@ PetscErrorCode SimNewtonSetFromOptions(SimNewton newton);
 
 /* Minimizes Phi starting from x (a Vec of 3*nv: in, the initial guess with pinned positions;
  * out, the last accepted iterate). y, X, xd are flat arrays of 3*nv (not modified).
+ * Feasibility: xd should have a finite energy (it is x_n, the last accepted state, in every
+ * integrator). Where Phi is +inf at the guess (an element inverted past what its material allows,
+ * e.g. the guess y of a fast, soft neo-Hookean body), the free DOFs are pulled back to
+ * xd + 2^-j (x - xd), j = 1 .. ls_max, then to xd, until Phi is finite; each pull-back counts as a
+ * line-search cut. Every iterate after that has a finite Phi (the line search rejects +inf).
  * stats (may be NULL) is overwritten: outcome (SIM_STEP_OK, SIM_STEP_NOT_CONVERGED when max_it is
- * reached or the line search fails, SIM_STEP_NONFINITE when Phi at the guess is not finite),
- * nonlinear_its, linear_its (KSP iterations summed), linesearch_cuts, residual (final
+ * reached or the line search fails, SIM_STEP_NONFINITE when Phi is not finite at the guess nor at
+ * xd, or its gradient there is not), nonlinear_its, linear_its (KSP iterations summed), linesearch_cuts, residual (final
  * ||grad||_2), history[k] = ||grad||_2 and objective[k] = Phi after k iterations (k = 0: the
  * guess), nhistory. Assembly, factorization, solve and line search are logged under SimEvents. */
 PetscErrorCode SimNewtonMinimize(SimNewton newton, PetscReal beta, const PetscReal *y, const PetscReal *X, const PetscReal *xd,

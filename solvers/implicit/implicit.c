@@ -20,7 +20,12 @@
  *        midpoint rule y1 = y0 + h F((y0 + y1)/2) for y = (x, v); then x1 = 2 x_m - x0 and
  *        v1 = 2 v_m - v0 = 4 (x_m - x0)/h - v0.
  * Multistep variants (a1 != 0) take their first step, and any step whose h differs from the last
- * one (the fixed coefficients assume a constant step), with implicit Euler. */
+ * one (the fixed coefficients assume a constant step), with implicit Euler.
+ * The dissipation terms take their directions at lagged positions xd (energy.h): x_n for implicit
+ * Euler, and for the second-order schemes the inertial target y, which is within
+ * beta^2 M^-1 f = O(h^2) of x* (where the scheme evaluates its forces); lagging them at x_n instead
+ * costs O(h) in the damping force and makes BDF2 and the midpoint rule first order on a damped
+ * nonlinear problem (tests/unit/test_nonlinear_order.c). */
 typedef struct {
   const char *name;
   PetscReal b;     /* beta / h */
@@ -40,7 +45,7 @@ typedef struct {
   SimNewton newton;
   Vec xs;                   /* the Newton iterate x* */
   PetscReal *y, *Xb, *Vb;   /* inertial target and the multistep combinations, 3*nv */
-  PetscReal *xn;            /* x_n: the lagged positions of the dissipation terms, 3*nv */
+  PetscReal *xn;            /* the lagged positions of the dissipation terms (x_n or y), 3*nv */
   PetscReal *xprev, *vprev; /* x_{n-1}, v_{n-1} (multistep variants only) */
   PetscBool has_prev;
   PetscReal hprev;
@@ -92,7 +97,7 @@ static PetscErrorCode Step_Implicit(SimSolver s, PetscReal h)
     im->Xb[i] = sc->a[0] * x[i] + sc->a[1] * xp;
     im->Vb[i] = sc->a[0] * v[i] + sc->a[1] * vp;
     im->y[i] = im->Xb[i] + beta * im->Vb[i];
-    im->xn[i] = x[i];
+    im->xn[i] = sc->order > 1 ? im->y[i] : x[i];
     xs[i] = m->pinned[i / 3] ? x[i] : im->y[i];
   }
   PetscCall(VecRestoreArray(im->xs, &xs));

@@ -37,11 +37,13 @@ PetscErrorCode SFApplyBoundary(SF *sf, PetscReal t, Vec u)
   PetscFunctionReturn(0);
 }
 
-/* Samples a scalar callback at the owned cell centres into q (global on sf->dac). */
-static PetscErrorCode SampleCells(SF *sf, SimGridScalarFn fn, Vec q)
+/* Samples the initial value of the problem's scalar field `index` (-1: none, 0) at the owned cell
+ * centres into q (global on sf->dac). */
+static PetscErrorCode SampleCells(SF *sf, PetscInt index, Vec q)
 {
   PetscInt xs, ys, zs, xm, ym, zm;
   PetscScalar *a;
+  SimGridScalarFn fn = index >= 0 ? sf->prob->scalar[index].initial : NULL;
 
   PetscFunctionBegin;
   PetscCall(VecSet(q, 0));
@@ -86,8 +88,8 @@ PetscErrorCode SFInitialFields(SF *sf)
   }
   PetscCall(SFApplyBoundary(sf, 0.0, sf->u));
   if (sf->smoke) {
-    PetscCall(SampleCells(sf, p->density, sf->d));
-    PetscCall(SampleCells(sf, p->temperature, sf->T));
+    PetscCall(SampleCells(sf, sf->density, sf->d));
+    PetscCall(SampleCells(sf, sf->temperature, sf->T));
   }
   PetscFunctionReturn(0);
 }

@@ -30,6 +30,7 @@ typedef struct {
   Vec d, T;    /* smoke density and temperature (global, dac); NULL without smoke */
   Vec snew;    /* scratch scalar (global, dac) */
   PetscBool smoke;
+  PetscInt density, temperature; /* their indices in prob->scalar (-1: absent, kept at 0) */
 
   /* options */
   const SFAdvection *adv;

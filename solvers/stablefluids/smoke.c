@@ -2,27 +2,36 @@
  * Jensen 2001, sec. 4: f = eps h (N x omega), N = grad|omega| / |grad|omega||). */
 #include "solvers/stablefluids/sf_impl.h"
 
-PetscErrorCode SFApplySources(SF *sf, PetscReal t)
+/* The source of scalar field `index` (if any) on the owned rows of q, one call per row. */
+static PetscErrorCode ApplySource(SF *sf, PetscInt index, PetscReal t, Vec q)
 {
   const SimGridProblem *p = sf->prob;
+  SimGridSourceFn source = index >= 0 ? p->scalar[index].source : NULL;
   PetscInt xs, ys, zs, xm, ym, zm;
-  PetscScalar *d, *T;
+  PetscReal *xc;
+  PetscScalar *a;
 
   PetscFunctionBegin;
-  if (!p->source || !sf->smoke) PetscFunctionReturn(0);
+  if (!source) PetscFunctionReturn(0);
   PetscCall(DMDAGetCorners(sf->dac, &xs, &ys, &zs, &xm, &ym, &zm));
-  PetscCall(VecGetArray(sf->d, &d));
-  PetscCall(VecGetArray(sf->T, &T));
-  for (PetscInt k = zs, l = 0; k < zs + zm; k++)
+  PetscCall(PetscMalloc1(xm, &xc));
+  for (PetscInt i = 0; i < xm; i++) xc[i] = (xs + i + 0.5) * sf->h;
+  PetscCall(VecGetArray(q, &a));
+  for (PetscInt k = zs; k < zs + zm; k++)
     for (PetscInt j = ys; j < ys + ym; j++)
-      for (PetscInt i = xs; i < xs + xm; i++, l++) {
-        PetscReal x[3], dv = d[l], Tv = T[l];
-        SFCellPosition(sf, i, j, k, x);
-        PetscCall(p->source(p->ctx, x, t, &dv, &Tv));
-        d[l] = dv, T[l] = Tv;
-      }
-  PetscCall(VecRestoreArray(sf->T, &T));
-  PetscCall(VecRestoreArray(sf->d, &d));
+      PetscCall(source(p->ctx, xm, xc, (j + 0.5) * sf->h, sf->mac->dim == 3 ? (k + 0.5) * sf->h : 0, t,
+                       a + xm * ((j - ys) + ym * (k - zs))));
+  PetscCall(VecRestoreArray(q, &a));
+  PetscCall(PetscFree(xc));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SFApplySources(SF *sf, PetscReal t)
+{
+  PetscFunctionBegin;
+  if (!sf->smoke) PetscFunctionReturn(0);
+  PetscCall(ApplySource(sf, sf->density, t, sf->d));
+  PetscCall(ApplySource(sf, sf->temperature, t, sf->T));
   PetscFunctionReturn(0);
 }
 

@@ -95,7 +95,6 @@ static PetscErrorCode SetUp_StableFluids(SimSolver s)
   PetscCall(VecDuplicate(sf->u, &sf->unew));
   PetscCall(DMCreateLocalVector(sf->dav, &sf->ul));
   PetscCall(DMCreateGlobalVector(sf->mac->da, &sf->p));
-  sf->smoke = (PetscBool)(p->density || p->temperature || p->source);
   if (sf->smoke) {
     PetscCall(DMCreateGlobalVector(sf->dac, &sf->d));
     PetscCall(VecDuplicate(sf->d, &sf->T));
@@ -318,19 +317,27 @@ PetscErrorCode SimSolverCreate_StableFluids(SimSolver s)
                                    .figures = Figures_StableFluids,
                                    .write_frame = WriteFrame_StableFluids,
                                    .write_image = WriteImage_StableFluids};
+  /* the method data a grid problem may carry for it (framework/grid.h), by name */
+  static const char *const scalars[] = {"density", "temperature", NULL};
+  static const char *const parameters[] = {"buoyancy", "vorticity", NULL};
   SF *sf;
+  PetscBool found;
 
   PetscFunctionBegin;
   PetscCheck(s->grid, s->comm, PETSC_ERR_ARG_WRONG, "stablefluids solves grid problems");
+  PetscCall(SimGridProblemCheckNames(s->grid, "stablefluids", scalars, parameters));
   PetscCall(PetscNew(&sf));
   sf->prob = s->grid;
   PetscCall(SFAdvectionFind("rk2", &sf->adv));
   sf->ghost = 3;
   sf->nu = s->grid->viscosity;
   sf->rho = s->grid->rho;
-  sf->buoyancy[0] = s->grid->buoyancy[0];
-  sf->buoyancy[1] = s->grid->buoyancy[1];
-  sf->vorticity = s->grid->vorticity;
+  PetscCall(SimGridProblemGetParameter(s->grid, "buoyancy", 2, sf->buoyancy, &found));
+  PetscCall(SimGridProblemGetParameter(s->grid, "vorticity", 1, &sf->vorticity, &found));
+  /* smoke: density and temperature are carried when the problem has either */
+  sf->smoke = (PetscBool)(s->grid->nscalars > 0);
+  sf->density = SimGridProblemFindScalar(s->grid, "density");
+  sf->temperature = SimGridProblemFindScalar(s->grid, "temperature");
   sf->vdt = -1;
   s->data = sf;
   s->ops = ops;

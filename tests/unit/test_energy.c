@@ -229,15 +229,21 @@ START_TEST(colliders_and_gravity)
 }
 END_TEST
 
-/* Gravity's gradient is -m g exactly and the plane pushes out along its normal. */
+/* Gravity's gradient is -m g exactly; a tilted plane pushes a vertex below it out along its normal
+ * with the force k * depth and leaves the others alone; a sphere pushes a vertex inside it outward
+ * along the radius with k (r - |x - c|). The PD projection puts a penetrating vertex on the surface,
+ * on the free side. */
 START_TEST(gravity_and_plane_values)
 {
   SimModel m;
-  SimEnergy term;
-  PetscReal x[3 * NV], v[3 * NV], g[3 * NV];
+  SimEnergy term, plane, sphere;
+  PetscReal x[3 * NV], v[3 * NV], g[3 * NV], p[3 * NV];
+  const PetscReal n[3] = {0.6, 0.8, 0}, c[3] = {0.5, 0.5, 0.5}, kp = 100, ks = 50, r = 0.4;
   const PetscScalar *mass;
+  PetscInt below = 0, above = 0, inside = 0, outside = 0;
 
-  CHECK_PETSC(TestSetOptions("-gravity 0,-9.81,0"));
+  CHECK_PETSC(TestSetOptions("-gravity 0,-9.81,0 -plane_point 0,0.5,0 -plane_normal 3,4,0 -plane_stiffness 100 "
+                             "-sphere_center 0.5,0.5,0.5 -sphere_radius 0.4 -sphere_stiffness 50"));
   CHECK_PETSC(RandomModel(5, &m, x, v));
   CHECK_PETSC(VecAssemblyBegin(m->mass));
   CHECK_PETSC(VecAssemblyEnd(m->mass));
@@ -251,6 +257,60 @@ START_TEST(gravity_and_plane_values)
     ck_assert_double_eq_tol(g[3 * i], 0, 1e-15);
   }
   CHECK_PETSC(VecRestoreArrayRead(m->mass, &mass));
+
+  CHECK_PETSC(SimEnergyCreate_Plane(m, "plane_", &plane));
+  CHECK_PETSC(SimEnergyCreate_Sphere(m, "sphere_", &sphere));
+  /* the plane: signed distance phi = (x - (0, 0.5, 0)).n, force -dE/dx = -k min(0, phi) n */
+  CHECK_PETSC(PetscArrayzero(g, 3 * NV));
+  CHECK_PETSC(plane->ops.gradient(plane, x, v, g));
+  CHECK_PETSC(plane->ops.pd_project(plane, x, p));
+  for (int i = 0; i < NV; i++) {
+    const PetscReal *xi = x + 3 * i, phi = xi[0] * n[0] + (xi[1] - 0.5) * n[1] + xi[2] * n[2];
+    for (int d = 0; d < 3; d++) {
+      const PetscReal f = -g[3 * i + d];
+      if (phi < 0)
+        ck_assert_msg(PetscAbsReal(f - kp * (-phi) * n[d]) < 1e-12,
+                      "plane: vertex %d at depth %g gets force[%d] = %g, expected %g (out along the normal)", i, (double)-phi, d,
+                      (double)f, (double)(kp * -phi * n[d]));
+      else
+        ck_assert_msg(f == 0, "plane: vertex %d on the free side (phi = %g) gets force[%d] = %g", i, (double)phi, d, (double)f);
+      ck_assert_msg(PetscAbsReal(p[3 * i + d] - (xi[d] - PetscMin(phi, 0) * n[d])) < 1e-14, "plane: PD projection of vertex %d",
+                    i);
+    }
+    if (phi < 0)
+      below++;
+    else
+      above++;
+  }
+  ck_assert_msg(below > 0 && above > 0, "the random vertices should lie on both sides of the plane (%d below, %d above)",
+                (int)below, (int)above);
+  /* the sphere: phi = |x - c| - r, force k (r - |x - c|) (x - c)/|x - c| inside */
+  CHECK_PETSC(PetscArrayzero(g, 3 * NV));
+  CHECK_PETSC(sphere->ops.gradient(sphere, x, v, g));
+  CHECK_PETSC(sphere->ops.pd_project(sphere, x, p));
+  for (int i = 0; i < NV; i++) {
+    const PetscReal *xi = x + 3 * i, dx[3] = {xi[0] - c[0], xi[1] - c[1], xi[2] - c[2]};
+    const PetscReal dist = PetscSqrtReal(dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2]), phi = dist - r;
+    for (int d = 0; d < 3; d++) {
+      const PetscReal f = -g[3 * i + d];
+      if (phi < 0)
+        ck_assert_msg(PetscAbsReal(f - ks * (r - dist) * dx[d] / dist) < 1e-12,
+                      "sphere: vertex %d at depth %g gets force[%d] = %g, expected %g (outward)", i, (double)-phi, d, (double)f,
+                      (double)(ks * (r - dist) * dx[d] / dist));
+      else
+        ck_assert_msg(f == 0, "sphere: vertex %d outside (phi = %g) gets force[%d] = %g", i, (double)phi, d, (double)f);
+      ck_assert_msg(PetscAbsReal(p[3 * i + d] - (phi < 0 ? c[d] + r * dx[d] / dist : xi[d])) < 1e-14,
+                    "sphere: PD projection of vertex %d", i);
+    }
+    if (phi < 0)
+      inside++;
+    else
+      outside++;
+  }
+  ck_assert_msg(inside > 0 && outside > 0, "the random vertices should lie inside and outside the sphere (%d inside, %d outside)",
+                (int)inside, (int)outside);
+  CHECK_PETSC(SimEnergyDestroy(&plane));
+  CHECK_PETSC(SimEnergyDestroy(&sphere));
   CHECK_PETSC(SimModelDestroy(&m));
   CHECK_PETSC(TestSetOptions(NULL));
 }

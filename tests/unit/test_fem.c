@@ -272,6 +272,70 @@ START_TEST(newton_converges_on_stiff_neohookean_beam)
 }
 END_TEST
 
+/* det of the edge matrix [x1 - x0, x2 - x0, x3 - x0] of tet t: 6 times its signed volume. */
+static PetscReal TetDet(const PetscReal *x, const PetscInt *t)
+{
+  PetscReal d[3][3];
+
+  for (int a = 0; a < 3; a++)
+    for (int i = 0; i < 3; i++) d[a][i] = x[3 * t[a + 1] + i] - x[3 * t[0] + i];
+  return d[0][0] * (d[1][1] * d[2][2] - d[1][2] * d[2][1]) - d[0][1] * (d[1][0] * d[2][2] - d[1][2] * d[2][0]) +
+         d[0][2] * (d[1][0] * d[2][1] - d[1][1] * d[2][0]);
+}
+
+/* The smallest J = det F over the tets of positions x (rest edge determinants det0). */
+static PetscReal MinJ(SimModel m, const PetscReal *x, const PetscReal *det0)
+{
+  PetscReal J = PETSC_MAX_REAL;
+
+  for (PetscInt e = 0; e < m->ntet; e++) J = PetscMin(J, TetDet(x, m->tet + 4 * e) / det0[e]);
+  return J;
+}
+
+/* Issue 21: a soft neo-Hookean box (E = 2e3 Pa, +inf energy for J <= 0) dropped with dt = 0.03 s.
+ * Its inertial guess y = x_n + h v_n inverts elements at the impact; Newton must start from a
+ * feasible point (pulled back toward x_n) and keep every iterate feasible, so the run reaches the
+ * end with every element's J > 0 (it used to abort: "Energy 'neohookean' is undefined ..."). */
+START_TEST(soft_neohookean_drop_stays_feasible)
+{
+  TestSim t;
+  PetscReal *det0, *y;
+  const PetscReal h = 0.03;
+  PetscInt inverted_guesses = 0, nsteps = 30;
+
+  CHECK_PETSC(TestSimCreate("drop", "implicit_euler", "-drop_material neohookean -drop_youngs 2e3 -drop_height 0.3", &t));
+  CHECK_PETSC(PetscMalloc2(t.model->ntet, &det0, 3 * t.model->nv, &y));
+  {
+    const PetscReal *x;
+    CHECK_PETSC(VecGetArrayRead(t.model->x, &x));
+    for (PetscInt e = 0; e < t.model->ntet; e++) det0[e] = TetDet(x, t.model->tet + 4 * e);
+    CHECK_PETSC(VecRestoreArrayRead(t.model->x, &x));
+  }
+  for (PetscInt k = 0; k < nsteps; k++) {
+    const PetscReal *x, *v;
+    SimStepOutcome outcome;
+    PetscReal J;
+
+    CHECK_PETSC(VecGetArrayRead(t.model->x, &x));
+    CHECK_PETSC(VecGetArrayRead(t.model->v, &v));
+    for (PetscInt i = 0; i < 3 * t.model->nv; i++) y[i] = x[i] + h * v[i]; /* implicit Euler's guess */
+    CHECK_PETSC(VecRestoreArrayRead(t.model->v, &v));
+    CHECK_PETSC(VecRestoreArrayRead(t.model->x, &x));
+    if (MinJ(t.model, y, det0) <= 0) inverted_guesses++;
+    CHECK_PETSC(SimSolverStep(t.solver, h, &outcome));
+    ck_assert_msg(outcome != SIM_STEP_NONFINITE, "step %d: non-finite state", (int)k);
+    CHECK_PETSC(VecGetArrayRead(t.model->x, &x));
+    J = MinJ(t.model, x, det0);
+    CHECK_PETSC(VecRestoreArrayRead(t.model->x, &x));
+    ck_assert_msg(J > 0, "step %d: an element is inverted (min J = %g)", (int)k, (double)J);
+  }
+  ck_assert_msg(inverted_guesses > 0, "no step had an inverted guess y: the test does not exercise the pull-back");
+  CHECK_PETSC(PetscFree2(det0, y));
+  CHECK_PETSC(TestSimDestroy(&t));
+  CHECK_PETSC(TestSetOptions(NULL));
+}
+END_TEST
+
 Suite *test_suite(void)
 {
   Suite *s = suite_create("fem");
@@ -282,6 +346,7 @@ Suite *test_suite(void)
   tcase_add_test(tc, patch_test);
   tcase_add_test(tc, cantilever_euler_bernoulli);
   tcase_add_test(tc, newton_converges_on_stiff_neohookean_beam);
+  tcase_add_test(tc, soft_neohookean_drop_stays_feasible);
   suite_add_tcase(s, tc);
   return s;
 }

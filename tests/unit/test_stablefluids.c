@@ -102,7 +102,7 @@ static void AdvectionProblem(PetscInt dim, PetscInt n, SimGridProblem *p)
   CHECK_PETSC(SimGridProblemSetDefaults(p));
   p->dim = dim;
   for (PetscInt d = 0; d < 3; d++) p->n[d] = d < dim ? n : 1, p->extent[d] = d < dim ? 1.0 : 1.0 / n;
-  p->density = OneDensity;
+  CHECK_PETSC(SimGridProblemAddScalar(p, "density", OneDensity, NULL));
 }
 
 static PetscReal RandomishVelocity(const PetscReal x[3], PetscInt c, void *ctx)
@@ -564,6 +564,42 @@ START_TEST(bad_inputs)
   ck_assert_msg(ierr != 0, "an unknown -sf_advection must fail");
   CHECK_PETSC(GridSimDestroy(&g));
   CHECK_PETSC(PetscPopErrorHandler());
+
+  /* method data the solver does not know: refused, naming it and what the solver knows */
+  {
+    const PetscReal one = 1;
+    SimGridProblem q = p;
+    CHECK_PETSC(SimGridProblemAddScalar(&q, "dye", NULL, NULL));
+    CHECK_PETSC(TestRegistryCreate(&reg));
+    cap.msg[0] = 0;
+    CHECK_PETSC(PetscPushErrorHandler(TestCaptureError, &cap));
+    ierr = SimSolverCreateOnGrid(reg, "stablefluids", PETSC_COMM_WORLD, &q, &bad);
+    CHECK_PETSC(PetscPopErrorHandler());
+    ck_assert_msg(ierr != 0 && strstr(cap.msg, "scalar field 'dye'") && strstr(cap.msg, "density, temperature"),
+                  "an unknown scalar field: '%s'", cap.msg);
+    q = p;
+    CHECK_PETSC(SimGridProblemSetParameter(&q, "vorticity", 1, &one));
+    CHECK_PETSC(SimGridProblemSetParameter(&q, "swirl", 1, &one));
+    cap.msg[0] = 0;
+    CHECK_PETSC(PetscPushErrorHandler(TestCaptureError, &cap));
+    ierr = SimSolverCreateOnGrid(reg, "stablefluids", PETSC_COMM_WORLD, &q, &bad);
+    CHECK_PETSC(PetscPopErrorHandler());
+    ck_assert_msg(ierr != 0 && strstr(cap.msg, "parameter 'swirl'") && strstr(cap.msg, "buoyancy, vorticity"),
+                  "an unknown parameter: '%s'", cap.msg);
+    q = p;
+    CHECK_PETSC(SimGridProblemSetParameter(&q, "buoyancy", 1, &one)); /* two values expected */
+    cap.msg[0] = 0;
+    CHECK_PETSC(PetscPushErrorHandler(TestCaptureError, &cap));
+    ierr = SimSolverCreateOnGrid(reg, "stablefluids", PETSC_COMM_WORLD, &q, &bad);
+    CHECK_PETSC(PetscPopErrorHandler());
+    ck_assert_msg(ierr != 0 && strstr(cap.msg, "'buoyancy' has 1 value"), "a parameter of the wrong size: '%s'", cap.msg);
+    CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = SimGridProblemAddScalar(&q, "density", NULL, NULL);
+    ierr = ierr ? ierr : SimGridProblemAddScalar(&q, "density", NULL, NULL);
+    CHECK_PETSC(PetscPopErrorHandler());
+    ck_assert_msg(ierr != 0, "a scalar field added twice must fail");
+    CHECK_PETSC(SimRegistryDestroy(&reg));
+  }
 
   CHECK_PETSC(TestSimCreate("oscillator", NULL, NULL, &t));
   cap.msg[0] = 0;
