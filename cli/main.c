@@ -11,6 +11,7 @@
 #include "framework/config.h"
 #include "framework/registry.h"
 #include "framework/sim.h"
+#include "problems/register.h"
 #include "solvers/register.h"
 #include "scenes/register.h"
 #include "energies/register.h"
@@ -131,6 +132,7 @@ static void SplitArguments(const char *cmd, int argc, char **argv, int first, Cl
 static PetscErrorCode RegisterAll(SimRegistry reg)
 {
   PetscFunctionBeginUser;
+  PetscCall(SimRegisterProblems(reg));
   PetscCall(SimRegisterSolvers(reg));
   PetscCall(SimRegisterScenes(reg));
   PetscCall(SimRegisterEnergies(reg));

@@ -314,3 +314,33 @@ PetscErrorCode SimModelReport(SimModel m, Vec X, Vec V, SimEnergyReport *rep)
   PetscCall(VecRestoreArrayRead(X, &x));
   PetscFunctionReturn(0);
 }
+
+PetscErrorCode SimModelWriteArray(SimModel m, const PetscReal *a, PetscViewer viewer)
+{
+  PetscReal *buf;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(3 * m->nv, &buf));
+  for (PetscInt i = 0; i < m->nv; i++) {
+    const PetscInt j = m->natural ? m->natural[i] : i;
+    for (int d = 0; d < 3; d++) buf[3 * j + d] = a[3 * i + d];
+  }
+  PetscCall(PetscViewerBinaryWrite(viewer, buf, 3 * m->nv, PETSC_REAL));
+  PetscCall(PetscFree(buf));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimModelReadArray(SimModel m, PetscReal *a, PetscViewer viewer)
+{
+  PetscReal *buf;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(3 * m->nv, &buf));
+  PetscCall(PetscViewerBinaryRead(viewer, buf, 3 * m->nv, NULL, PETSC_REAL));
+  for (PetscInt i = 0; i < m->nv; i++) {
+    const PetscInt j = m->natural ? m->natural[i] : i;
+    for (int d = 0; d < 3; d++) a[3 * i + d] = buf[3 * j + d];
+  }
+  PetscCall(PetscFree(buf));
+  PetscFunctionReturn(0);
+}

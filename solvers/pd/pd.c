@@ -40,6 +40,12 @@ typedef struct {
   PetscInt nsetchange;    /* factorizations caused by a change of the active constraint set */
   SimNewton newton;       /* the reference minimizer (-pd_reference_newton) */
   Vec xref;
+  /* the step's series (SimSolverGetSeries): wall time of the solve up to each iteration (excluding
+   * the monitor's evaluations), and Newton's minimum Phi* of the step's objective */
+  PetscReal elapsed_ms[SIM_MAX_HISTORY];
+  PetscInt nelapsed;
+  PetscReal reference_objective;
+  PetscBool has_reference;
   /* CHOLMOD: the factor of L = M/h^2 + sum w A^T A (nfree x nfree) and solve workspaces */
   PetscBool cm_started;
   cholmod_common cm;
@@ -101,7 +107,7 @@ static PetscErrorCode SetFromOptions_PD(SimSolver s, PetscOptionItems *PetscOpti
 static PetscErrorCode Setup_PD(SimSolver s)
 {
   PD *pd = (PD *)s->data;
-  SimModel m = s->model;
+  SimModel m = SimMeshModel(s->problem);
   const PetscInt n = 3 * m->nv;
   const PetscScalar *mass;
 
@@ -155,7 +161,7 @@ static PetscErrorCode Setup_PD(SimSolver s)
 static PetscErrorCode Factor_PD(SimSolver s, PetscReal h)
 {
   PD *pd = (PD *)s->data;
-  SimModel m = s->model;
+  SimModel m = SimMeshModel(s->problem);
   const PetscReal ih2 = 1.0 / (h * h);
   cholmod_triplet *T;
   cholmod_sparse *S;
@@ -250,8 +256,8 @@ static PetscErrorCode EnsureFactor_PD(SimSolver s, PetscReal h)
   PetscBool same = (PetscBool)(pd->L && PetscAbsReal(h - pd->hfact) <= 1e-14 * h);
 
   PetscFunctionBeginUser;
-  for (PetscInt i = 0; same && i < s->model->nv; i++)
-    if (pd->pinned_fact[i] != s->model->pinned[i]) same = PETSC_FALSE;
+  for (PetscInt i = 0; same && i < SimMeshModel(s->problem)->nv; i++)
+    if (pd->pinned_fact[i] != SimMeshModel(s->problem)->pinned[i]) same = PETSC_FALSE;
   if (same && ActiveSetChanged(pd)) {
     pd->nsetchange++;
     PetscCall(PetscInfo(NULL, "pd: the active constraint set changed at the start of the step: refactoring\n"));
@@ -298,7 +304,7 @@ static PetscErrorCode GrowActive_PD(PD *pd, const PetscReal *x, PetscBool *grew)
 static PetscErrorCode Objective_PD(SimSolver s, PetscReal h, const PetscReal *x, PetscReal *phi, PetscReal *gnorm)
 {
   PD *pd = (PD *)s->data;
-  SimModel m = s->model;
+  SimModel m = SimMeshModel(s->problem);
   PetscReal E, kin = 0, gg = 0;
 
   PetscFunctionBeginUser;
@@ -351,7 +357,7 @@ static void Rhs_PD(PD *pd, const PetscReal *x)
 PetscErrorCode SimPDMinimize(SimSolver s, PetscReal h, const PetscReal *y, PetscReal *x, SimStepStats *stats)
 {
   PD *pd;
-  SimModel m = s->model;
+  SimModel m = SimMeshModel(s->problem);
   const PetscInt n = 3 * m->nv;
   PetscBool ispd;
   PetscReal omega = 1, phi, gnorm;
@@ -391,7 +397,8 @@ PetscErrorCode SimPDMinimize(SimSolver s, PetscReal h, const PetscReal *y, Petsc
     stats->residual = gnorm;
   }
   PetscCall(PetscTime(&t1));
-  stats->elapsed_ms[0] = 1e3 * (t1 - t0 - tmon);
+  pd->elapsed_ms[0] = 1e3 * (t1 - t0 - tmon);
+  pd->nelapsed = 1;
   stats->outcome = pd->rtol > 0 ? SIM_STEP_NOT_CONVERGED : SIM_STEP_OK;
 
   for (PetscInt it = 1; it <= pd->max_it; it++) {
@@ -440,7 +447,7 @@ PetscErrorCode SimPDMinimize(SimSolver s, PetscReal h, const PetscReal *y, Petsc
       }
     }
     PetscCall(PetscTime(&t1));
-    if (it < SIM_MAX_HISTORY) stats->elapsed_ms[it] = 1e3 * (t1 - t0 - tmon);
+    if (it < SIM_MAX_HISTORY) pd->elapsed_ms[it] = 1e3 * (t1 - t0 - tmon), pd->nelapsed = it + 1;
     if (pd->monitor) {
       PetscLogDouble a, b;
       PetscCall(PetscTime(&a));
@@ -484,12 +491,12 @@ static PetscErrorCode Reference_PD(SimSolver s, PetscReal h, const PetscReal *xn
       PetscCall(PetscOptionsHasName(NULL, NULL, defaults[k][0], &set));
       if (!set) PetscCall(PetscOptionsSetValue(NULL, defaults[k][0], defaults[k][1]));
     }
-    PetscCall(SimNewtonCreate(s->model, "pd_ref_newton_", &pd->newton));
+    PetscCall(SimNewtonCreate(SimMeshModel(s->problem), "pd_ref_newton_", &pd->newton));
     PetscCall(SimNewtonSetFromOptions(pd->newton));
-    PetscCall(VecDuplicate(s->model->x, &pd->xref));
+    PetscCall(VecDuplicate(SimMeshModel(s->problem)->x, &pd->xref));
   }
   PetscCall(VecGetArray(pd->xref, &a));
-  PetscCall(PetscArraycpy(a, xguess, 3 * s->model->nv));
+  PetscCall(PetscArraycpy(a, xguess, 3 * SimMeshModel(s->problem)->nv));
   PetscCall(VecRestoreArray(pd->xref, &a));
   PetscCall(SimNewtonMinimize(pd->newton, h, pd->ystep, xn, xn, pd->xref, &st));
   if (st.outcome != SIM_STEP_OK)
@@ -502,7 +509,7 @@ static PetscErrorCode Reference_PD(SimSolver s, PetscReal h, const PetscReal *xn
 static PetscErrorCode Step_PD(SimSolver s, PetscReal h)
 {
   PD *pd = (PD *)s->data;
-  SimModel m = s->model;
+  SimModel m = SimMeshModel(s->problem);
   const PetscInt n = 3 * m->nv;
   PetscReal *x, *v;
 
@@ -513,15 +520,16 @@ static PetscErrorCode Step_PD(SimSolver s, PetscReal h)
     pd->ystep[i] = x[i] + h * v[i];
     pd->xstep[i] = m->pinned[i / 3] ? x[i] : pd->ystep[i];
   }
+  pd->has_reference = PETSC_FALSE;
   if (pd->reference) PetscCall(Reference_PD(s, h, x, pd->xstep));
   PetscCall(SimPDMinimize(s, h, pd->ystep, pd->xstep, &s->stats));
   if (pd->reference) { /* Phi* by the same evaluation as the monitor's Phi_k (pd->y is the step's y now) */
     const PetscReal *a;
     PetscReal gn;
     PetscCall(VecGetArrayRead(pd->xref, &a));
-    PetscCall(Objective_PD(s, h, a, &s->stats.reference_objective, &gn));
+    PetscCall(Objective_PD(s, h, a, &pd->reference_objective, &gn));
     PetscCall(VecRestoreArrayRead(pd->xref, &a));
-    s->stats.has_reference = PETSC_TRUE;
+    pd->has_reference = PETSC_TRUE;
   }
   if (s->stats.outcome != SIM_STEP_NONFINITE) { /* otherwise keep the last good state */
     for (PetscInt i = 0; i < n; i++) {
@@ -607,10 +615,26 @@ PetscErrorCode SimPDGetConstraintSetChanges(SimSolver s, PetscInt *count)
   PetscFunctionReturn(0);
 }
 
+/* "elapsed_ms" (one per iteration of the last step) and "reference_objective" (one value, with
+ * -pd_reference_newton). */
+static PetscErrorCode Series_PD(SimSolver s, const char *name, PetscInt *n, const PetscReal **values)
+{
+  PD *pd = (PD *)s->data;
+
+  PetscFunctionBeginUser;
+  if (!strcmp(name, "elapsed_ms")) *n = pd->nelapsed, *values = pd->elapsed_ms;
+  else if (!strcmp(name, "reference_objective") && pd->has_reference) *n = 1, *values = &pd->reference_objective;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimSolverCreate_PD(SimSolver s)
 {
-  static const SimSolverOps ops = {
-      .setfromoptions = SetFromOptions_PD, .setup = Setup_PD, .step = Step_PD, .view = View_PD, .destroy = Destroy_PD};
+  static const SimSolverOps ops = {.setfromoptions = SetFromOptions_PD,
+                                   .setup = Setup_PD,
+                                   .step = Step_PD,
+                                   .view = View_PD,
+                                   .destroy = Destroy_PD,
+                                   .series = Series_PD};
   PD *pd;
 
   PetscFunctionBeginUser;

@@ -206,6 +206,7 @@ static PetscErrorCode BeamTipError(PetscInt n, PetscReal *rel_err)
   SimRegistry reg;
   SimScene scene;
   SimModel model;
+  SimProblem problem;
   SimSolver s;
   const PetscScalar *x, *x0;
   Vec rest;
@@ -218,10 +219,11 @@ static PetscErrorCode BeamTipError(PetscInt n, PetscReal *rel_err)
   PetscCall(TestSetOptions(opts));
   PetscCall(TestRegistryCreate(&reg));
   PetscCall(SimSceneCreate(reg, "beam", &scene));
-  PetscCall(SimSceneBuildModel(scene, reg, PETSC_COMM_SELF, &model));
+  PetscCall(SimSceneBuild(scene, PETSC_COMM_SELF, &problem));
+  model = SimMeshModel(problem);
   PetscCall(VecDuplicate(model->x, &rest));
   PetscCall(VecCopy(model->x, rest));
-  PetscCall(SimSolverCreate(reg, "implicit_euler", model, &s));
+  PetscCall(SimSolverCreate(reg, "implicit_euler", problem, &s));
   PetscCall(SimSolverSetFromOptions(s));
   for (int k = 0; k < 3; k++) PetscCall(SimSolverStep(s, 1e3, NULL));
   PetscCall(VecGetArrayRead(model->x, &x));
@@ -237,7 +239,7 @@ static PetscErrorCode BeamTipError(PetscInt n, PetscReal *rel_err)
                         (double)exact, (double)*rel_err));
   PetscCall(VecDestroy(&rest));
   PetscCall(SimSolverDestroy(&s));
-  PetscCall(SimModelDestroy(&model));
+  PetscCall(SimProblemDestroy(&problem));
   PetscCall(SimSceneDestroy(&scene));
   PetscCall(SimRegistryDestroy(&reg));
   PetscCall(TestSetOptions(NULL));
