@@ -18,3 +18,8 @@ PetscErrorCode SimFEMGetDeformation(SimEnergy term, const PetscReal *x, PetscInt
  * -P (A1 N1 + A2 N2 + A3 N3) / 3 to each vertex, with A N the rest area-weighted outward normals of
  * the three faces incident to it. f is 3*nv, overwritten. Equal to -dE/dx for linear tets. */
 PetscErrorCode SimFEMForcesFVM(SimEnergy term, const PetscReal *x, PetscReal *f);
+/* The per-state cache (on by default): F, the material's decomposition (SVD), psi and P of every
+ * element are computed once per distinct x (compared bitwise with the positions of the last call)
+ * and shared by the value, the gradient, both Hessians, SimFEMGetDeformation and the FVM forces.
+ * Off, every call recomputes everything (same values: tests compare both). */
+PetscErrorCode SimFEMSetCache(SimEnergy term, PetscBool cache);

@@ -111,14 +111,48 @@ static PetscErrorCode CheckArgs(SimMaterial mat, PetscInt n, const PetscReal *F,
   PetscFunctionReturn(0);
 }
 
+/* Whether a[0..m) may hold a NaN or an infinity: nine partial sums in independent lanes (a loop the
+ * compiler vectorizes), non-finite if any entry is; a false alarm (finite values whose sum
+ * overflows) only sends the caller to its exact per-entry search. */
+static PetscBool MaybeNonFinite(PetscInt m, const PetscReal *a)
+{
+  PetscReal s[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, t = 0;
+  PetscInt k = 0;
+
+  for (; k + 9 <= m; k += 9)
+    for (int j = 0; j < 9; j++) s[j] += a[k + j];
+  for (; k < m; k++) s[0] += a[k];
+  for (int j = 0; j < 9; j++) t += s[j] * 0.0; /* 0 unless some s[j] is NaN or infinite */
+  return (PetscBool)(t != 0.0 || t != t);
+}
+
+static PetscErrorCode CheckEnergy(SimMaterial mat, PetscInt n, const PetscReal *psi)
+{
+  PetscFunctionBeginUser;
+  if (!MaybeNonFinite(n, psi)) PetscFunctionReturn(0);
+  for (PetscInt e = 0; e < n; e++)
+    PetscCheck(!PetscIsNanReal(psi[e]), PETSC_COMM_SELF, PETSC_ERR_FP,
+               "Material '%s' returned a NaN energy for F[%" PetscInt_FMT "]", mat->name, e);
+  PetscFunctionReturn(0);
+}
+
+/* stride values per F (9 for P, 81 for dP/dF); what names the quantity in the message */
+static PetscErrorCode CheckFinite(SimMaterial mat, PetscInt n, PetscInt stride, const PetscReal *a, const char *what)
+{
+  PetscFunctionBeginUser;
+  if (!MaybeNonFinite(stride * n, a)) PetscFunctionReturn(0);
+  for (PetscInt k = 0; k < stride * n; k++)
+    PetscCheck(!PetscIsInfOrNanReal(a[k]), PETSC_COMM_SELF, PETSC_ERR_FP, "Material '%s' returned a non-finite %s for F[%" PetscInt_FMT "]",
+               mat->name, what, k / stride);
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimMaterialEnergy(SimMaterial mat, PetscInt n, const PetscReal *F, PetscReal *psi)
 {
   PetscFunctionBeginUser;
   PetscCall(CheckArgs(mat, n, F, psi, "SimMaterialEnergy"));
   PetscCall(mat->ops.energy(mat, n, F, psi));
-  for (PetscInt e = 0; e < n; e++)
-    PetscCheck(!PetscIsNanReal(psi[e]), PETSC_COMM_SELF, PETSC_ERR_FP,
-               "Material '%s' returned a NaN energy for F[%" PetscInt_FMT "]", mat->name, e);
+  PetscCall(CheckEnergy(mat, n, psi));
   PetscFunctionReturn(0);
 }
 
@@ -127,9 +161,7 @@ PetscErrorCode SimMaterialPK1(SimMaterial mat, PetscInt n, const PetscReal *F, P
   PetscFunctionBeginUser;
   PetscCall(CheckArgs(mat, n, F, P, "SimMaterialPK1"));
   PetscCall(mat->ops.pk1(mat, n, F, P));
-  for (PetscInt k = 0; k < 9 * n; k++)
-    PetscCheck(!PetscIsInfOrNanReal(P[k]), PETSC_COMM_SELF, PETSC_ERR_FP,
-               "Material '%s' returned a non-finite stress P for F[%" PetscInt_FMT "]", mat->name, k / 9);
+  PetscCall(CheckFinite(mat, n, 9, P, "stress P"));
   PetscFunctionReturn(0);
 }
 
@@ -138,9 +170,29 @@ PetscErrorCode SimMaterialHessian(SimMaterial mat, PetscInt n, const PetscReal *
   PetscFunctionBeginUser;
   PetscCall(CheckArgs(mat, n, F, dPdF, "SimMaterialHessian"));
   PetscCall(mat->ops.hessian(mat, n, F, psd, dPdF));
-  for (PetscInt k = 0; k < 81 * n; k++)
-    PetscCheck(!PetscIsInfOrNanReal(dPdF[k]), PETSC_COMM_SELF, PETSC_ERR_FP,
-               "Material '%s' returned a non-finite dP/dF for F[%" PetscInt_FMT "]", mat->name, k / 81);
+  PetscCall(CheckFinite(mat, n, 81, dPdF, "dP/dF"));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimMaterialEvaluate(SimMaterial mat, PetscInt n, const PetscReal *F, PetscReal *dec, PetscBool have_dec, PetscReal *psi,
+                                   PetscReal *P, PetscReal *dPdF, PetscReal *dPdF_psd)
+{
+  PetscFunctionBeginUser;
+  PetscCall(CheckArgs(mat, n, F, F, "SimMaterialEvaluate"));
+  if (!mat->ops.evaluate) { /* no shared decomposition: one op per output */
+    if (psi) PetscCall(SimMaterialEnergy(mat, n, F, psi));
+    if (P) PetscCall(SimMaterialPK1(mat, n, F, P));
+    if (dPdF) PetscCall(SimMaterialHessian(mat, n, F, PETSC_FALSE, dPdF));
+    if (dPdF_psd) PetscCall(SimMaterialHessian(mat, n, F, PETSC_TRUE, dPdF_psd));
+    PetscFunctionReturn(0);
+  }
+  PetscCheck(n == 0 || mat->ndec == 0 || dec, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL,
+             "SimMaterialEvaluate (material '%s'): NULL decomposition array (%" PetscInt_FMT " values per F)", mat->name, mat->ndec);
+  PetscCall(mat->ops.evaluate(mat, n, F, dec, have_dec, psi, P, dPdF, dPdF_psd));
+  if (psi) PetscCall(CheckEnergy(mat, n, psi));
+  if (P) PetscCall(CheckFinite(mat, n, 9, P, "stress P"));
+  if (dPdF) PetscCall(CheckFinite(mat, n, 81, dPdF, "dP/dF"));
+  if (dPdF_psd) PetscCall(CheckFinite(mat, n, 81, dPdF_psd, "dP/dF"));
   PetscFunctionReturn(0);
 }
 

@@ -33,6 +33,17 @@ typedef struct {
   PetscErrorCode (*pk1)(SimMaterial, PetscInt n, const PetscReal *F, PetscReal *P);
   PetscErrorCode (*hessian)(SimMaterial, PetscInt n, const PetscReal *F, PetscBool psd, PetscReal *dPdF);
   PetscErrorCode (*destroy)(SimMaterial);
+  /* Optional (appended; SimMaterialEvaluate falls back to the ops above without it): the same
+   * quantities from ONE decomposition of each F (e.g. its SVD), which the caller keeps between
+   * calls at the same F: energies/fem.c keeps it per state, so the value, the gradient and both
+   * Hessians at one x share one SVD per element.
+   *   dec:      n * mat->ndec values, the material's own per-element data. have_dec false: computed
+   *             here and stored; true: what an earlier call stored for these same F (only read).
+   *   psi, P:   as energy and pk1; dPdF: the exact dP/dF; dPdF_psd: its PSD projection (as hessian
+   *             with psd true). Any output may be NULL (not computed); both Hessians at once share
+   *             their eigensystem. */
+  PetscErrorCode (*evaluate)(SimMaterial, PetscInt n, const PetscReal *F, PetscReal *dec, PetscBool have_dec, PetscReal *psi,
+                             PetscReal *P, PetscReal *dPdF, PetscReal *dPdF_psd);
 } SimMaterialOps;
 
 struct _p_SimMaterial {
@@ -42,6 +53,7 @@ struct _p_SimMaterial {
   PetscBool inversion_safe; /* defined and smooth for det F <= 0 (tests check inverted F then) */
   PetscBool strain_limits;  /* uses par.strain_min/max (set by the constructor); others refuse them */
   void *data;
+  PetscInt ndec; /* values per element of the evaluate op's decomposition (0 without the op) */
 };
 
 /* Constructor a material registration carries (SIM_KIND_MATERIAL): sets ops (and data); the
@@ -61,4 +73,10 @@ PetscErrorCode SimMaterialCreateWithParams(SimRegistry reg, const char *name, Pe
 PetscErrorCode SimMaterialEnergy(SimMaterial mat, PetscInt n, const PetscReal *F, PetscReal *psi);
 PetscErrorCode SimMaterialPK1(SimMaterial mat, PetscInt n, const PetscReal *F, PetscReal *P);
 PetscErrorCode SimMaterialHessian(SimMaterial mat, PetscInt n, const PetscReal *F, PetscBool psd, PetscReal *dPdF);
+/* Any of psi, P, dPdF (exact) and dPdF_psd (projected) at once, sharing one decomposition per F
+ * that the caller keeps in dec (n * mat->ndec values; may be NULL when mat->ndec is 0): have_dec
+ * false computes and stores it, true reuses what a call at the same F stored (see the evaluate op).
+ * Outputs are checked as by the single ops. */
+PetscErrorCode SimMaterialEvaluate(SimMaterial mat, PetscInt n, const PetscReal *F, PetscReal *dec, PetscBool have_dec, PetscReal *psi,
+                                   PetscReal *P, PetscReal *dPdF, PetscReal *dPdF_psd);
 PetscErrorCode SimMaterialDestroy(SimMaterial *mat); /* accepts NULL */

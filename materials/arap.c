@@ -93,12 +93,21 @@ static PetscErrorCode Hessian_ARAP(SimMaterial m, PetscInt n, const PetscReal *F
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode Evaluate_ARAP(SimMaterial m, PetscInt n, const PetscReal *F, PetscReal *dec, PetscBool have_dec, PetscReal *psi,
+                                   PetscReal *P, PetscReal *dPdF, PetscReal *dPdF_psd)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SimIsotropicEvaluateDec(&energy_arap, &m->par, n, F, dec, have_dec, psi, P, dPdF, dPdF_psd));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimMaterialCreate_ARAP(SimMaterial m)
 {
-  static const SimMaterialOps ops = {.energy = Energy_ARAP, .pk1 = PK1_ARAP, .hessian = Hessian_ARAP};
+  static const SimMaterialOps ops = {.energy = Energy_ARAP, .pk1 = PK1_ARAP, .hessian = Hessian_ARAP, .evaluate = Evaluate_ARAP};
 
   PetscFunctionBeginUser;
   m->ops = ops;
+  m->ndec = SIM_ISOTROPIC_NDEC;
   m->inversion_safe = PETSC_TRUE;
   m->strain_limits = PETSC_TRUE;
   PetscFunctionReturn(0);

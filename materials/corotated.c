@@ -73,12 +73,21 @@ static PetscErrorCode Hessian_Corotated(SimMaterial m, PetscInt n, const PetscRe
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode Evaluate_Corotated(SimMaterial m, PetscInt n, const PetscReal *F, PetscReal *dec, PetscBool have_dec, PetscReal *psi,
+                                   PetscReal *P, PetscReal *dPdF, PetscReal *dPdF_psd)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SimIsotropicEvaluateDec(&energy_corotated, &m->par, n, F, dec, have_dec, psi, P, dPdF, dPdF_psd));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimMaterialCreate_Corotated(SimMaterial m)
 {
-  static const SimMaterialOps ops = {.energy = Energy_Corotated, .pk1 = PK1_Corotated, .hessian = Hessian_Corotated};
+  static const SimMaterialOps ops = {.energy = Energy_Corotated, .pk1 = PK1_Corotated, .hessian = Hessian_Corotated, .evaluate = Evaluate_Corotated};
 
   PetscFunctionBeginUser;
   m->ops = ops;
+  m->ndec = SIM_ISOTROPIC_NDEC;
   m->inversion_safe = PETSC_TRUE;
   PetscFunctionReturn(0);
 }

@@ -79,13 +79,22 @@ static PetscErrorCode Hessian_FixedCorotated(SimMaterial m, PetscInt n, const Pe
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode Evaluate_FixedCorotated(SimMaterial m, PetscInt n, const PetscReal *F, PetscReal *dec, PetscBool have_dec, PetscReal *psi,
+                                   PetscReal *P, PetscReal *dPdF, PetscReal *dPdF_psd)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SimIsotropicEvaluateDec(&energy_fixed_corotated, &m->par, n, F, dec, have_dec, psi, P, dPdF, dPdF_psd));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimMaterialCreate_FixedCorotated(SimMaterial m)
 {
   static const SimMaterialOps ops = {
-      .energy = Energy_FixedCorotated, .pk1 = PK1_FixedCorotated, .hessian = Hessian_FixedCorotated};
+      .energy = Energy_FixedCorotated, .pk1 = PK1_FixedCorotated, .hessian = Hessian_FixedCorotated, .evaluate = Evaluate_FixedCorotated};
 
   PetscFunctionBeginUser;
   m->ops = ops;
+  m->ndec = SIM_ISOTROPIC_NDEC;
   m->inversion_safe = PETSC_TRUE;
   PetscFunctionReturn(0);
 }

@@ -81,12 +81,21 @@ static PetscErrorCode Hessian_NeoHookean(SimMaterial m, PetscInt n, const PetscR
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode Evaluate_NeoHookean(SimMaterial m, PetscInt n, const PetscReal *F, PetscReal *dec, PetscBool have_dec, PetscReal *psi,
+                                   PetscReal *P, PetscReal *dPdF, PetscReal *dPdF_psd)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SimIsotropicEvaluateDec(&energy_neohookean, &m->par, n, F, dec, have_dec, psi, P, dPdF, dPdF_psd));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimMaterialCreate_NeoHookean(SimMaterial m)
 {
-  static const SimMaterialOps ops = {.energy = Energy_NeoHookean, .pk1 = PK1_NeoHookean, .hessian = Hessian_NeoHookean};
+  static const SimMaterialOps ops = {.energy = Energy_NeoHookean, .pk1 = PK1_NeoHookean, .hessian = Hessian_NeoHookean, .evaluate = Evaluate_NeoHookean};
 
   PetscFunctionBeginUser;
   m->ops = ops;
+  m->ndec = SIM_ISOTROPIC_NDEC;
   m->inversion_safe = PETSC_FALSE;
   PetscFunctionReturn(0);
 }

@@ -91,6 +91,14 @@ static PetscErrorCode Hessian_StableNeoHookean(SimMaterial m, PetscInt n, const 
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode Evaluate_StableNeoHookean(SimMaterial m, PetscInt n, const PetscReal *F, PetscReal *dec, PetscBool have_dec, PetscReal *psi,
+                                   PetscReal *P, PetscReal *dPdF, PetscReal *dPdF_psd)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SimIsotropicEvaluateDec(&energy_stable_neohookean, m->data, n, F, dec, have_dec, psi, P, dPdF, dPdF_psd));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Destroy_StableNeoHookean(SimMaterial m)
 {
   PetscFunctionBeginUser;
@@ -102,7 +110,7 @@ PetscErrorCode SimMaterialCreate_StableNeoHookean(SimMaterial m)
 {
   static const SimMaterialOps ops = {.energy = Energy_StableNeoHookean,
                                      .pk1 = PK1_StableNeoHookean,
-                                     .hessian = Hessian_StableNeoHookean,
+                                     .hessian = Hessian_StableNeoHookean, .evaluate = Evaluate_StableNeoHookean,
                                      .destroy = Destroy_StableNeoHookean};
   StableNeoHookean *p;
 
@@ -110,6 +118,7 @@ PetscErrorCode SimMaterialCreate_StableNeoHookean(SimMaterial m)
   PetscCall(PetscNew(&p));
   m->data = p;
   m->ops = ops;
+  m->ndec = SIM_ISOTROPIC_NDEC;
   m->inversion_safe = PETSC_TRUE;
   p->mu = 4.0 / 3.0 * m->par.mu;
   p->lambda = m->par.lambda + 5.0 / 6.0 * m->par.mu;

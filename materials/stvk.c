@@ -76,12 +76,21 @@ static PetscErrorCode Hessian_StVK(SimMaterial m, PetscInt n, const PetscReal *F
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode Evaluate_StVK(SimMaterial m, PetscInt n, const PetscReal *F, PetscReal *dec, PetscBool have_dec, PetscReal *psi,
+                                   PetscReal *P, PetscReal *dPdF, PetscReal *dPdF_psd)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SimIsotropicEvaluateDec(&energy_stvk, &m->par, n, F, dec, have_dec, psi, P, dPdF, dPdF_psd));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimMaterialCreate_StVK(SimMaterial m)
 {
-  static const SimMaterialOps ops = {.energy = Energy_StVK, .pk1 = PK1_StVK, .hessian = Hessian_StVK};
+  static const SimMaterialOps ops = {.energy = Energy_StVK, .pk1 = PK1_StVK, .hessian = Hessian_StVK, .evaluate = Evaluate_StVK};
 
   PetscFunctionBeginUser;
   m->ops = ops;
+  m->ndec = SIM_ISOTROPIC_NDEC;
   m->inversion_safe = PETSC_TRUE;
   PetscFunctionReturn(0);
 }

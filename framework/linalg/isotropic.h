@@ -58,6 +58,14 @@ extern const int SimIsotropicPairs[3][2];
 PetscErrorCode SimIsotropicEvaluate(const SimIsotropicEnergy *e, const void *ctx, PetscInt n, const PetscReal *F, PetscReal *psi,
                                     PetscReal *P, PetscReal *dPdF, PetscBool psd);
 
+/* The same with the SVD kept by the caller (the materials' evaluate op, framework/material.h): dec
+ * holds SIM_ISOTROPIC_NDEC values per F, U (9), s (3), V (9) of F = U diag(s) V^T; have_dec false
+ * computes and stores them, true reuses them (they must belong to these F). dPdF is the exact
+ * Hessian, dPdF_psd its projection (both from one eigensystem); NULL outputs are not computed. */
+#define SIM_ISOTROPIC_NDEC 21
+PetscErrorCode SimIsotropicEvaluateDec(const SimIsotropicEnergy *e, const void *ctx, PetscInt n, const PetscReal *F, PetscReal *dec,
+                                       PetscBool have_dec, PetscReal *psi, PetscReal *P, PetscReal *dPdF, PetscReal *dPdF_psd);
+
 /* The generic flip/twist quotients from g and H, for energies without closed forms:
  *   flip  = (g_i - g_j) / (s_i - s_j)  if |s_i - s_j| > tau (|s_i| + |s_j|), else (H_ii + H_jj)/2 - H_ij
  *   twist = (g_i + g_j) / (s_i + s_j)  if |s_i + s_j| > tau (|s_i| + |s_j|), else (H_ii + H_jj)/2 + H_ij

@@ -25,7 +25,7 @@ PetscErrorCode SimModelDestroy(SimModel *model)
   PetscCall(PetscFree(m->pinned));
   PetscCall(PetscFree3(m->tri, m->seg, m->tet));
   PetscCall(PetscFree(m->term_block_offset));
-  PetscCall(PetscFree2(m->coo_vals, m->coo_masked));
+  PetscCall(PetscFree2(m->coo_vals, m->masked_block));
   PetscCall(PetscFree3(m->grad_scratch, m->vel_scratch, m->dist_scratch));
   PetscCall(PetscFree2(m->natural, m->from_natural));
   PetscCall(PetscFree(*model));

@@ -41,7 +41,8 @@ struct _p_SimModel {
   PetscInt ncoo;          /* scalar COO entries: 9 per block + 3 per vertex for the diagonal */
   PetscInt *term_block_offset; /* nterms+1 offsets into the block list */
   PetscReal *coo_vals;    /* scratch values, ncoo */
-  PetscBool *coo_masked;  /* entry touches a pinned DOF off the diagonal: forced to 0 */
+  PetscInt nmasked_block; /* blocks that touch a pinned vertex (off the diagonal): forced to 0 */
+  PetscInt *masked_block; /* their indices in the block list */
   PetscReal *grad_scratch; /* 3*nv */
   PetscReal *vel_scratch;  /* 3*nv */
   PetscReal *dist_scratch; /* 3*nv: the distributed terms' partial gradient before its reduction */

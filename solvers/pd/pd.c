@@ -16,6 +16,10 @@ typedef struct {
   /* terms with a changing constraint set (pd_active, e.g. colliders): the current set and the one
    * the factor was built for; NULL for terms whose constraints are always active */
   PetscBool *active, *active_fact;
+  /* set with the factor: fvert[c*nvert + a] = the free index of the stencil's vertex a (-1: pinned),
+   * and whether constraint c touches a pinned vertex (its right-hand side then moves their columns) */
+  PetscInt *fvert;
+  PetscBool *touch_pinned;
 } PDBlock;
 
 typedef struct {
@@ -66,6 +70,7 @@ typedef struct {
 static PetscErrorCode SetFromOptions_PD(SimSolver s, PetscOptionItems *PetscOptionsObject)
 {
   PD *pd = (PD *)s->data;
+  PetscBool monitor_set;
 
   PetscFunctionBeginUser;
   PetscOptionsHeadBegin(PetscOptionsObject, "Projective dynamics (Bouaziz et al. 2014), -solver pd");
@@ -75,8 +80,9 @@ static PetscErrorCode SetFromOptions_PD(SimSolver s, PetscOptionItems *PetscOpti
                              "stop when ||x_{k+1} - x_k|| <= rtol ||x_{k+1} - x_0|| (x_0: the guess y; 0: always -pd_iterations)",
                              "", pd->rtol, &pd->rtol, NULL));
   PetscCall(PetscOptionsBool("-pd_monitor",
-                             "record the incremental potential and its gradient norm per iteration (costs one evaluation)", "",
-                             pd->monitor, &pd->monitor, NULL));
+                             "record the incremental potential and its gradient norm per iteration (costs one evaluation; "
+                             "default: on with -pd_reference_newton, whose gap needs it, else off)",
+                             "", pd->monitor, &pd->monitor, &monitor_set));
   PetscCall(PetscOptionsBool("-pd_reference_newton",
                              "also minimize each step's incremental potential by Newton (framework/newton, options "
                              "-pd_ref_newton_*, tight by default) from the same state and report Phi* for the gap",
@@ -90,6 +96,7 @@ static PetscErrorCode SetFromOptions_PD(SimSolver s, PetscOptionItems *PetscOpti
   PetscCall(PetscOptionsInt("-pd_chebyshev_delay", "plain iterations before Chebyshev starts (>= 1)", "", pd->cheb_delay,
                             &pd->cheb_delay, NULL));
   PetscOptionsHeadEnd();
+  if (!monitor_set) pd->monitor = pd->reference;
   PetscCheck(pd->max_it >= 1 && pd->max_it <= 1000000, s->comm, PETSC_ERR_ARG_OUTOFRANGE,
              "-pd_iterations %" PetscInt_FMT " is out of range: must be in [1, 1e6]", pd->max_it);
   PetscCheck(pd->rtol >= 0 && pd->rtol < 1, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "-pd_rtol %g is out of range: must be in [0, 1)",
@@ -132,6 +139,7 @@ static PetscErrorCode Setup_PD(SimSolver s)
       PDBlock *b = &pd->block[pd->nblocks++];
       b->term = e, b->nc = nc, b->nvert = nvert, b->nrows = nrows;
       PetscCall(PetscMalloc4(nc * nvert, &b->vert, nc * nrows * nvert, &b->A, nc, &b->w, 3 * nc * nrows, &b->p));
+      PetscCall(PetscMalloc2(nc * nvert, &b->fvert, nc, &b->touch_pinned));
       PetscCall(e->ops.pd_stencil(e, b->vert, b->A, b->w));
       if (e->ops.pd_active) PetscCall(PetscCalloc2(nc, &b->active, nc, &b->active_fact));
       for (PetscInt c = 0; c < nc; c++)
@@ -186,8 +194,15 @@ static PetscErrorCode Factor_PD(SimSolver s, PetscReal h)
   for (PetscInt i = 0; i < m->nv; i++)
     if (pd->fidx[i] >= 0) ti[nnz] = tj[nnz] = (int)pd->fidx[i], tx[nnz++] = pd->mass[i] * ih2;
   for (PetscInt k = 0; k < pd->nblocks; k++) {
-    const PDBlock *b = &pd->block[k];
+    PDBlock *b = &pd->block[k];
     const PetscInt nv = b->nvert, nr = b->nrows;
+    for (PetscInt c = 0; c < b->nc; c++) {
+      b->touch_pinned[c] = PETSC_FALSE;
+      for (PetscInt a = 0; a < nv; a++) {
+        b->fvert[c * nv + a] = pd->fidx[b->vert[c * nv + a]];
+        if (b->fvert[c * nv + a] < 0) b->touch_pinned[c] = PETSC_TRUE;
+      }
+    }
     if (b->active) PetscCall(PetscArraycpy(b->active_fact, b->active, b->nc));
     for (PetscInt c = 0; c < b->nc; c++) {
       const PetscInt *vc = b->vert + c * nv;
@@ -335,9 +350,20 @@ static void Rhs_PD(PD *pd, const PetscReal *x)
     const PDBlock *b = &pd->block[q];
     const PetscInt nv = b->nvert, nr = b->nrows;
     for (PetscInt c = 0; c < b->nc; c++) {
-      const PetscInt *vc = b->vert + c * nv;
+      const PetscInt *vc = b->vert + c * nv, *fc = b->fvert + c * nv;
       const PetscReal *Ac = b->A + c * nr * nv, *pc = b->p + 3 * c * nr, w = b->w[c];
       if (b->active && !b->active[c]) continue;
+      if (!b->touch_pinned[c]) { /* every vertex free: B(f_a, :) += w (A_c^T p_c)(a, :) */
+        for (PetscInt a = 0; a < nv; a++) {
+          PetscReal t0 = 0, t1 = 0, t2 = 0;
+          for (PetscInt r = 0; r < nr; r++) {
+            const PetscReal ar = Ac[r * nv + a];
+            t0 += ar * pc[3 * r], t1 += ar * pc[3 * r + 1], t2 += ar * pc[3 * r + 2];
+          }
+          B[fc[a]] += w * t0, B[nf + fc[a]] += w * t1, B[2 * nf + fc[a]] += w * t2;
+        }
+        continue;
+      }
       for (PetscInt r = 0; r < nr; r++) {
         PetscReal t[3] = {pc[3 * r], pc[3 * r + 1], pc[3 * r + 2]};
         for (PetscInt a = 0; a < nv; a++)
@@ -575,6 +601,7 @@ static PetscErrorCode Destroy_PD(SimSolver s)
   for (PetscInt q = 0; q < pd->nblocks; q++) {
     PetscCall(PetscFree4(pd->block[q].vert, pd->block[q].A, pd->block[q].w, pd->block[q].p));
     PetscCall(PetscFree2(pd->block[q].active, pd->block[q].active_fact));
+    PetscCall(PetscFree2(pd->block[q].fvert, pd->block[q].touch_pinned));
   }
   PetscCall(SimNewtonDestroy(&pd->newton));
   PetscCall(VecDestroy(&pd->xref));
@@ -641,7 +668,7 @@ PetscErrorCode SimSolverCreate_PD(SimSolver s)
   PetscCall(PetscNew(&pd));
   pd->max_it = 200;
   pd->rtol = 1e-3;
-  pd->monitor = PETSC_TRUE;
+  pd->monitor = PETSC_FALSE;
   pd->rho = 0.9;
   pd->gamma = 0.9;
   pd->cheb_delay = 10;

@@ -155,8 +155,8 @@ static void CheckMonotone(const char *extra)
 
 START_TEST(monotone_potential)
 {
-  CheckMonotone("-pd_iterations 60 -pd_rtol 0");
-  CheckMonotone("-cloth_model fem -cloth_mu 300 -pd_iterations 60 -pd_rtol 0");
+  CheckMonotone("-pd_iterations 60 -pd_rtol 0 -pd_monitor");
+  CheckMonotone("-cloth_model fem -cloth_mu 300 -pd_iterations 60 -pd_rtol 0 -pd_monitor");
 }
 END_TEST
 
