@@ -16,6 +16,7 @@ typedef struct {
   PetscReal *Dminv;   /* 9 per tet, row-major */
   PetscReal *W;       /* rest volume per tet */
   PetscReal *rest;    /* rest positions (FVM normals) */
+  PetscReal *frame;   /* 9 per tet: material frames R_e (SimFEMSetMaterialFrames), folded into Dminv; or NULL */
   SimMaterial mat;
   /* The per-state cache: F, the material's decomposition (its SVD), psi and P of every element are
    * computed once per distinct x and reused by the value, the gradient and both Hessians at that x
@@ -284,6 +285,7 @@ static PetscErrorCode Destroy_FEM(SimEnergy term)
   PetscCall(PetscFree4(fem->tet, fem->Dminv, fem->W, fem->rest));
   PetscCall(PetscFree4(fem->F, fem->P, fem->dPdF, fem->psi));
   PetscCall(PetscFree3(fem->xkey, fem->dec, fem->pd_q));
+  PetscCall(PetscFree(fem->frame));
   PetscCall(PetscFree(fem));
   PetscFunctionReturn(0);
 }
@@ -330,6 +332,35 @@ PetscErrorCode SimFEMCreate(const char *name, PetscInt nv, const PetscReal *rest
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode SimFEMSetMaterialFrames(SimEnergy term, const PetscReal *R)
+{
+  FEM *fem = (FEM *)term->data;
+
+  PetscFunctionBeginUser;
+  PetscCheck(!fem->frame, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "FEM term '%s': material frames are already set", term->name);
+  for (PetscInt e = 0; e < fem->ntet; e++) {
+    const PetscReal *Q = R + 9 * e;
+    const PetscReal det = Q[0] * (Q[4] * Q[8] - Q[5] * Q[7]) - Q[1] * (Q[3] * Q[8] - Q[5] * Q[6]) + Q[2] * (Q[3] * Q[7] - Q[4] * Q[6]);
+    PetscReal err = 0;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) err += PetscSqr(Q[i] * Q[j] + Q[3 + i] * Q[3 + j] + Q[6 + i] * Q[6 + j] - (i == j));
+    PetscCheck(PetscSqrtReal(err) <= 1e-10 && det > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "FEM term '%s': the material frame of element %" PetscInt_FMT " is not a rotation (|R^T R - I| = %g, det %g)", term->name, e,
+               (double)PetscSqrtReal(err), (double)det);
+  }
+  PetscCall(PetscMalloc1(9 * fem->ntet, &fem->frame));
+  PetscCall(PetscArraycpy(fem->frame, R, 9 * fem->ntet));
+  for (PetscInt e = 0; e < fem->ntet; e++) { /* Dm^-1 <- Dm^-1 R_e, so that F = Ds Dm^-1 R_e */
+    PetscReal *B = fem->Dminv + 9 * e, A[9];
+    const PetscReal *Q = R + 9 * e;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) A[3 * i + j] = B[3 * i] * Q[j] + B[3 * i + 1] * Q[3 + j] + B[3 * i + 2] * Q[6 + j];
+    PetscCall(PetscArraycpy(B, A, 9));
+  }
+  fem->have_x = PETSC_FALSE; /* F changes with Dm^-1: the per-state cache is stale */
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimFEMAddLumpedMass(SimModel model, const PetscReal *rest, PetscInt ntet, const PetscInt *tet, PetscReal density)
 {
   PetscFunctionBeginUser;
@@ -364,7 +395,12 @@ PetscErrorCode SimFEMForcesFVM(SimEnergy term, const PetscReal *x, PetscReal *f)
   PetscCall(Stresses_FEM(fem, x, PETSC_FALSE, PETSC_TRUE));
   for (PetscInt e = 0; e < fem->ntet; e++) {
     const PetscInt *t = fem->tet + 4 * e;
-    const PetscReal *P = fem->P + 9 * e;
+    PetscReal P[9];
+    if (fem->frame) { /* P = P_mat(F R) R^T in the reference frame of the normals */
+      const PetscReal *Pm = fem->P + 9 * e, *Q = fem->frame + 9 * e;
+      for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) P[3 * i + j] = Pm[3 * i] * Q[3 * j] + Pm[3 * i + 1] * Q[3 * j + 1] + Pm[3 * i + 2] * Q[3 * j + 2];
+    } else PetscCall(PetscArraycpy(P, fem->P + 9 * e, 9));
     PetscReal AN[4][3]; /* area-weighted outward normal of the face opposite each vertex */
     for (int a = 0; a < 4; a++) {
       const PetscReal *p0 = fem->rest + 3 * t[face[a][0]], *p1 = fem->rest + 3 * t[face[a][1]], *p2 = fem->rest + 3 * t[face[a][2]];

@@ -21,8 +21,75 @@ static PetscErrorCode ValidateParams(const char *name, const char *opt, PetscRea
 }
 
 /* The common constructor: validates, converts to Lame, and calls the registered constructor. */
-static PetscErrorCode MaterialCreate(SimRegistry reg, const char *name, const char *opt, PetscReal E, PetscReal nu, PetscReal rho,
-                                     PetscBool limits_set, PetscReal smin, PetscReal smax, SimMaterial *mat)
+static PetscErrorCode StoreParameter(SimMaterial, const char *, PetscInt, const PetscReal *);
+
+/* The declared parameters as options -<prefix><material>_<param> (checked against their ranges),
+ * then the material's own setfromoptions, in one options block titled by the material. Parameters
+ * that share a count must be given with the same number of values. */
+static PetscErrorCode SetFromOptions_Material(SimMaterial m)
+{
+  char title[128];
+  PetscInt counted[SIM_MATERIAL_PARAM_MAX * 4], nset = 0; /* (index, number of values) of the counted parameters given */
+
+  PetscFunctionBeginUser;
+  if (!m->nparams && !m->ops.setfromoptions) PetscFunctionReturn(0);
+  PetscCall(PetscSNPrintf(title, sizeof(title), "Material '%s' parameters", m->name));
+  PetscOptionsBegin(PETSC_COMM_SELF, m->prefix, title, "");
+  for (PetscInt k = 0; k < m->nparams; k++) {
+    const SimMaterialParam *p = &m->params[k];
+    PetscReal *val = (PetscReal *)((char *)m->data + p->offset), given[SIM_MATERIAL_PARAM_MAX];
+    PetscInt cur = p->count ? *(PetscInt *)((char *)m->data + p->count_offset) : p->n, nget = p->n;
+    PetscBool set;
+    char opt[160], help[320];
+
+    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s_%s", m->name, p->name));
+    PetscCall(PetscSNPrintf(help, sizeof(help), "%s, in [%g, %g]", p->help, (double)p->lo, (double)p->hi));
+    for (PetscInt i = 0; i < cur; i++) given[i] = val[i];
+    if (p->n == 1) {
+      PetscCall(PetscOptionsReal(opt, help, "", given[0], &given[0], &set));
+      nget = 1;
+    } else
+      PetscCall(PetscOptionsRealArray(opt, help, "", given, &nget, &set));
+    if (!set) continue;
+    PetscCall(StoreParameter(m, p->name, nget, given));
+    if (!p->count) continue;
+    for (PetscInt j = 0; j < nset; j++) {
+      const SimMaterialParam *q = &m->params[counted[2 * j]];
+      PetscCheck(q->count_offset != p->count_offset || counted[2 * j + 1] == nget, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
+                 "Material '%s': -%s%s_%s has %" PetscInt_FMT " values and -%s%s_%s %" PetscInt_FMT ": give them as many",
+                 m->name, m->prefix, m->name, q->name, counted[2 * j + 1], m->prefix, m->name, p->name, nget);
+    }
+    PetscCheck(nset < SIM_MATERIAL_PARAM_MAX * 2, PETSC_COMM_SELF, PETSC_ERR_SUP, "Material '%s': too many counted parameters",
+               m->name);
+    counted[2 * nset] = k, counted[2 * nset + 1] = nget, nset++;
+  }
+  if (m->ops.setfromoptions) PetscCall(m->ops.setfromoptions(m, PetscOptionsObject));
+  PetscOptionsEnd();
+  PetscFunctionReturn(0);
+}
+
+/* The declared parameters' table is well formed and the material has data to hold them. */
+static PetscErrorCode CheckParamTable(SimMaterial m)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(!m->nparams || (m->params && m->data), PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "Material '%s' declares %" PetscInt_FMT " parameters but no table or no data to hold them", m->name, m->nparams);
+  for (PetscInt k = 0; k < m->nparams; k++) {
+    const SimMaterialParam *p = &m->params[k];
+    const PetscBool finite = (PetscBool)(!PetscIsInfOrNanReal(p->lo) && !PetscIsInfOrNanReal(p->hi) && p->lo <= p->hi);
+
+    PetscCheck(p->name && p->help && p->n >= 1 && p->n <= SIM_MATERIAL_PARAM_MAX && finite, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "Material '%s': parameter %" PetscInt_FMT
+               " (%s) is badly declared: it needs a name, help, 1 <= n <= %d and a finite "
+               "range lo <= hi",
+               m->name, k, p->name ? p->name : "(no name)", SIM_MATERIAL_PARAM_MAX);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MaterialCreate(SimRegistry reg, const char *name, const char *prefix, const char *opt, PetscReal E,
+                                     PetscReal nu, PetscReal rho, PetscBool limits_set, PetscReal smin, PetscReal smax,
+                                     SimMaterial *mat)
 {
   const SimRegEntry *entry;
   SimMaterial m;
@@ -34,10 +101,11 @@ static PetscErrorCode MaterialCreate(SimRegistry reg, const char *name, const ch
   PetscCall(SimRegistryFind(reg, SIM_KIND_MATERIAL, name, &entry));
   PetscCheck(entry->create, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Material '%s' is registered without a constructor", name);
   PetscCall(ValidateParams(name, opt, E, nu, rho));
-  PetscCheck(0 <= smin && smin <= 1 && 1 <= smax && PetscIsNormalReal(smax), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "Material '%s': strain limits [%sstrain_min, %sstrain_max] = [%g, %g] are out of range: need 0 <= strain_min <= 1 <= "
-             "strain_max (the rest shape must be inside)",
-             name, opt ? opt : "", opt ? opt : "", (double)smin, (double)smax);
+  PetscCheck(
+      0 <= smin && smin <= 1 && 1 <= smax && PetscIsNormalReal(smax), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+      "Material '%s': strain limits [%sstrain_min, %sstrain_max] = [%g, %g] are out of range: need 0 <= strain_min <= 1 <= "
+      "strain_max (the rest shape must be inside)",
+      name, opt ? opt : "", opt ? opt : "", (double)smin, (double)smax);
   PetscCall(PetscNew(&m));
   PetscCall(PetscStrncpy(m->name, name, sizeof(m->name)));
   m->par.youngs = E;
@@ -47,7 +115,12 @@ static PetscErrorCode MaterialCreate(SimRegistry reg, const char *name, const ch
   m->par.lambda = E * nu / ((1 + nu) * (1 - 2 * nu)); /* first Lame parameter */
   m->par.strain_min = smin;
   m->par.strain_max = smax;
+  if (opt) PetscCall(PetscStrncpy(m->prefix, prefix ? prefix : "", sizeof(m->prefix)));
+  m->from_options = (PetscBool)(opt != NULL);
   ierr = ((SimMaterialCreateFn)entry->create)(m);
+  if (!ierr) ierr = CheckParamTable(m);
+  if (!ierr && opt) ierr = SetFromOptions_Material(m); /* runs setup after each parameter it sets */
+  if (!ierr && m->ops.setup) ierr = m->ops.setup(m);
   if (ierr) { /* free what the constructor set up before failing, then pass the error on */
     PetscCall(SimMaterialDestroy(&m));
     PetscCall(ierr);
@@ -71,8 +144,8 @@ PetscErrorCode SimMaterialCreate(SimRegistry reg, const char *name, const char *
   return SimMaterialCreateWithDefaults(reg, name, prefix, 1e5, 0.3, 1000, mat);
 }
 
-PetscErrorCode SimMaterialCreateWithDefaults(SimRegistry reg, const char *name, const char *prefix, PetscReal youngs, PetscReal poisson,
-                                             PetscReal density, SimMaterial *mat)
+PetscErrorCode SimMaterialCreateWithDefaults(SimRegistry reg, const char *name, const char *prefix, PetscReal youngs,
+                                             PetscReal poisson, PetscReal density, SimMaterial *mat)
 {
   PetscReal E = youngs, nu = poisson, rho = density, smin = 1, smax = 1;
   PetscBool set_min, set_max;
@@ -84,10 +157,12 @@ PetscErrorCode SimMaterialCreateWithDefaults(SimRegistry reg, const char *name, 
   PetscCall(PetscOptionsReal("-youngs", "Young's modulus E (Pa), > 0", "", E, &E, NULL));
   PetscCall(PetscOptionsReal("-poisson", "Poisson ratio nu, in (-1, 0.5)", "", nu, &nu, NULL));
   PetscCall(PetscOptionsReal("-density", "density (kg/m^3), > 0", "", rho, &rho, NULL));
-  PetscCall(PetscOptionsReal("-strain_min", "lower strain limit on the singular values of F (arap), in [0, 1]", "", smin, &smin, &set_min));
-  PetscCall(PetscOptionsReal("-strain_max", "upper strain limit on the singular values of F (arap), >= 1", "", smax, &smax, &set_max));
+  PetscCall(PetscOptionsReal("-strain_min", "lower strain limit on the singular values of F (arap), in [0, 1]", "", smin, &smin,
+                             &set_min));
+  PetscCall(
+      PetscOptionsReal("-strain_max", "upper strain limit on the singular values of F (arap), >= 1", "", smax, &smax, &set_max));
   PetscOptionsEnd();
-  PetscCall(MaterialCreate(reg, name, opt, E, nu, rho, (PetscBool)(set_min || set_max), smin, smax, mat));
+  PetscCall(MaterialCreate(reg, name, prefix, opt, E, nu, rho, (PetscBool)(set_min || set_max), smin, smax, mat));
   PetscFunctionReturn(0);
 }
 
@@ -95,7 +170,81 @@ PetscErrorCode SimMaterialCreateWithParams(SimRegistry reg, const char *name, Pe
                                            PetscReal density, SimMaterial *mat)
 {
   PetscFunctionBeginUser;
-  PetscCall(MaterialCreate(reg, name, NULL, youngs, poisson, density, PETSC_FALSE, 1, 1, mat));
+  PetscCall(MaterialCreate(reg, name, NULL, NULL, youngs, poisson, density, PETSC_FALSE, 1, 1, mat));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FindParam(SimMaterial mat, const char *param, const SimMaterialParam **p)
+{
+  char names[512] = "";
+
+  PetscFunctionBeginUser;
+  PetscCheck(mat && param, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Material parameter: NULL material or name");
+  for (PetscInt k = 0; k < mat->nparams; k++) {
+    PetscBool same;
+    PetscCall(PetscStrcmp(mat->params[k].name, param, &same));
+    if (same) {
+      *p = &mat->params[k];
+      PetscFunctionReturn(0);
+    }
+    PetscCall(PetscStrlcat(names, k ? ", " : "", sizeof(names)));
+    PetscCall(PetscStrlcat(names, mat->params[k].name, sizeof(names)));
+  }
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Material '%s' has no parameter '%s' (its parameters: %s)", mat->name,
+          param, mat->nparams ? names : "none");
+}
+
+PetscErrorCode SimMaterialOptionName(SimMaterial mat, const char *param, char *buf, size_t len)
+{
+  PetscFunctionBeginUser;
+  if (mat->from_options)
+    PetscCall(PetscSNPrintf(buf, len, "-%s%s_%s", mat->prefix, mat->name, param));
+  else
+    PetscCall(PetscSNPrintf(buf, len, "parameter %s", param));
+  PetscFunctionReturn(0);
+}
+
+/* Checks and stores one declared parameter, without the setup. */
+static PetscErrorCode StoreParameter(SimMaterial mat, const char *param, PetscInt n, const PetscReal *values)
+{
+  const SimMaterialParam *p;
+  PetscReal *val;
+  char what[160];
+
+  PetscFunctionBeginUser;
+  PetscCall(FindParam(mat, param, &p));
+  PetscCall(SimMaterialOptionName(mat, param, what, sizeof(what)));
+  PetscCheck(p->count ? (n >= 1 && n <= p->n) : n == p->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
+             "Material '%s': %s takes %s%" PetscInt_FMT " value%s, got %" PetscInt_FMT, mat->name, what, p->count ? "1 to " : "",
+             p->n, p->n > 1 ? "s" : "", n);
+  for (PetscInt i = 0; i < n; i++)
+    PetscCheck(values[i] >= p->lo && values[i] <= p->hi, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "Material '%s': %s %g is out of range: must be in [%g, %g] (%s)", mat->name, what, (double)values[i],
+               (double)p->lo, (double)p->hi, p->help);
+  val = (PetscReal *)((char *)mat->data + p->offset);
+  for (PetscInt i = 0; i < n; i++) val[i] = values[i];
+  if (p->count) *(PetscInt *)((char *)mat->data + p->count_offset) = n;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimMaterialSetParameter(SimMaterial mat, const char *param, PetscInt n, const PetscReal *values)
+{
+  PetscFunctionBeginUser;
+  PetscCall(StoreParameter(mat, param, n, values));
+  if (mat->ops.setup) PetscCall(mat->ops.setup(mat));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimMaterialGetParameter(SimMaterial mat, const char *param, PetscInt *n, PetscReal *values)
+{
+  const SimMaterialParam *p;
+  const PetscReal *val;
+
+  PetscFunctionBeginUser;
+  PetscCall(FindParam(mat, param, &p));
+  val = (const PetscReal *)((const char *)mat->data + p->offset);
+  *n = p->count ? *(const PetscInt *)((const char *)mat->data + p->count_offset) : p->n;
+  for (PetscInt i = 0; i < *n; i++) values[i] = val[i];
   PetscFunctionReturn(0);
 }
 
