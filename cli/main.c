@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <petscsys.h>
 #include "framework/config.h"
+#include "framework/sizes.h"
 #include "framework/registry.h"
 #include "framework/sim.h"
 #include "problems/register.h"
@@ -269,6 +270,43 @@ static int LauncherRank(void)
   return 0;
 }
 
+/* PETSc's allocators report a failed allocation with only the caller's name ("VecCreate_Seq") and
+ * an unrelated error code: these wrap them to say how much was asked for. */
+static PetscErrorCode (*petsc_malloc)(size_t, PetscBool, int, const char[], const char[], void **);
+static PetscErrorCode (*petsc_realloc)(size_t, int, const char[], const char[], void **);
+
+static PetscErrorCode OutOfMemory(size_t n, int line, const char fun[], const char file[])
+{
+  char need[32];
+  PetscLogDouble rss = 0;
+
+  (void)PetscMemoryGetCurrentUsage(&rss);
+  return PetscError(PETSC_COMM_SELF, line, fun, file, PETSC_ERR_MEM, PETSC_ERROR_INITIAL,
+                    "Out of memory: cannot allocate %s in %s (the process holds %.3g GB)",
+                    SimFormatBytes((PetscReal)n, need, sizeof(need)), fun, rss / 1e9);
+}
+
+static PetscErrorCode ReportingMalloc(size_t n, PetscBool clear, int line, const char fun[], const char file[], void **result)
+{
+  PetscErrorCode ierr = petsc_malloc(n, clear, line, fun, file, result);
+  return ierr && ierr != PETSC_ERR_MEMC ? OutOfMemory(n, line, fun, file) : ierr;
+}
+
+static PetscErrorCode ReportingRealloc(size_t n, int line, const char fun[], const char file[], void **result)
+{
+  PetscErrorCode ierr = petsc_realloc(n, line, fun, file, result);
+  return ierr && ierr != PETSC_ERR_MEMC ? OutOfMemory(n, line, fun, file) : ierr;
+}
+
+static PetscErrorCode ReportAllocationSizes(void)
+{
+  PetscFunctionBeginUser;
+  petsc_malloc = PetscTrMalloc;
+  petsc_realloc = PetscTrRealloc;
+  PetscCall(PetscMallocSet(ReportingMalloc, PetscTrFree, ReportingRealloc));
+  PetscFunctionReturn(0);
+}
+
 /* After an error on this rank. On one rank: print it. On several: every rank that failed waits (a
  * non-blocking barrier on a communicator of its own) for the others; if they all arrive, the error
  * was everyone's and rank 0 prints it once, and the job ends normally. If some rank does not come
@@ -332,6 +370,7 @@ int main(int argc, char **argv)
   ierr = PetscOptionsGetBool(NULL, NULL, "-pbsim_traceback", &traceback, NULL);
   if (!ierr) ierr = MPI_Comm_dup(PETSC_COMM_WORLD, &errcomm);
   if (!ierr && !traceback) ierr = PetscPushErrorHandler(RecordErrorHandler, NULL);
+  if (!ierr) ierr = ReportAllocationSizes();
   if (!ierr) ierr = Main(cmd, &args, suite, &cfg);
   if (!traceback) PetscPopErrorHandler();
   if (ierr && errcomm != MPI_COMM_NULL) ReportError(errcomm, (PetscBool)!traceback); /* PETSc printed the traceback */

@@ -3,7 +3,7 @@
 # non-zero), output matching `expect`, exactly one line on stderr and it is "pbsim: error: ...", no
 # PETSc traceback or MPI_ABORT banner, no completed run, no crash and no hang. NP=2 runs each case
 # under `MPIEXEC -np 2` (cases with `ranks: 1` are skipped there, `ranks: 2` ones run only there).
-# Cases run JOBS at a time (default 4): a run mostly waits for MPI's start-up, not for a core. All
+# Cases run JOBS at a time (default 8): a run mostly waits for MPI's start-up, not for a core. All
 # failures are collected and reported together.
 #
 # A case file: comment lines (#), then `key: value` lines, then optionally the input files, each
@@ -12,6 +12,7 @@
 #   expect: m.obj:3: face index 7 out of range                  (a CMake regex)
 #   exit: 1                                                     (optional)
 #   ranks: 1                                                    (optional)
+#   ulimit: 2000000        (optional: virtual memory limit in kB, for out-of-memory cases)
 cmake_minimum_required(VERSION 3.20)
 file(GLOB cases ${CASES}/*.case)
 list(SORT cases)
@@ -39,10 +40,11 @@ foreach(case ${cases})
   set(expect "")
   set(exit "")
   set(ranks "")
+  set(ulimit "")
   string(REPLACE ";" "\\;" header "${header}")
   string(REPLACE "\n" ";" lines "${header}")
   foreach(line IN LISTS lines)
-    if(line MATCHES "^(args|expect|exit|ranks): *(.*)$")
+    if(line MATCHES "^(args|expect|exit|ranks|ulimit): *(.*)$")
       set(${CMAKE_MATCH_1} "${CMAKE_MATCH_2}")
     endif()
   endforeach()
@@ -89,6 +91,9 @@ foreach(case ${cases})
   endif()
   # one shell command per case: run in its folder, outputs and status to files, at most 60 s
   set(line "cd '${tmp}' && timeout -k 5 60")
+  if(ulimit)
+    set(line "cd '${tmp}' && ulimit -v ${ulimit} && timeout -k 5 60")
+  endif()
   foreach(a ${cmd})
     string(REPLACE "'" "'\\''" a "${a}")
     string(APPEND line " '${a}'")
@@ -105,7 +110,7 @@ endforeach()
 
 # run: JOBS cases at once (execute_process starts its COMMANDs together; each redirects its own output)
 if(NOT JOBS)
-  set(JOBS 4)
+  set(JOBS 8)
 endif()
 set(batch "")
 set(pending ${run_names})
