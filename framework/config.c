@@ -121,18 +121,15 @@ static PetscErrorCode ScalarValue(Flattener *F, const yaml_node_t *key, const ya
   PetscFunctionReturn(0);
 }
 
-/* A list: its scalars joined by commas; an item that is a one-key mapping `- name: {...}` adds
- * `name` to the list and its mapping under the prefix `<key>_` (PETSc's convention). */
-static PetscErrorCode SequenceValue(Flattener *F, const yaml_node_t *key, const yaml_node_t *val, const char *prefix, int depth,
-                                    PetscBool merged)
+/* The items of a list joined by commas into list[0..SIM_CONFIG_MAX_VALUE]; an item that is a one-key
+ * mapping `- name: {...}` adds `name` and its mapping under the prefix `<key>_` (PETSc's convention). */
+static PetscErrorCode JoinItems(Flattener *F, const yaml_node_t *key, const yaml_node_t *val, const char *prefix, int depth, PetscBool merged,
+                                char *list, size_t *len)
 {
-  char *list, sub[SIM_CONFIG_MAX_NAME + 2];
-  size_t len = 0;
+  char sub[SIM_CONFIG_MAX_NAME + 2];
 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(sub, sizeof(sub), "%s%s_", prefix, Str(key)));
-  PetscCall(PetscMalloc1(SIM_CONFIG_MAX_VALUE + 1, &list));
-  list[0] = 0;
   for (yaml_node_item_t *it = val->data.sequence.items.start; it < val->data.sequence.items.top; it++) {
     const yaml_node_t *item = yaml_document_get_node(F->doc, *it);
     const char *s = NULL;
@@ -161,24 +158,33 @@ static PetscErrorCode SequenceValue(Flattener *F, const yaml_node_t *key, const 
     } else SETERRQ(F->comm, PETSC_ERR_FILE_UNEXPECTED, "%s:%d: an item of the list '%s%s' is itself a list", F->path, Line(item), prefix, Str(key));
     if (!s || !s[0]) continue;
     n = strlen(s);
-    if (len + n + 1 > SIM_CONFIG_MAX_VALUE) {
-      PetscCall(PetscFree(list));
-      SETERRQ(F->comm, PETSC_ERR_FILE_UNEXPECTED, "%s:%d: the list '%s%s' is longer than %d characters", F->path, Line(val), prefix,
-              Str(key), SIM_CONFIG_MAX_VALUE);
-    }
-    if (len) list[len++] = ',';
-    memcpy(list + len, s, n + 1);
-    len += n;
+    PetscCheck(*len + n + 1 <= SIM_CONFIG_MAX_VALUE, F->comm, PETSC_ERR_FILE_UNEXPECTED, "%s:%d: the list '%s%s' is longer than %d characters",
+               F->path, Line(val), prefix, Str(key), SIM_CONFIG_MAX_VALUE);
+    if (*len) list[(*len)++] = ',';
+    memcpy(list + *len, s, n + 1);
+    *len += n;
   }
-  if (!len) {
-    PetscCall(PetscFree(list));
-    SETERRQ(F->comm, PETSC_ERR_FILE_UNEXPECTED, "%s:%d: key '%s%s' is an empty list", F->path, Line(key), prefix, Str(key));
-  }
-  {
-    PetscErrorCode ierr = AddEntry(F, prefix, Str(key), list, Line(key), merged);
-    PetscCall(PetscFree(list));
-    PetscCall(ierr);
-  }
+  PetscFunctionReturn(0);
+}
+
+/* A list: one option whose value is its items joined by commas (JoinItems). */
+static PetscErrorCode SequenceValue(Flattener *F, const yaml_node_t *key, const yaml_node_t *val, const char *prefix, int depth,
+                                    PetscBool merged)
+{
+  char *list;
+  size_t len = 0;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(SIM_CONFIG_MAX_VALUE + 1, &list));
+  list[0] = 0;
+  ierr = JoinItems(F, key, val, prefix, depth, merged, list, &len);
+  if (!ierr && !len)
+    ierr = PetscError(F->comm, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_FILE_UNEXPECTED, PETSC_ERROR_INITIAL,
+                      "%s:%d: key '%s%s' is an empty list", F->path, Line(key), prefix, Str(key));
+  if (!ierr) ierr = AddEntry(F, prefix, Str(key), list, Line(key), merged);
+  PetscCall(PetscFree(list));
+  PetscCall(ierr);
   PetscFunctionReturn(0);
 }
 
