@@ -10,7 +10,7 @@ foreach(reader obj msh tetgen config)
   set(dir ${CMAKE_BINARY_DIR}/fuzz/${reader})
   file(MAKE_DIRECTORY ${dir}/corpus)
   add_test(NAME fuzz.${reader}
-           COMMAND $<TARGET_FILE:fuzz_${reader}> -max_total_time=${PBSIM_FUZZ_SECONDS} -rss_limit_mb=2048 -timeout=10
+           COMMAND $<TARGET_FILE:fuzz_${reader}> -max_total_time=${PBSIM_FUZZ_SECONDS} -rss_limit_mb=2048 -timeout=60
                    -print_final_stats=1 -artifact_prefix=${dir}/ ${dir}/corpus ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/${reader})
   math(EXPR timeout "${PBSIM_FUZZ_SECONDS} + 120")
   set_tests_properties(fuzz.${reader} PROPERTIES LABELS fuzz TIMEOUT ${timeout}
