@@ -7,7 +7,7 @@ pbsim_cli_test(NAME run.cloth_pbd_jacobi ARGS run -scene cloth -cloth_n 10 -solv
                -steps 3 -strict_options -o ${PBSIM_TEST_OUT}/cloth_pbd EXPECT "done: 3 steps")
 pbsim_cli_test(NAME run.beam_xpbd ARGS run -scene beam -beam_n 6 -beam_material arap -solver xpbd -steps 3 -strict_options
                -o ${PBSIM_TEST_OUT}/beam_xpbd EXPECT "done: 3 steps")
-pbsim_cli_test(NAME run.cloth_fem_sphere_xpbd ARGS run -scene cloth -cloth_n 8 -cloth_model fem -colliders sphere -sphere_center 0,-0.4,0
+pbsim_cli_test(NAME run.cloth_fem_sphere_xpbd ARGS run -scene cloth -cloth_n 8 -cloth_model fem -colliders sphere -sphere_center 0,-0.55,0
                -solver xpbd -steps 3 -strict_options -o ${PBSIM_TEST_OUT}/cloth_fem_xpbd EXPECT "done: 3 steps")
 pbsim_cli_test(NAME bad.xpbd_damping ARGS run -scene cloth -cloth_n 6 -solver xpbd -cloth_damping 0.5 -steps 1 -o ${PBSIM_TEST_OUT}/pbd_bad
                FAIL EXPECT "energy term 'spring_damping'")
