@@ -318,11 +318,14 @@ PetscErrorCode SimRunExecute(SimRun r)
     PetscCall(SimSolverStep(r->solver, r->dt, &outcome));
     PetscCall(PetscTime(&t1));
     PetscCall(SimSolverGetTime(r->solver, &t, NULL));
-    if (outcome == SIM_STEP_NONFINITE) { /* stop: save the last good state, free everything, say what to try */
+    if (outcome == SIM_STEP_NONFINITE || outcome == SIM_STEP_FAILED) { /* stop: save the last good state, free everything, say what to try */
       PetscCall(SimProgressFinish(&o.progress, step, t));
       PetscCall(WriteLastGood(r, &o, path, sizeof(path)));
       PetscCall(SimCSVLogDestroy(&o.csv));
       PetscCall(SimPVDDestroy(&o.pvd));
+      PetscCheck(outcome != SIM_STEP_FAILED, r->comm, PETSC_ERR_ARG_OUTOFRANGE,
+                 "Step %" PetscInt_FMT " (t = %g s) of solver '%s' failed: %s. The last good state (step %" PetscInt_FMT ") is in %s.", step,
+                 (double)t, r->solver_name, stats->reason, step - 1, path);
       SETERRQ(r->comm, PETSC_ERR_FP,
               "Step %" PetscInt_FMT " (t = %g s) of solver '%s' produced a non-finite state (NaN or Inf). The last good state "
               "(step %" PetscInt_FMT ") is in %s. Try a smaller -dt (now %g) or an implicit integrator (-solver implicit_euler).",

@@ -18,6 +18,6 @@ PetscErrorCode SimRegisterProblems(SimRegistry reg)
   ADD("grid", "Eulerian box on a DMDA: domain, faces, initial and boundary fields; the solver keeps the fields", SimProblemCreate_Grid,
       "stablefluids");
   ADD("particles", "particles in a DMSwarm over a DMDA background grid, migrating with the grid's decomposition (MPM, SPH, PBF)",
-      SimProblemCreate_Particles, "");
+      SimProblemCreate_Particles, "mpm");
   PetscFunctionReturn(0);
 }

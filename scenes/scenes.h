@@ -3,6 +3,7 @@
 #include "framework/scene.h"
 #include "problems/mesh/mesh.h"
 #include "problems/grid/grid.h"
+#include "problems/particles/particles.h"
 
 PetscErrorCode SimSceneCreate_Oscillator(SimScene);
 PetscErrorCode SimSceneCreate_Rope(SimScene);
@@ -21,3 +22,4 @@ PetscErrorCode SimSceneCreate_Twist(SimScene);
 PetscErrorCode SimSceneCreate_TaylorGreen(SimScene);
 PetscErrorCode SimSceneCreate_LidCavity(SimScene);
 PetscErrorCode SimSceneCreate_SmokePlume(SimScene);
+PetscErrorCode SimSceneCreate_JellyBlocks(SimScene);
