@@ -151,12 +151,29 @@ run_ctest() {
   scale_timeouts
   local ex=()
   [ -n "$exclude" ] && ex=(-E "$exclude")
-  out=$(ctest --test-dir "$build" -j "$jobs" --stop-on-failure --timeout $((600 * tfactor)) "${ex[@]}" "$@" 2>&1)
+  out=$(ctest --test-dir "$build" -j "$jobs" --stop-on-failure --output-on-failure --timeout $((600 * tfactor)) "${ex[@]}" "$@" 2>&1)
   rc=$?
   echo "$out" >>"$work/ctest.log"
   [ $rc = 0 ] && return
   name=$(echo "$out" | awk '/The following tests FAILED/ { f = 1; next } f && $2 == "-" { print $3 ($4 == "(Timeout)" ? " (timeout)" : ""); exit }')
   echo "${name:-"(ctest exit status $rc)"}"
+}
+
+# A kill must reproduce: the failed test runs again alone. One that passes then (a wall-clock limit
+# or a timeout under load) is noted and the suite runs on without it, at most three times; prints
+# the confirmed killer (with the unconfirmed ones noted), nothing when none is left.
+confirm_kill() {
+  local k=$1 flaky="" again tries=0 save=$exclude
+  while [ -n "$k" ] && [ $tries -lt 3 ]; do
+    again=$(run_ctest -R "^${k%% *}\$")
+    [ -n "$again" ] && break
+    flaky+="${flaky:+, }${k%% *}"
+    exclude="${exclude:+$exclude|}^${k%% *}\$"
+    k=$(run_ctest)
+    tries=$((tries + 1))
+  done
+  exclude=$save
+  [ -n "$k" ] && echo "$k${flaky:+ (did not reproduce alone: $flaky)}"
 }
 
 if [ $baseline = 1 ]; then
@@ -180,6 +197,7 @@ for n in "${!ids[@]}"; do
     k=""
     [ -n "${hints[n]}" ] && k=$(run_ctest -R "${hints[n]}")
     [ -z "$k" ] && k=$(run_ctest)
+    k=$(confirm_kill "$k")
     if [ -n "$k" ]; then status[n]=killed killer[n]=$k; else status[n]=survived killer[n]=""; fi
   fi
   cp "$work/orig" "$f" && touch "$f"
