@@ -200,7 +200,11 @@ for n in "${!ids[@]}"; do
     [ -n "${hints[n]}" ] && k=$(run_ctest -R "${hints[n]}")
     [ -z "$k" ] && k=$(run_ctest)
     k=$(confirm_kill "$k")
-    if [ -n "$k" ]; then status[n]=killed killer[n]=$k; else status[n]=survived killer[n]=""; fi
+    case $k in
+      "") status[n]=survived killer[n]="" ;;
+      "(unconfirmed"*) status[n]=survived killer[n]=$k ;; # counted against the suite
+      *) status[n]=killed killer[n]=$k ;;
+    esac
   fi
   cp "$work/orig" "$f" && touch "$f"
   echo "  ${ids[n]}: ${status[n]} ${killer[n]} ($(($(date +%s) - t0)) s)"
@@ -218,7 +222,7 @@ for n in "${!ids[@]}"; do
   [ "$s" = killed ] && killed=$((killed + 1))
   [ "$s" = killed ] || [ "$s" = survived ] && counted=$((counted + 1))
   note=${killer[n]}
-  [ "$s" = survived ] && note=${equivs[n]:-"(unexplained)"}
+  [ "$s" = survived ] && note=${equivs[n]:-${killer[n]:-"(unexplained)"}}
   table+="
 | ${ids[n]} | ${files[n]} | $s | $note | ${whys[n]} |"
 done
