@@ -628,6 +628,69 @@ static PetscErrorCode Figures_Rigid(SimSolver s, PetscInt *n, const char *names[
   PetscFunctionReturn(0);
 }
 
+/* Checkpoint of the warm start: the last step's contacts (pair, feature, accumulated impulses) and
+ * the joints' accumulated impulses, so that a restarted run continues bit for bit. */
+static PetscErrorCode Save_Rigid(SimSolver s, PetscViewer viewer)
+{
+  Rigid *d = (Rigid *)s->data;
+  SimRigidBodies *B;
+  PetscInt *ik, nj;
+  PetscReal *rk;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimRigidProblemGetBodies(s->problem, &B));
+  nj = d->jl ? B->njoint : 0;
+  PetscCall(PetscViewerBinaryWrite(viewer, &d->nprev, 1, PETSC_INT));
+  PetscCall(PetscMalloc2(3 * d->nprev + 1, &ik, 3 * d->nprev + 1, &rk));
+  for (PetscInt q = 0; q < d->nprev; q++) {
+    const Contact *c = &d->prev[q];
+    ik[3 * q] = c->a, ik[3 * q + 1] = c->b, ik[3 * q + 2] = c->key;
+    rk[3 * q] = c->ln, rk[3 * q + 1] = c->lt[0], rk[3 * q + 2] = c->lt[1];
+  }
+  PetscCall(PetscViewerBinaryWrite(viewer, ik, 3 * d->nprev, PETSC_INT));
+  PetscCall(PetscViewerBinaryWrite(viewer, rk, 3 * d->nprev, PETSC_REAL));
+  PetscCall(PetscFree2(ik, rk));
+  PetscCall(PetscViewerBinaryWrite(viewer, &nj, 1, PETSC_INT));
+  if (nj) PetscCall(PetscViewerBinaryWrite(viewer, d->jl, 6 * nj, PETSC_REAL));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Load_Rigid(SimSolver s, PetscViewer viewer)
+{
+  Rigid *d = (Rigid *)s->data;
+  SimRigidBodies *B;
+  PetscInt n, nj, *ik;
+  PetscReal *rk;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimRigidProblemGetBodies(s->problem, &B));
+  PetscCall(PetscViewerBinaryRead(viewer, &n, 1, NULL, PETSC_INT));
+  PetscCheck(n >= 0 && n <= 1000 * (B->nbody + 1) * (B->nbody + B->nplane + 1), s->comm, PETSC_ERR_FILE_UNEXPECTED,
+             "The checkpoint's rigid solver holds %" PetscInt_FMT " contacts: not a checkpoint of this scene", n);
+  if (n > d->cap) {
+    d->cap = n;
+    PetscCall(PetscRealloc(d->cap * sizeof(Contact), &d->c));
+    PetscCall(PetscRealloc(d->cap * sizeof(Contact), &d->prev));
+  }
+  PetscCall(PetscMalloc2(3 * n + 1, &ik, 3 * n + 1, &rk));
+  PetscCall(PetscViewerBinaryRead(viewer, ik, 3 * n, NULL, PETSC_INT));
+  PetscCall(PetscViewerBinaryRead(viewer, rk, 3 * n, NULL, PETSC_REAL));
+  for (PetscInt q = 0; q < n; q++) {
+    Contact *c = &d->prev[q];
+    PetscCall(PetscMemzero(c, sizeof(*c)));
+    c->a = ik[3 * q], c->b = ik[3 * q + 1], c->key = ik[3 * q + 2];
+    c->ln = rk[3 * q], c->lt[0] = rk[3 * q + 1], c->lt[1] = rk[3 * q + 2];
+  }
+  d->nprev = n;
+  PetscCall(PetscFree2(ik, rk));
+  PetscCall(PetscViewerBinaryRead(viewer, &nj, 1, NULL, PETSC_INT));
+  PetscCheck(nj == 0 || nj == B->njoint, s->comm, PETSC_ERR_ARG_INCOMP,
+             "The checkpoint has %" PetscInt_FMT " joints; the scene built %" PetscInt_FMT " (restart with the same scene options)", nj, B->njoint);
+  if (!d->jl) PetscCall(PetscCalloc1(B->njoint + 1, &d->jl));
+  if (nj) PetscCall(PetscViewerBinaryRead(viewer, d->jl, 6 * nj, NULL, PETSC_REAL));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Destroy_Rigid(SimSolver s)
 {
   Rigid *d = (Rigid *)s->data;
@@ -657,5 +720,7 @@ PetscErrorCode SimSolverCreate_Rigid(SimSolver s)
   s->ops.step = Step_Rigid;
   s->ops.figures = Figures_Rigid;
   s->ops.destroy = Destroy_Rigid;
+  s->ops.save = Save_Rigid;
+  s->ops.load = Load_Rigid;
   PetscFunctionReturn(0);
 }

@@ -26,3 +26,6 @@ pbsim_restart_test(drop_bdf2_2ranks 2 STEPS 12 EVERY 5
 pbsim_restart_test(smoke2d 1 STEPS 10 EVERY 4 ARGS -scene smoke_plume -smoke_plume_n 16)
 pbsim_restart_test(smoke2d_2ranks 2 STEPS 10 EVERY 4 ARGS -scene smoke_plume -smoke_plume_n 16)
 pbsim_restart_test(twist_pd 1 STEPS 8 EVERY 3 ARGS -scene twist -solver pd -twist_material arap)
+# Rigid bodies: the checkpoint holds the bodies and the solver's warm-start impulses (contacts and joints).
+pbsim_restart_test(stack_rigid 1 STEPS 40 EVERY 15 ARGS -scene stack -stack_n 4 -dt 0.0083333333333333)
+pbsim_restart_test(chain_rigid 1 STEPS 40 EVERY 15 ARGS -scene chain -chain_n 5 -chain_joint hinge -dt 0.0083333333333333)
