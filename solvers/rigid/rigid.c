@@ -628,30 +628,26 @@ static PetscErrorCode Figures_Rigid(SimSolver s, PetscInt *n, const char *names[
   PetscFunctionReturn(0);
 }
 
-/* Checkpoint of the warm start: the last step's contacts (pair, feature, accumulated impulses) and
- * the joints' accumulated impulses, so that a restarted run continues bit for bit. */
+/* Checkpoint: what the next step's warm start reads — the last step's contacts (pair, feature,
+ * accumulated impulses) and the joints' accumulated impulses — so a restart continues bit for bit. */
 static PetscErrorCode Save_Rigid(SimSolver s, PetscViewer viewer)
 {
   Rigid *d = (Rigid *)s->data;
   SimRigidBodies *B;
-  PetscInt *ik, nj;
-  PetscReal *rk;
+  PetscInt n[2];
 
   PetscFunctionBeginUser;
   PetscCall(SimRigidProblemGetBodies(s->problem, &B));
-  nj = d->jl ? B->njoint : 0;
-  PetscCall(PetscViewerBinaryWrite(viewer, &d->nprev, 1, PETSC_INT));
-  PetscCall(PetscMalloc2(3 * d->nprev + 1, &ik, 3 * d->nprev + 1, &rk));
-  for (PetscInt q = 0; q < d->nprev; q++) {
-    const Contact *c = &d->prev[q];
-    ik[3 * q] = c->a, ik[3 * q + 1] = c->b, ik[3 * q + 2] = c->key;
-    rk[3 * q] = c->ln, rk[3 * q + 1] = c->lt[0], rk[3 * q + 2] = c->lt[1];
+  n[0] = d->nprev, n[1] = d->jl ? B->njoint : 0;
+  PetscCall(PetscViewerBinaryWrite(viewer, n, 2, PETSC_INT));
+  for (PetscInt o = 0; o < d->nprev; o++) {
+    const Contact *c = &d->prev[o];
+    PetscInt id[3] = {c->a, c->b, c->key};
+    PetscReal l[3] = {c->ln, c->lt[0], c->lt[1]};
+    PetscCall(PetscViewerBinaryWrite(viewer, id, 3, PETSC_INT));
+    PetscCall(PetscViewerBinaryWrite(viewer, l, 3, PETSC_REAL));
   }
-  PetscCall(PetscViewerBinaryWrite(viewer, ik, 3 * d->nprev, PETSC_INT));
-  PetscCall(PetscViewerBinaryWrite(viewer, rk, 3 * d->nprev, PETSC_REAL));
-  PetscCall(PetscFree2(ik, rk));
-  PetscCall(PetscViewerBinaryWrite(viewer, &nj, 1, PETSC_INT));
-  if (nj) PetscCall(PetscViewerBinaryWrite(viewer, d->jl, 6 * nj, PETSC_REAL));
+  if (n[1]) PetscCall(PetscViewerBinaryWrite(viewer, d->jl, 6 * n[1], PETSC_REAL));
   PetscFunctionReturn(0);
 }
 
@@ -659,35 +655,31 @@ static PetscErrorCode Load_Rigid(SimSolver s, PetscViewer viewer)
 {
   Rigid *d = (Rigid *)s->data;
   SimRigidBodies *B;
-  PetscInt n, nj, *ik;
-  PetscReal *rk;
+  PetscInt n[2];
 
   PetscFunctionBeginUser;
   PetscCall(SimRigidProblemGetBodies(s->problem, &B));
-  PetscCall(PetscViewerBinaryRead(viewer, &n, 1, NULL, PETSC_INT));
-  PetscCheck(n >= 0 && n <= 1000 * (B->nbody + 1) * (B->nbody + B->nplane + 1), s->comm, PETSC_ERR_FILE_UNEXPECTED,
-             "The checkpoint's rigid solver holds %" PetscInt_FMT " contacts: not a checkpoint of this scene", n);
-  if (n > d->cap) {
-    d->cap = n;
+  PetscCall(PetscViewerBinaryRead(viewer, n, 2, NULL, PETSC_INT));
+  PetscCheck(n[0] >= 0 && (n[1] == 0 || n[1] == B->njoint), s->comm, PETSC_ERR_FILE_UNEXPECTED,
+             "Rigid checkpoint: %" PetscInt_FMT " contacts and %" PetscInt_FMT " joints, but the scene has %" PetscInt_FMT " joints", n[0], n[1], B->njoint);
+  if (n[0] > d->cap) {
+    d->cap = n[0];
     PetscCall(PetscRealloc(d->cap * sizeof(Contact), &d->c));
     PetscCall(PetscRealloc(d->cap * sizeof(Contact), &d->prev));
   }
-  PetscCall(PetscMalloc2(3 * n + 1, &ik, 3 * n + 1, &rk));
-  PetscCall(PetscViewerBinaryRead(viewer, ik, 3 * n, NULL, PETSC_INT));
-  PetscCall(PetscViewerBinaryRead(viewer, rk, 3 * n, NULL, PETSC_REAL));
-  for (PetscInt q = 0; q < n; q++) {
-    Contact *c = &d->prev[q];
+  d->nprev = n[0];
+  for (PetscInt o = 0; o < d->nprev; o++) {
+    Contact *c = &d->prev[o];
+    PetscInt id[3];
+    PetscReal l[3];
+    PetscCall(PetscViewerBinaryRead(viewer, id, 3, NULL, PETSC_INT));
+    PetscCall(PetscViewerBinaryRead(viewer, l, 3, NULL, PETSC_REAL));
     PetscCall(PetscMemzero(c, sizeof(*c)));
-    c->a = ik[3 * q], c->b = ik[3 * q + 1], c->key = ik[3 * q + 2];
-    c->ln = rk[3 * q], c->lt[0] = rk[3 * q + 1], c->lt[1] = rk[3 * q + 2];
+    c->a = id[0], c->b = id[1], c->key = id[2];
+    c->ln = l[0], c->lt[0] = l[1], c->lt[1] = l[2];
   }
-  d->nprev = n;
-  PetscCall(PetscFree2(ik, rk));
-  PetscCall(PetscViewerBinaryRead(viewer, &nj, 1, NULL, PETSC_INT));
-  PetscCheck(nj == 0 || nj == B->njoint, s->comm, PETSC_ERR_ARG_INCOMP,
-             "The checkpoint has %" PetscInt_FMT " joints; the scene built %" PetscInt_FMT " (restart with the same scene options)", nj, B->njoint);
   if (!d->jl) PetscCall(PetscCalloc1(B->njoint + 1, &d->jl));
-  if (nj) PetscCall(PetscViewerBinaryRead(viewer, d->jl, 6 * nj, NULL, PETSC_REAL));
+  if (n[1]) PetscCall(PetscViewerBinaryRead(viewer, d->jl, 6 * n[1], NULL, PETSC_REAL));
   PetscFunctionReturn(0);
 }
 
