@@ -253,17 +253,19 @@ static PetscErrorCode BuildSinv(PBD *d, PetscReal h)
  * unroll for the common stencils; the per-constraint data are read front to back. */
 static inline __attribute__((always_inline)) PetscReal Update(const PetscInt *restrict vc, const PetscReal *restrict Ac, const PetscReal *restrict WAc,
                                                               const PetscReal *restrict Si, PetscReal at, PetscReal *restrict lam, const PetscReal *restrict p,
-                                                              PetscReal s, const PetscReal *x, PetscReal *xw, const PetscInt nv, const PetscInt nr)
+                                                              PetscReal s, PetscBool first, const PetscReal *x, PetscReal *xw, const PetscInt nv,
+                                                              const PetscInt nr)
 {
-  PetscReal rhs[3 * PBD_MAX_ROWS], dl[3 * PBD_MAX_ROWS], res = 0;
+  PetscReal rhs[3 * PBD_MAX_ROWS], dl[3 * PBD_MAX_ROWS], lm[3 * PBD_MAX_ROWS], res = 0;
 
+  for (PetscInt r = 0; r < 3 * nr; r++) lm[r] = first ? 0 : lam[r]; /* the first sweep of a substep starts from lambda = 0 */
   for (PetscInt r = 0; r < nr; r++) {
     PetscReal C0 = -p[3 * r], C1 = -p[3 * r + 1], C2 = -p[3 * r + 2];
     for (PetscInt a = 0; a < nv; a++) {
       const PetscReal *xa = x + vc[a], A = Ac[r * nv + a];
       C0 += A * xa[0], C1 += A * xa[1], C2 += A * xa[2];
     }
-    rhs[3 * r] = -C0 - at * lam[3 * r], rhs[3 * r + 1] = -C1 - at * lam[3 * r + 1], rhs[3 * r + 2] = -C2 - at * lam[3 * r + 2];
+    rhs[3 * r] = -C0 - at * lm[3 * r], rhs[3 * r + 1] = -C1 - at * lm[3 * r + 1], rhs[3 * r + 2] = -C2 - at * lm[3 * r + 2];
     res += rhs[3 * r] * rhs[3 * r] + rhs[3 * r + 1] * rhs[3 * r + 1] + rhs[3 * r + 2] * rhs[3 * r + 2];
   }
   for (PetscInt r = 0; r < nr; r++)
@@ -271,7 +273,7 @@ static inline __attribute__((always_inline)) PetscReal Update(const PetscInt *re
       PetscReal sum = 0;
       for (PetscInt q = 0; q < nr; q++) sum += Si[r * nr + q] * rhs[3 * q + k];
       dl[3 * r + k] = s * sum;
-      lam[3 * r + k] += dl[3 * r + k];
+      lam[3 * r + k] = lm[3 * r + k] + dl[3 * r + k];
     }
   for (PetscInt a = 0; a < nv; a++) {
     PetscReal *xa = xw + vc[a], d0 = 0, d1 = 0, d2 = 0;
@@ -288,7 +290,7 @@ static inline __attribute__((always_inline)) PetscReal Update(const PetscInt *re
  * accumulator, scale jscale), with the stencil's sizes as literals. p holds the projections of the
  * slots (some) or of the constraints in the term's order. */
 static inline __attribute__((always_inline)) PetscReal Kernel(const PBDBlock *b, PetscInt lo, PetscInt hi, PetscBool gs, PetscBool some, PetscReal kk,
-                                                              const PetscReal *x, PetscReal *xw, const PetscInt nv, const PetscInt nr)
+                                                              PetscBool first, const PetscReal *x, PetscReal *xw, const PetscInt nv, const PetscInt nr)
 {
   const PetscInt *restrict sv = b->sv, *restrict order = b->order;
   const PetscReal *restrict A = b->A, *restrict WA = b->WA, *restrict Sinv = b->Sinv, *restrict at = b->at, *restrict js = b->jscale, *restrict p = b->p;
@@ -296,28 +298,29 @@ static inline __attribute__((always_inline)) PetscReal Kernel(const PBDBlock *b,
 
   for (PetscInt q = lo; q < hi; q++)
     res += Update(sv + q * nv, A + q * nr * nv, WA + q * nr * nv, Sinv + q * nr * nr, at[q], lambda + 3 * nr * q, p + 3 * nr * (some ? q : order[q]),
-                  gs ? kk : kk * js[q], x, xw, nv, nr);
+                  gs ? kk : kk * js[q], first, x, xw, nv, nr);
   return res;
 }
 
 /* Dispatch on the stencil: springs (2, 1), colliders and attachments (1, 1), triangles (3, 2),
  * bending (4, 1), tets (4, 3); anything else (up to PBD_MAX_VERT vertices) through the general loop. */
-__attribute__((target_clones("arch=x86-64-v3", "default"))) static PetscReal RunKernel(const PBDBlock *b, PetscInt lo, PetscInt hi, PetscBool gs, PetscBool some, PetscReal kk, const PetscReal *x, PetscReal *xw)
+__attribute__((target_clones("arch=x86-64-v3", "default"))) static PetscReal RunKernel(const PBDBlock *b, PetscInt lo, PetscInt hi, PetscBool gs, PetscBool some,
+                                                                                             PetscReal kk, PetscBool first, const PetscReal *x, PetscReal *xw)
 {
   switch (b->nvert * 8 + b->nrows) {
-  case 2 * 8 + 1: return Kernel(b, lo, hi, gs, some, kk, x, xw, 2, 1);
-  case 1 * 8 + 1: return Kernel(b, lo, hi, gs, some, kk, x, xw, 1, 1);
-  case 3 * 8 + 2: return Kernel(b, lo, hi, gs, some, kk, x, xw, 3, 2);
-  case 4 * 8 + 1: return Kernel(b, lo, hi, gs, some, kk, x, xw, 4, 1);
-  case 4 * 8 + 3: return Kernel(b, lo, hi, gs, some, kk, x, xw, 4, 3);
-  default: return Kernel(b, lo, hi, gs, some, kk, x, xw, b->nvert, b->nrows);
+  case 2 * 8 + 1: return Kernel(b, lo, hi, gs, some, kk, first, x, xw, 2, 1);
+  case 1 * 8 + 1: return Kernel(b, lo, hi, gs, some, kk, first, x, xw, 1, 1);
+  case 3 * 8 + 2: return Kernel(b, lo, hi, gs, some, kk, first, x, xw, 3, 2);
+  case 4 * 8 + 1: return Kernel(b, lo, hi, gs, some, kk, first, x, xw, 4, 1);
+  case 4 * 8 + 3: return Kernel(b, lo, hi, gs, some, kk, first, x, xw, 4, 3);
+  default: return Kernel(b, lo, hi, gs, some, kk, first, x, xw, b->nvert, b->nrows);
   }
 }
 
 /* One Gauss-Seidel sweep: term by term, colour by colour, each constraint corrected at the
  * positions its predecessors left. A term with pd_project_some projects one colour at a time;
  * otherwise its projections are taken once at the start of the sweep. */
-static PetscErrorCode SweepGaussSeidel(PBD *d, PetscReal *x)
+static PetscErrorCode SweepGaussSeidel(PBD *d, PetscBool first, PetscReal *x)
 {
   PetscFunctionBeginUser;
   for (PetscInt k = 0; k < d->nblocks; k++) {
@@ -329,7 +332,7 @@ static PetscErrorCode SweepGaussSeidel(PBD *d, PetscReal *x)
     for (PetscInt col = 0; col < b->ncolor; col++) {
       const PetscInt lo = b->color_off[col], hi = b->color_off[col + 1];
       if (some) PetscCall(b->term->ops.pd_project_some(b->term, x, hi - lo, b->order + lo, b->p + 3 * nr * lo));
-      d->residual += RunKernel(b, lo, hi, PETSC_TRUE, some, kk, x, x);
+      d->residual += RunKernel(b, lo, hi, PETSC_TRUE, some, kk, first, x, x);
     }
   }
   PetscFunctionReturn(0);
@@ -337,7 +340,7 @@ static PetscErrorCode SweepGaussSeidel(PBD *d, PetscReal *x)
 
 /* One Jacobi sweep: every correction from the sweep's starting positions, summed, each scaled by
  * jscale (omega over the largest vertex count of its stencil). */
-static PetscErrorCode SweepJacobi(PBD *d, PetscInt n, PetscReal *x)
+static PetscErrorCode SweepJacobi(PBD *d, PetscBool first, PetscInt n, PetscReal *x)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscArrayzero(d->dx, n));
@@ -345,14 +348,15 @@ static PetscErrorCode SweepJacobi(PBD *d, PetscInt n, PetscReal *x)
     PBDBlock *b = &d->block[k];
     const PetscReal kk = d->xpbd ? 1 : 1 - PetscPowReal(1 - b->stiffness, 1.0 / d->iterations);
     PetscCall(b->term->ops.pd_project(b->term, x, b->p));
-    d->residual += RunKernel(b, 0, b->nc, PETSC_FALSE, PETSC_FALSE, kk, x, d->dx);
+    d->residual += RunKernel(b, 0, b->nc, PETSC_FALSE, PETSC_FALSE, kk, first, x, d->dx);
   }
   for (PetscInt i = 0; i < n; i++) x[i] += d->dx[i];
   PetscFunctionReturn(0);
 }
 
 /* Small steps (Macklin et al. 2019): per substep of length h = dt / substeps,
- *   v += h M^-1 f_ext;  x~ = x + h v;  lambda = 0;  iterations sweeps from x~;  v = (x - x_prev) / h. */
+ *   v += h M^-1 f_ext;  x~ = x + h v;  lambda = 0;  iterations sweeps from x~;  v = (x - x_prev) / h.
+ * (lambda = 0 is the first sweep's: it reads no multiplier and writes each one.) */
 static PetscErrorCode Step_PBD(SimSolver s, PetscReal dt)
 {
   PBD *d = (PBD *)s->data;
@@ -377,12 +381,11 @@ static PetscErrorCode Step_PBD(SimSolver s, PetscReal dt)
         d->xprev[j] = x[j];
         x[j] += h * v[j];
       }
-    for (PetscInt k = 0; k < d->nblocks; k++) PetscCall(PetscArrayzero(d->block[k].lambda, 3 * d->block[k].nc * d->block[k].nrows));
     PetscCall(PetscLogEventBegin(s->ev.solve, 0, 0, 0, 0));
     for (PetscInt it = 0; it < d->iterations; it++) {
       d->residual = 0;
-      if (d->method == 0) PetscCall(SweepGaussSeidel(d, x));
-      else PetscCall(SweepJacobi(d, n, x));
+      if (d->method == 0) PetscCall(SweepGaussSeidel(d, (PetscBool)(it == 0), x));
+      else PetscCall(SweepJacobi(d, (PetscBool)(it == 0), n, x));
     }
     PetscCall(PetscLogEventEnd(s->ev.solve, 0, 0, 0, 0));
     for (PetscInt i = 0; i < m->nv; i++)
