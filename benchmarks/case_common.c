@@ -15,12 +15,6 @@ PetscErrorCode BenchCSVOpen(BenchContext *bc, BenchCaseResult *res, const char *
   PetscFunctionReturn(0);
 }
 
-PetscInt BenchCaseSteps(const BenchCase *c, PetscReal dt)
-{
-  if (c->steps > 0) return c->steps;
-  return PetscMax(1, (PetscInt)round(c->t_end / dt));
-}
-
 PetscErrorCode BenchRunOptions(const char *point_options, PetscReal dt, PetscInt steps, char *buf, size_t len)
 {
   PetscFunctionBeginUser;
@@ -49,8 +43,11 @@ PetscErrorCode BenchRowNoteRun(BenchRow *row, const BenchRunRecord *rec)
 PetscErrorCode BenchRunPoint(BenchContext *bc, const BenchCase *c, BenchCaseResult *res, PetscInt point, SimRunMonitorFn fn,
                              void *ctx, BenchRow **row, BenchRunRecord **rec)
 {
+  BenchPointTime pt;
+
   PetscFunctionBeginUser;
-  PetscCall(BenchRunPointAt(bc, c, res, point, c->dt, fn, ctx, row, rec));
+  PetscCall(BenchCasePointTime(c, point, &pt));
+  PetscCall(BenchRunPointAt(bc, c, res, point, pt.dt, fn, ctx, row, rec));
   PetscFunctionReturn(0);
 }
 
@@ -58,9 +55,12 @@ PetscErrorCode BenchRunPointAt(BenchContext *bc, const BenchCase *c, BenchCaseRe
                                SimRunMonitorFn fn, void *ctx, BenchRow **row, BenchRunRecord **rec)
 {
   char label[BENCH_LABEL_LEN], popts[4096], opts[4200];
-  PetscInt steps = BenchCaseSteps(c, dt);
+  BenchPointTime pt;
+  PetscInt steps;
 
   PetscFunctionBeginUser;
+  PetscCall(BenchCasePointTime(c, point, &pt));
+  steps = BenchPointSteps(&pt, dt);
   PetscCall(BenchCasePoint(c, point, label, sizeof(label), popts, sizeof(popts)));
   PetscCall(BenchRunOptions(popts, dt, steps, opts, sizeof(opts)));
   PetscCall(BenchResultAddRun(res, label, dt, steps, rec));

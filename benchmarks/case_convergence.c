@@ -4,12 +4,14 @@
  * positions and velocities. <case>.csv: label,dt,steps,error_x,error_v,status. */
 #include <math.h>
 #include "benchmarks/cases.h"
+#include "problems/mesh/mesh.h"
 #include "benchmarks/metrics.h"
 #include "benchmarks/reference_ode.h"
 
 /* State shared by the runs of one sweep point. */
 typedef struct {
   const BenchCase *c;
+  BenchPointTime pt;   /* the point's dt (the coarsest) and t_end */
   PetscInt final_step; /* the step at t_end of the current run */
   PetscBool capture;   /* reference "finest": this run's final state is the reference */
   PetscInt n;          /* 3 nv of the reference, 0 until it exists */
@@ -35,7 +37,7 @@ static PetscErrorCode ReferenceFromODE(Conv *cv, SimModel model)
   PetscCall(ConvAllocate(cv, 3 * model->nv));
   PetscCall(VecGetArrayRead(model->x, &x));
   PetscCall(VecGetArrayRead(model->v, &v));
-  PetscCall(BenchReferenceODE(model, x, v, cv->c->t_end, cv->c->ode_rtol, cv->c->ode_atol, cv->xref, cv->vref));
+  PetscCall(BenchReferenceODE(model, x, v, cv->pt.t_end, cv->c->ode_rtol, cv->c->ode_atol, cv->xref, cv->vref));
   PetscCall(VecRestoreArrayRead(model->v, &v));
   PetscCall(VecRestoreArrayRead(model->x, &x));
   PetscFunctionReturn(0);
@@ -89,12 +91,15 @@ static PetscErrorCode ConvMonitor(SimRun run, PetscInt step, PetscReal t, const 
                                   PetscReal wall_ms, void *ctx)
 {
   Conv *cv = (Conv *)ctx;
+  SimProblem problem;
   SimModel model;
 
   PetscFunctionBeginUser;
-  PetscCall(SimRunGetModel(run, &model));
+  PetscCall(SimRunGetProblem(run, &problem));
+  model = SimMeshModel(problem);
   PetscCheck(model, PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "A convergence case compares model states; a grid scene reports its error as a figure (e.g. velocity_error)");
+             "A convergence case compares mesh states (x, v in the mass norm); other problems report their error as a figure (e.g. "
+             "velocity_error, metric spatial)");
   if (step == 0 && !strcmp(cv->c->reference, "ode") && !cv->n) PetscCall(ReferenceFromODE(cv, model));
   if (step == 0 && !strcmp(cv->c->reference, "analytic")) PetscCall(Errors(cv, run, model, t)); /* fails now if there is none */
   if (step != cv->final_step) PetscFunctionReturn(0);
@@ -112,7 +117,7 @@ static PetscErrorCode RunAt(BenchContext *bc, BenchCaseResult *res, Conv *cv, co
   char opts[4200];
 
   PetscFunctionBeginUser;
-  cv->final_step = BenchCaseSteps(cv->c, dt);
+  cv->final_step = BenchPointSteps(&cv->pt, dt);
   cv->err_x = cv->err_v = NAN;
   PetscCall(BenchRunOptions(popts, dt, cv->final_step, opts, sizeof(opts)));
   PetscCall(BenchResultAddRun(res, label, dt, cv->final_step, rec));
@@ -159,11 +164,12 @@ PetscErrorCode BenchCaseRun_Convergence(BenchContext *bc, const BenchCase *c, Be
     PetscBool have_ref = PETSC_TRUE;
 
     PetscCall(BenchCasePoint(c, p, label, sizeof(label), popts, sizeof(popts)));
+    PetscCall(BenchCasePointTime(c, p, &cv.pt));
     PetscCall(BenchResultAddRow(res, label, &row));
     if (!strcmp(c->reference, "finest")) {
       /* reference (c): a run 4x finer than the finest of the sequence */
       cv.capture = PETSC_TRUE;
-      PetscCall(RunAt(bc, res, &cv, label, popts, c->dt / PetscPowReal(2, c->refinements + 2), &rec));
+      PetscCall(RunAt(bc, res, &cv, label, popts, cv.pt.dt / PetscPowReal(2, c->refinements + 2), &rec));
       cv.capture = PETSC_FALSE;
       have_ref = (PetscBool)(!strcmp(rec->status, "ok") && cv.n > 0);
       if (!have_ref) {
@@ -172,7 +178,7 @@ PetscErrorCode BenchCaseRun_Convergence(BenchContext *bc, const BenchCase *c, Be
       }
     }
     for (PetscInt k = 0; k < nruns; k++) {
-      dt[k] = c->dt / PetscPowReal(2, k);
+      dt[k] = cv.pt.dt / PetscPowReal(2, k);
       ex[k] = ev[k] = NAN;
       if (!have_ref) continue;
       PetscCall(RunAt(bc, res, &cv, label, popts, dt[k], &rec));

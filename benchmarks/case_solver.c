@@ -41,14 +41,22 @@ static PetscErrorCode SolverMonitor(SimRun run, PetscInt step, PetscReal t, cons
   if (!PetscIsInfOrNanReal(peak) && ty->norders < (PetscInt)(sizeof(ty->peak_order) / sizeof(ty->peak_order[0])))
     ty->peak_order[ty->norders++] = peak;
   if (nh > 0) {
-    const PetscReal ref = st->has_reference ? st->reference_objective : st->objective[nh - 1];
+    /* the solver's own series where it records them (pd): Newton's reference minimum, and the wall
+     * time per iteration without its monitoring evaluations */
+    SimSolver solver;
+    PetscInt nref, nel;
+    const PetscReal *refv, *elapsed;
+    PetscCall(SimRunGetSolver(run, &solver));
+    PetscCall(SimSolverGetSeries(solver, "reference_objective", &nref, &refv));
+    PetscCall(SimSolverGetSeries(solver, "elapsed_ms", &nel, &elapsed));
+    const PetscReal ref = nref ? refv[0] : st->objective[nh - 1];
     const PetscReal den = PetscAbsReal(st->objective[0] - ref);
-    const PetscBool own_time = (PetscBool)(nh > 1 && st->elapsed_ms[nh - 1] > 0);
+    const PetscBool own_time = (PetscBool)(nh > 1 && nel >= nh && elapsed[nh - 1] > 0);
     PetscBool reached = PETSC_FALSE;
     for (PetscInt k = 0; k < nh; k++) {
       /* incremental-potential gap: objective at iteration k minus the step's last, and relative to the reference */
       const PetscReal gap = st->objective[k] - st->objective[nh - 1], rel = den > 0 ? (st->objective[k] - ref) / den : 0;
-      const PetscReal ms = own_time ? st->elapsed_ms[k] : wall_ms * k / PetscMax(1, nh - 1);
+      const PetscReal ms = own_time ? elapsed[k] : wall_ms * k / PetscMax(1, nh - 1);
       char q[32] = "";
       if (!PetscIsInfOrNanReal(order[k])) PetscCall(PetscSNPrintf(q, sizeof(q), "%.4f", (double)order[k]));
       PetscCall(PetscFPrintf(ty->bc->comm, ty->iters, "%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%.9e,%.12e,%.9e,%.9e,%s\n", ty->label,
@@ -98,7 +106,7 @@ PetscErrorCode BenchCaseRun_Solver(BenchContext *bc, const BenchCase *c, BenchCa
     ty.nsteps = ty.nonlinear = ty.linear = ty.cuts = ty.max_nonlinear = ty.not_converged = ty.history = ty.nreached = ty.norders = 0;
     PetscCall(BenchRunPoint(bc, c, res, p, SolverMonitor, &ty, &row, &rec));
     n = PetscMax(1, ty.nsteps);
-    PetscCall(BenchRowSet(row, "dt", c->dt, 0));
+    PetscCall(BenchRowSet(row, "dt", rec->dt, 0));
     PetscCall(BenchRowSet(row, "steps", ty.nsteps, 0));
     PetscCall(BenchRowSet(row, "nonlinear_its_per_step", ty.nonlinear / n, 0));
     PetscCall(BenchRowSet(row, "max_nonlinear_its", ty.max_nonlinear, 0));

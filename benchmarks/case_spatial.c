@@ -67,15 +67,18 @@ PetscErrorCode BenchCaseRun_Spatial(BenchContext *bc, const BenchCase *c, BenchC
              "case '%s' (metric spatial) needs exactly one sweep with at least two resolutions (it has %" PetscInt_FMT " sweeps, %" PetscInt_FMT " points)",
              c->name, c->nsweeps, np);
   PetscCall(PetscMalloc3(np, &h, np, &err, np, &rows));
-  PetscCheck(!c->refine_dt || c->t_end > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+  PetscCheck(!c->refine_dt || c->steps == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
              "case '%s': refine_dt needs t_end (not steps), so that every point ends at the same time", c->name);
   PetscCall(BenchCSVOpen(bc, res, "", "label,h,dt,error,status", &csv));
   for (PetscInt p = 0; p < np; p++) {
     BenchRunRecord *rec;
-    PetscReal dt = c->refine_dt ? c->dt / PetscPowReal(2, p) : c->dt;
+    BenchPointTime pt;
+    PetscReal dt;
 
+    PetscCall(BenchCasePointTime(c, p, &pt));
+    dt = c->refine_dt ? pt.dt / PetscPowReal(2, p) : pt.dt;
     sp.h = sp.error = NAN;
-    sp.final_step = BenchCaseSteps(c, dt);
+    sp.final_step = BenchPointSteps(&pt, dt);
     PetscCall(BenchRunPointAt(bc, c, res, p, dt, SpatialMonitor, &sp, &rows[p], &rec));
     h[p] = sp.h;
     err[p] = strcmp(rec->status, "ok") ? NAN : sp.error;

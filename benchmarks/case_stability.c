@@ -12,6 +12,7 @@ typedef struct {
   const BenchCase *c;
   FILE *csv;
   const char *label, *popts;
+  BenchPointTime pt;
   PetscReal E0, max_error; /* of the current probe */
   PetscBool exceeded;      /* the probe stopped early: the threshold was crossed */
 } Probe;
@@ -46,7 +47,7 @@ static PetscErrorCode ProbeMonitor(SimRun run, PetscInt step, PetscReal t, const
 static PetscErrorCode Stable(void *ctx, PetscReal dt, PetscBool *stable)
 {
   Probe *pr = (Probe *)ctx;
-  PetscInt steps = PetscMax(1, (PetscInt)PetscCeilReal(pr->c->t_end / dt - 1e-9));
+  PetscInt steps = PetscMax(1, (PetscInt)PetscCeilReal(pr->pt.t_end / dt - 1e-9));
   char opts[4200];
   BenchRunRecord *rec;
 
@@ -78,6 +79,7 @@ PetscErrorCode BenchCaseRun_Stability(BenchContext *bc, const BenchCase *c, Benc
 
     PetscCall(BenchCasePoint(c, p, label, sizeof(label), popts, sizeof(popts)));
     pr.label = label;
+    PetscCall(BenchCasePointTime(c, p, &pr.pt));
     pr.popts = popts;
     PetscCall(BenchBisectStable(c->dt_min, c->dt_max, c->bisect_rtol, Stable, &pr, &dt, &how, &probes));
     PetscCall(BenchResultAddRow(res, label, &row));

@@ -24,16 +24,15 @@ PetscErrorCode BenchPoissonSeries(const BenchCase *c, PetscInt point, char *seri
 /* Opens DIR/<case><suffix>.csv for writing on rank 0, writes the header line, and lists the file in
  * res. Close with PetscFClose(bc->comm, fp). */
 PetscErrorCode BenchCSVOpen(BenchContext *bc, BenchCaseResult *res, const char *suffix, const char *header, FILE **fp);
-/* The number of steps of size dt to reach t_end (nearest integer; at least 1), or c->steps. */
-PetscInt BenchCaseSteps(const BenchCase *c, PetscReal dt);
 /* Options of one run: the point's options, then -dt and -steps. */
 PetscErrorCode BenchRunOptions(const char *point_options, PetscReal dt, PetscInt steps, char *buf, size_t len);
 /* A note on the row for a run that did not finish: "<status> at t = ... (step n): message". */
 PetscErrorCode BenchRowNoteRun(BenchRow *row, const BenchRunRecord *rec);
-/* Runs a case's point with fixed dt and steps: the common part of the energy, solver and performance
- * drivers. Adds the run record, and a row with the run's timings. */
+/* Runs a case's point at its dt for its steps (BenchCasePointTime): the common part of the energy,
+ * solver and performance drivers. Adds the run record, and a row with the run's timings. */
 PetscErrorCode BenchRunPoint(BenchContext *bc, const BenchCase *c, BenchCaseResult *res, PetscInt point, SimRunMonitorFn fn,
                              void *ctx, BenchRow **row, BenchRunRecord **rec);
-/* The same at a step dt of the driver's choosing (spatial cases that refine dt with h). */
+/* The same at a step dt of the driver's choosing (spatial cases that refine dt with h); the number of
+ * steps is the point's (its steps, or t_end / dt). */
 PetscErrorCode BenchRunPointAt(BenchContext *bc, const BenchCase *c, BenchCaseResult *res, PetscInt point, PetscReal dt,
                                SimRunMonitorFn fn, void *ctx, BenchRow **row, BenchRunRecord **rec);

@@ -86,8 +86,9 @@ static PetscErrorCode NeverUsed(const BenchCaseResult *res, PetscInt n, const ch
   PetscFunctionReturn(0);
 }
 
-/* The case's own options (its `options` and sweep values) that none of its runs read: likely typos.
- * The suite's common options are checked over the whole suite (SuiteNeverUsed). */
+/* The case's own options (its `options` and sweep values) that none of its runs read: a typo, or an
+ * option meant for another scene or solver. The caller makes it an error once the outputs so far are
+ * written. The suite's common options are checked over the whole suite (SuiteNeverUsed). */
 static PetscErrorCode CaseNeverUsed(BenchContext *bc, BenchCaseResult *res)
 {
   const BenchCase *c = res->c;
@@ -97,24 +98,26 @@ static PetscErrorCode CaseNeverUsed(BenchContext *bc, BenchCaseResult *res)
   for (PetscInt s = 0; s < c->nsweeps; s++)
     for (PetscInt v = 0; v < c->sweep[s].n; v++) {
       char opt[4200];
-      PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s %s", c->sweep[s].option, c->sweep[s].value[v]));
+      if (!c->sweep[s].run[v]) continue; /* a sweep of dt, t_end or steps: the harness's own */
+      PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s %s", c->sweep[s].option, c->sweep[s].run[v]));
       PetscCall(NeverUsed(res, 1, opt, res->never_used, sizeof(res->never_used)));
     }
-  if (res->never_used[0])
-    PetscCall(PetscFPrintf(bc->comm, stderr, "bench: warning: case '%s': no run read the option(s) %s (misspelled?)\n", c->name,
-                           res->never_used));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode SuiteNeverUsed(BenchContext *bc, const BenchSuite *suite, const BenchCaseResult *res, PetscInt n)
+/* The suite's `options` that no run of any case read: with every case run, an error (the caller
+ * raises it after writing the outputs); with -bench_cases, a warning (the options may be for the
+ * cases left out). */
+static PetscErrorCode SuiteNeverUsed(BenchContext *bc, const BenchSuite *suite, const BenchCaseResult *res, PetscInt n, PetscBool all,
+                                     char *buf, size_t len)
 {
-  char buf[BENCH_MESSAGE_LEN] = "";
-
   PetscFunctionBeginUser;
-  PetscCall(NeverUsed(res, n, suite->options, buf, sizeof(buf)));
-  if (buf[0])
-    PetscCall(
-        PetscFPrintf(bc->comm, stderr, "bench: warning: suite options %s: no run of any case read them (misspelled?)\n", buf));
+  buf[0] = 0;
+  PetscCall(NeverUsed(res, n, suite->options, buf, len));
+  if (buf[0] && !all) {
+    PetscCall(PetscFPrintf(bc->comm, stderr, "bench: warning: suite options %s: no run of the selected cases read them\n", buf));
+    buf[0] = 0;
+  }
   PetscFunctionReturn(0);
 }
 
@@ -183,7 +186,7 @@ PetscErrorCode BenchRunSuite(MPI_Comm comm, SimRegistry reg, const char *suite_f
   BenchSuite *suite;
   BenchCaseResult *res;
   BenchProvenance prov;
-  char *names[64], path[PETSC_MAX_PATH_LEN + 32];
+  char *names[64], path[PETSC_MAX_PATH_LEN + 32], unused[BENCH_MESSAGE_LEN + 128] = "";
   PetscInt nnames = 64, n = 0;
   PetscBool set_o, set_cases, plots;
   PetscLogDouble t0, t1;
@@ -228,10 +231,18 @@ PetscErrorCode BenchRunSuite(MPI_Comm comm, SimRegistry reg, const char *suite_f
     PetscCall(PetscPrintf(comm, "bench: case %s (%s, %" PetscInt_FMT " sweep point(s))\n", c->name, BenchMetricName(c->metric),
                           BenchCaseNumPoints(c)));
     PetscCall(RunCase(&bc, c, &res[n++], plots));
+    if (res[n - 1].never_used[0]) { /* stop here: an unused option is an error (raised below) */
+      PetscCall(PetscSNPrintf(unused, sizeof(unused), "case '%s': no run read the option(s) %s", c->name, res[n - 1].never_used));
+      break;
+    }
   }
   PetscCall(PetscTime(&t1));
   prov.wall_seconds = t1 - t0;
-  PetscCall(SuiteNeverUsed(&bc, suite, res, n));
+  if (!unused[0]) {
+    char buf[BENCH_MESSAGE_LEN];
+    PetscCall(SuiteNeverUsed(&bc, suite, res, n, (PetscBool)!set_cases, buf, sizeof(buf)));
+    if (buf[0]) PetscCall(PetscSNPrintf(unused, sizeof(unused), "no run of any case read the suite option(s) %s", buf));
+  }
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/summary.json", bc.outdir));
   PetscCall(BenchSummaryWrite(comm, path, suite, &prov, n, res));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/report.md", bc.outdir));
@@ -249,6 +260,9 @@ PetscErrorCode BenchRunSuite(MPI_Comm comm, SimRegistry reg, const char *suite_f
   for (PetscInt i = 0; i < n; i++) PetscCall(BenchResultDestroy(&res[i]));
   PetscCall(PetscFree(res));
   for (PetscInt i = 0; i < nnames; i++) PetscCall(PetscFree(names[i]));
+  PetscCheck(!unused[0], comm, PETSC_ERR_ARG_WRONG,
+             "%s: %s. Every option a suite sets must be read by some run (misspelled, or meant for another scene or solver?); "
+             "the outputs of the cases run so far are in %s", suite_file, unused, bc.outdir);
   PetscCall(BenchSuiteDestroy(&suite));
   PetscFunctionReturn(0);
 }

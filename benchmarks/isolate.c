@@ -31,14 +31,13 @@ static PetscErrorCode TallyMonitor(SimRun run, PetscInt step, PetscReal time, co
                                    const SimStepStats *stats, PetscReal wall_ms, void *ctx)
 {
   Tally *t = (Tally *)ctx;
-  SimModel model;
 
   PetscFunctionBeginUser;
-  if (step == 0) { /* the problem size: vertices of a model, cells of a grid problem */
-    const SimGridProblem *grid;
-    PetscCall(SimRunGetModel(run, &model));
-    PetscCall(SimRunGetGrid(run, &grid));
-    t->nv = model ? model->nv : grid->n[0] * grid->n[1] * grid->n[2];
+  if (step == 0) { /* the problem size: vertices, cells, particles, bodies */
+    SimProblem problem;
+    const char *unit;
+    PetscCall(SimRunGetProblem(run, &problem));
+    PetscCall(SimProblemGetSize(problem, &t->nv, &unit));
   }
   if (!stats) PetscFunctionReturn(0);
   t->steps = step;

@@ -164,10 +164,13 @@ static PetscErrorCode StabilityFigures(Script *s, char *cmd, size_t len)
 static PetscErrorCode SolverFigures(Script *s, char *cmd, size_t len)
 {
   char file[128], filter[64], setup[256];
-  PetscInt step = s->res->c->plot_step ? s->res->c->plot_step : BenchCaseSteps(s->res->c, s->res->c->dt);
+  BenchPointTime pt;
+  PetscInt step;
 
   PetscFunctionBeginUser;
   if (!AnyPositive(s->res, "history_points")) PetscFunctionReturn(0);
+  PetscCall(BenchCasePointTime(s->res->c, 0, &pt));
+  step = s->res->c->plot_step ? s->res->c->plot_step : BenchPointSteps(&pt, pt.dt);
   PetscCall(PetscSNPrintf(file, sizeof(file), "%s.csv", s->res->c->name));
   PetscCall(PetscSNPrintf(filter, sizeof(filter), "$2 == %" PetscInt_FMT, step));
   PetscCall(PetscSNPrintf(

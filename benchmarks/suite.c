@@ -133,6 +133,69 @@ static PetscErrorCode SplitSweepValue(Loader *L, const char *c, const char *item
   PetscFunctionReturn(0);
 }
 
+/* A number that is a time key (dt, t_end: > 0; steps: a positive integer). */
+static PetscErrorCode ParseTimeKey(Loader *L, const char *c, const char *label, const char *key, const char *text, PetscReal *v)
+{
+  char *end;
+  double d;
+
+  PetscFunctionBeginUser;
+  errno = 0;
+  d = strtod(text, &end);
+  PetscCheck(end != text && !*end && !errno && d > 0 && PetscIsNormalReal(d) && (strcmp(key, "steps") || d == floor(d)),
+             PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: case '%s': sweep value '%s': %s must be a positive %s (got '%s')", L->path, c,
+             label, key, strcmp(key, "steps") ? "number" : "integer", text);
+  *v = d;
+  PetscFunctionReturn(0);
+}
+
+/* The time keys of a sweep value: the whole value for a sweep of dt, t_end or steps; otherwise any
+ * `-dt X`, `-t_end X`, `-steps N` inside it, which are taken out of what the run gets (the harness
+ * sets the run's -dt and -steps itself, last, so they would be overridden). */
+static PetscErrorCode SplitTimeKeys(Loader *L, const char *c, BenchSweep *s, PetscInt v)
+{
+  static const char *keys[3] = {"dt", "t_end", "steps"};
+  char copy[4096], run[4096] = "", *save = NULL;
+  PetscReal x;
+
+  PetscFunctionBeginUser;
+  s->dt[v] = s->t_end[v] = 0;
+  s->steps[v] = 0;
+  for (int k = 0; k < 3; k++)
+    if (!strcmp(s->option, keys[k])) {
+      PetscCall(ParseTimeKey(L, c, s->label[v], keys[k], s->value[v], &x));
+      if (k == 0) s->dt[v] = x;
+      else if (k == 1) s->t_end[v] = x;
+      else s->steps[v] = (PetscInt)x;
+      s->run[v] = NULL;
+      PetscFunctionReturn(0);
+    }
+  PetscCall(PetscStrncpy(copy, s->value[v], sizeof(copy)));
+  for (char *tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+    int k;
+    for (k = 0; k < 3; k++)
+      if (tok[0] == '-' && !strcmp(tok + 1, keys[k])) break;
+    if (k < 3) {
+      char *val = strtok_r(NULL, " ", &save);
+      PetscCheck(val, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: case '%s': sweep value '%s': -%s needs a value", L->path, c,
+                 s->label[v], keys[k]);
+      PetscCall(ParseTimeKey(L, c, s->label[v], keys[k], val, &x));
+      if (k == 0) s->dt[v] = x;
+      else if (k == 1) s->t_end[v] = x;
+      else s->steps[v] = (PetscInt)x;
+      continue;
+    }
+    if (run[0]) PetscCall(PetscStrlcat(run, " ", sizeof(run)));
+    PetscCall(PetscStrlcat(run, tok, sizeof(run)));
+  }
+  PetscCheck(run[0], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: case '%s': sweep value '%s' of sweep_%s has no value for -%s", L->path,
+             c, s->label[v], s->option, s->option);
+  PetscCheck(!(s->t_end[v] > 0 && s->steps[v] > 0), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "%s: case '%s': sweep value '%s' gives both -t_end and -steps", L->path, c, s->label[v]);
+  PetscCall(PetscStrallocpy(run, &s->run[v]));
+  PetscFunctionReturn(0);
+}
+
 /* Every `<case>_sweep_<option>` key of case ci becomes a sweep. */
 static PetscErrorCode ReadSweeps(Loader *L, PetscInt ci)
 {
@@ -163,6 +226,7 @@ static PetscErrorCode ReadSweeps(Loader *L, PetscInt ci)
       PetscCheck(s->n < BENCH_MAX_SWEEP_VALUES, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
                  "%s: case '%s': key '%s' has more than %d values", L->path, c->name, key, BENCH_MAX_SWEEP_VALUES);
       PetscCall(SplitSweepValue(L, c->name, item, &s->label[s->n], &s->value[s->n]));
+      PetscCall(SplitTimeKeys(L, c->name, s, s->n));
       s->n++;
     }
     PetscCheck(s->n > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: case '%s': key '%s' lists no values", L->path, c->name, key);
@@ -178,29 +242,72 @@ static PetscErrorCode ReadTimeKeys(Loader *L, BenchCase *c)
 
   PetscFunctionBeginUser;
   if (c->metric != BENCH_STABILITY) {
-    PetscCall(GetReal(L, n, "dt", PETSC_TRUE, &c->dt, NULL));
-    PetscCheck(c->dt > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: case '%s': dt must be > 0 (got %.6g)", L->path, n,
+    PetscBool has_dt;
+    PetscCall(GetReal(L, n, "dt", PETSC_FALSE, &c->dt, &has_dt));
+    PetscCheck(!has_dt || c->dt > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: case '%s': dt must be > 0 (got %.6g)", L->path, n,
                (double)c->dt);
   }
   PetscCall(GetReal(L, n, "t_end", PETSC_FALSE, &c->t_end, &has_t));
   has_steps = PETSC_FALSE;
-  if (c->metric == BENCH_ENERGY || c->metric == BENCH_SOLVER || c->metric == BENCH_PERFORMANCE || c->metric == BENCH_SPATIAL)
-    PetscCall(GetInt(L, n, "steps", &c->steps, &has_steps));
-  PetscCheck(has_t || has_steps, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: case '%s' (metric %s) needs the key 't_end'%s",
-             L->path, n, BenchMetricName(c->metric),
-             c->metric == BENCH_CONVERGENCE || c->metric == BENCH_STABILITY ? "" : " or 'steps'");
+  if (c->metric != BENCH_CONVERGENCE && c->metric != BENCH_STABILITY) PetscCall(GetInt(L, n, "steps", &c->steps, &has_steps));
   PetscCheck(!(has_t && has_steps), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: case '%s': give 't_end' or 'steps', not both",
              L->path, n);
   PetscCheck(!has_t || c->t_end > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: case '%s': t_end must be > 0 (got %.6g)",
              L->path, n, (double)c->t_end);
   PetscCheck(!has_steps || c->steps > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "%s: case '%s': steps must be > 0 (got %" PetscInt_FMT ")", L->path, n, c->steps);
-  if (c->metric == BENCH_CONVERGENCE) {
-    /* every refinement must land exactly on t_end */
-    PetscReal steps = c->t_end / c->dt;
-    PetscCheck(PetscAbsReal(steps - round(steps)) < 1e-6 * steps, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-               "%s: case '%s': t_end (%.6g) must be a whole multiple of dt (%.6g)", L->path, n, (double)c->t_end, (double)c->dt);
+  PetscFunctionReturn(0);
+}
+
+/* Every sweep point has the time keys its metric needs (the case's keys or its sweeps'). */
+static PetscErrorCode CheckPointTimes(Loader *L, BenchCase *c)
+{
+  const char *n = c->name;
+  const PetscBool stab = (PetscBool)(c->metric == BENCH_STABILITY), conv = (PetscBool)(c->metric == BENCH_CONVERGENCE);
+
+  PetscFunctionBeginUser;
+  if (c->metric >= BENCH_POISSON) PetscFunctionReturn(0);
+  for (PetscInt s = 0; s < c->nsweeps; s++)
+    for (PetscInt v = 0; v < c->sweep[s].n; v++) {
+      PetscCheck(!stab || !(c->sweep[s].dt[v] > 0), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+                 "%s: case '%s' (metric stability) searches dt itself: sweep value '%s' may not set dt", L->path, n, c->sweep[s].label[v]);
+      PetscCheck(!(stab || conv) || !c->sweep[s].steps[v], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+                 "%s: case '%s' (metric %s) needs t_end, not steps (sweep value '%s')", L->path, n, BenchMetricName(c->metric),
+                 c->sweep[s].label[v]);
+    }
+  for (PetscInt i = 0; i < BenchCaseNumPoints(c); i++) {
+    BenchPointTime pt;
+    char label[BENCH_LABEL_LEN], opts[8];
+    PetscCall(BenchCasePointTime(c, i, &pt));
+    PetscCall(BenchCasePoint(c, i, label, sizeof(label), opts, 0));
+    PetscCheck(stab || pt.dt > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "%s: case '%s' needs the key 'dt' (or sweep_dt, or -dt in every value of a sweep): point '%s' has none", L->path, n, label);
+    PetscCheck(pt.t_end > 0 || pt.steps > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: case '%s' (metric %s) needs the key 't_end'%s%s%s",
+               L->path, n, BenchMetricName(c->metric), stab || conv ? "" : " or 'steps'", c->nsweeps ? ": point " : "", c->nsweeps ? label : "");
+    if (conv) {
+      /* every refinement must land exactly on t_end */
+      PetscReal steps = pt.t_end / pt.dt;
+      PetscCheck(PetscAbsReal(steps - round(steps)) < 1e-6 * steps, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+                 "%s: case '%s': t_end (%.6g) must be a whole multiple of dt (%.6g)%s%s", L->path, n, (double)pt.t_end, (double)pt.dt,
+                 c->nsweeps ? " at point " : "", c->nsweeps ? label : "");
+    }
   }
+  PetscFunctionReturn(0);
+}
+
+/* -dt, -steps and -t_end are the harness's keys: in `options` they would be overridden silently. */
+static PetscErrorCode CheckNoTimeOptions(Loader *L, const char *c, const char *options)
+{
+  static const char *keys[3] = {"-dt", "-t_end", "-steps"};
+  char copy[4096], *save = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(copy, options, sizeof(copy)));
+  for (char *tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+    for (int k = 0; k < 3; k++)
+      PetscCheck(strcmp(tok, keys[k]), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+                 "%s: %s%s%s`options` may not set %s: give the key %s (or sweep_%s, or %s in a sweep value), which the harness applies to each run",
+                 L->path, c ? "case '" : "", c ? c : "", c ? "': " : "", keys[k], keys[k] + 1, keys[k] + 1, keys[k]);
   PetscFunctionReturn(0);
 }
 
@@ -398,8 +505,10 @@ static PetscErrorCode ReadCase(Loader *L, PetscInt ci, const char *suite_options
   PetscCall(PetscStrallocpy(buf, &c->own_options));
   PetscCall(PetscMalloc1(strlen(suite_options) + strlen(buf) + 2, &c->options));
   PetscCall(PetscSNPrintf(c->options, strlen(suite_options) + strlen(buf) + 2, "%s %s", suite_options, buf));
-  PetscCall(ReadMetricKeys(L, c));
+  PetscCall(CheckNoTimeOptions(L, c->name, buf));
   PetscCall(ReadSweeps(L, ci));
+  PetscCall(ReadMetricKeys(L, c));
+  PetscCall(CheckPointTimes(L, c));
   PetscFunctionReturn(0);
 }
 
@@ -488,6 +597,7 @@ static PetscErrorCode ReadSuite(Loader *L)
   }
   PetscCall(GetString(L, NULL, "title", s->title, sizeof(s->title), NULL));
   PetscCall(GetString(L, NULL, "options", options, sizeof(options), NULL));
+  PetscCall(CheckNoTimeOptions(L, NULL, options));
   PetscCall(PetscStrallocpy(options, &s->options));
   PetscCall(GetString(L, NULL, "cases", list, sizeof(list), &set));
   PetscCheck(set && list[0], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: the suite needs a `cases` key listing its cases in order",
@@ -551,6 +661,7 @@ PetscErrorCode BenchSuiteDestroy(BenchSuite **suite)
       for (PetscInt v = 0; v < c->sweep[s].n; v++) {
         PetscCall(PetscFree(c->sweep[s].label[v]));
         PetscCall(PetscFree(c->sweep[s].value[v]));
+        PetscCall(PetscFree(c->sweep[s].run[v]));
       }
   }
   PetscCall(PetscFree((*suite)->cases));
@@ -574,7 +685,7 @@ PetscErrorCode BenchCasePoint(const BenchCase *c, PetscInt i, char *label, size_
   PetscCheck(i >= 0 && i < stride, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "Sweep point %" PetscInt_FMT " of case '%s' is out of range", i, c->name);
   PetscCall(PetscStrncpy(label, c->nsweeps ? "" : c->name, llen));
-  PetscCall(PetscStrncpy(options, c->options, olen));
+  if (olen) PetscCall(PetscStrncpy(options, c->options, olen));
   for (PetscInt s = 0; s < c->nsweeps; s++) {
     /* mixed radix, first sweep slowest */
     PetscInt k;
@@ -583,8 +694,61 @@ PetscErrorCode BenchCasePoint(const BenchCase *c, PetscInt i, char *label, size_
     k = (i / stride) % c->sweep[s].n;
     if (s) PetscCall(PetscStrlcat(label, "/", llen));
     PetscCall(PetscStrlcat(label, c->sweep[s].label[k], llen));
+    if (!olen || !c->sweep[s].run[k]) continue; /* a sweep of dt, t_end or steps: BenchCasePointTime */
     PetscCall(PetscStrlen(options, &n));
-    PetscCall(PetscSNPrintf(options + n, olen - n, " -%s %s", c->sweep[s].option, c->sweep[s].value[k]));
+    PetscCall(PetscSNPrintf(options + n, olen - n, " -%s %s", c->sweep[s].option, c->sweep[s].run[k]));
   }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode BenchCasePointTime(const BenchCase *c, PetscInt i, BenchPointTime *pt)
+{
+  PetscInt stride = BenchCaseNumPoints(c);
+
+  PetscFunctionBeginUser;
+  PetscCheck(i >= 0 && i < stride, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "Sweep point %" PetscInt_FMT " of case '%s' is out of range", i, c->name);
+  pt->dt = c->metric == BENCH_STABILITY ? 0 : c->dt;
+  pt->t_end = c->t_end;
+  pt->steps = c->steps;
+  for (PetscInt s = 0; s < c->nsweeps; s++) {
+    PetscInt k;
+    stride /= c->sweep[s].n;
+    k = (i / stride) % c->sweep[s].n;
+    if (c->sweep[s].dt[k] > 0) pt->dt = c->sweep[s].dt[k];
+    if (c->sweep[s].t_end[k] > 0) pt->t_end = c->sweep[s].t_end[k], pt->steps = 0;
+    if (c->sweep[s].steps[k] > 0) pt->steps = c->sweep[s].steps[k], pt->t_end = 0;
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscInt BenchPointSteps(const BenchPointTime *pt, PetscReal dt)
+{
+  if (pt->steps > 0) return pt->steps;
+  return PetscMax(1, (PetscInt)round(pt->t_end / dt));
+}
+
+PetscInt BenchCaseFindSweep(const BenchCase *c, const char *option)
+{
+  for (PetscInt s = 0; s < c->nsweeps; s++)
+    if (!strcmp(c->sweep[s].option, option)) return s;
+  return -1;
+}
+
+PetscErrorCode BenchCasePointSeries(const BenchCase *c, PetscInt i, const char *option, char *series, size_t len)
+{
+  PetscInt stride = BenchCaseNumPoints(c);
+
+  PetscFunctionBeginUser;
+  series[0] = 0;
+  for (PetscInt s = 0; s < c->nsweeps; s++) {
+    PetscInt k;
+    stride /= c->sweep[s].n;
+    k = (i / stride) % c->sweep[s].n;
+    if (!strcmp(c->sweep[s].option, option)) continue;
+    if (series[0]) PetscCall(PetscStrlcat(series, "/", len));
+    PetscCall(PetscStrlcat(series, c->sweep[s].label[k], len));
+  }
+  if (!series[0]) PetscCall(PetscStrncpy(series, c->name, len));
   PetscFunctionReturn(0);
 }

@@ -31,8 +31,22 @@ typedef struct {
   char option[64]; /* without the dash, e.g. "solver", "cloth_n" */
   PetscInt n;
   char *label[BENCH_MAX_SWEEP_VALUES];
-  char *value[BENCH_MAX_SWEEP_VALUES];
+  char *value[BENCH_MAX_SWEEP_VALUES]; /* as written in the suite */
+  /* What a run gets from value v: `-<option> run[v]`, where run[v] is the value without its -dt,
+   * -t_end, -steps (NULL for a sweep of dt, t_end or steps, which are the harness's own keys), and
+   * those time keys: dt[v], t_end[v] > 0 and steps[v] > 0 when the value sets them. */
+  char *run[BENCH_MAX_SWEEP_VALUES];
+  PetscReal dt[BENCH_MAX_SWEEP_VALUES], t_end[BENCH_MAX_SWEEP_VALUES];
+  PetscInt steps[BENCH_MAX_SWEEP_VALUES];
 } BenchSweep;
+
+/* The time keys of one sweep point: the case's dt, t_end, steps, overridden in sweep order by a sweep
+ * of dt, t_end or steps and by -dt, -t_end, -steps inside a sweep value (a per-label step). Exactly
+ * one of t_end > 0 and steps > 0 (stability: t_end only; dt is 0 there, the search chooses it). */
+typedef struct {
+  PetscReal dt, t_end;
+  PetscInt steps;
+} BenchPointTime;
 
 typedef struct {
   char name[64];
@@ -101,3 +115,12 @@ PetscErrorCode BenchSuiteDestroy(BenchSuite **suite); /* accepts NULL */
  * (the case's options followed by `-<option> <value>` of each sweep). */
 PetscInt BenchCaseNumPoints(const BenchCase *c);
 PetscErrorCode BenchCasePoint(const BenchCase *c, PetscInt i, char *label, size_t llen, char *options, size_t olen);
+/* The time keys of point i (see BenchPointTime). */
+PetscErrorCode BenchCasePointTime(const BenchCase *c, PetscInt i, BenchPointTime *pt);
+/* The number of steps of size dt: pt->steps if given, else t_end / dt (nearest integer, at least 1). */
+PetscInt BenchPointSteps(const BenchPointTime *pt, PetscReal dt);
+/* The label of point i without the part given by the sweep of `option` (e.g. "dt"): the series a
+ * point belongs to when that sweep is the x axis of a figure; the case name when nothing is left. */
+PetscErrorCode BenchCasePointSeries(const BenchCase *c, PetscInt i, const char *option, char *series, size_t len);
+/* Index of the sweep of `option` in c->sweep, or -1. */
+PetscInt BenchCaseFindSweep(const BenchCase *c, const char *option);

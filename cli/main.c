@@ -6,6 +6,7 @@
 #include <petscsys.h>
 #include "framework/registry.h"
 #include "framework/sim.h"
+#include "problems/register.h"
 #include "solvers/register.h"
 #include "scenes/register.h"
 #include "energies/register.h"
@@ -53,6 +54,7 @@ static PetscErrorCode ShortErrorHandler(MPI_Comm comm, int line, const char *fun
 static PetscErrorCode RegisterAll(SimRegistry reg)
 {
   PetscFunctionBeginUser;
+  PetscCall(SimRegisterProblems(reg));
   PetscCall(SimRegisterSolvers(reg));
   PetscCall(SimRegisterScenes(reg));
   PetscCall(SimRegisterEnergies(reg));

@@ -137,6 +137,21 @@ static PetscErrorCode PDProject_Collider(SimEnergy e, const PetscReal *x, PetscR
   PetscFunctionReturn(0);
 }
 
+/* The same for the listed vertices only (pbd/xpbd: one colour of a Gauss-Seidel sweep). */
+static PetscErrorCode PDProjectSome_Collider(SimEnergy e, const PetscReal *x, PetscInt n, const PetscInt *idx, PetscReal *p)
+{
+  Collider *c = (Collider *)e->data;
+  PetscReal nrm[3], curv;
+
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < n; q++) {
+    const PetscReal *xi = x + 3 * idx[q];
+    const PetscReal phi = PetscMin(0, Distance(c, xi, nrm, &curv));
+    for (int d = 0; d < 3; d++) p[3 * q + d] = xi[d] - phi * nrm[d];
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode PDActive_Collider(SimEnergy e, const PetscReal *x, PetscBool *active)
 {
   Collider *c = (Collider *)e->data;
@@ -151,7 +166,8 @@ static PetscErrorCode PDActive_Collider(SimEnergy e, const PetscReal *x, PetscBo
 static const SimEnergyOps collider_ops = {.value = Value_Collider, .gradient = Gradient_Collider, .hessian = Hessian_Collider,
                                           .pattern = Pattern_Collider, .destroy = Destroy_Collider,
                                           .pd_count = PDCount_Collider, .pd_stencil = PDStencil_Collider,
-                                          .pd_project = PDProject_Collider, .pd_active = PDActive_Collider};
+                                          .pd_project = PDProject_Collider, .pd_active = PDActive_Collider,
+                                          .pd_project_some = PDProjectSome_Collider};
 
 /* -plane_point x,y,z (default origin)  -plane_normal nx,ny,nz (default 0,1,0)  -plane_stiffness k */
 PetscErrorCode SimEnergyCreate_Plane(SimModel model, const char *prefix, SimEnergy *term)

@@ -3,17 +3,35 @@
 #include "energies/fem.h"
 #include "framework/linalg/vec3.h"
 #include "framework/linalg/svd3.h"
+#include <string.h>
+
+/* Elements per batched material call in the Hessian: the chunk's dP/dF (81 values each) stays in
+ * cache between the material and the element loop instead of streaming 81 values per tet through
+ * memory. */
+#define FEM_CHUNK 64
 
 typedef struct {
   PetscInt nv, ntet;
   PetscInt *tet;      /* 4 per tet */
   PetscReal *Dminv;   /* 9 per tet, row-major */
   PetscReal *W;       /* rest volume per tet */
-  PetscReal *F, *P;   /* scratch: 9 per tet */
-  PetscReal *dPdF;    /* scratch: 81 per tet */
-  PetscReal *psi;     /* scratch: 1 per tet */
   PetscReal *rest;    /* rest positions (FVM normals) */
+  PetscReal *frame;   /* 9 per tet: material frames R_e (SimFEMSetMaterialFrames), folded into Dminv; or NULL */
   SimMaterial mat;
+  /* The per-state cache: F, the material's decomposition (its SVD), psi and P of every element are
+   * computed once per distinct x and reused by the value, the gradient and both Hessians at that x
+   * (a Newton iteration asks for them 3-4 times at one x). The key is x itself: xkey is a copy of
+   * the positions they belong to, compared bitwise with the x of every call (O(nv), a few percent
+   * of one element pass), so no caller can forget to invalidate it. */
+  PetscBool cache;                                     /* SimFEMSetCache; off: everything recomputed per call */
+  PetscReal *xkey;                                     /* 3 nv */
+  PetscBool have_x, have_F, have_dec, have_psi, have_P; /* which of the below belong to xkey */
+  PetscReal *F, *P;   /* 9 per tet */
+  PetscReal *psi;     /* 1 per tet */
+  PetscReal *dec;     /* mat->ndec per tet */
+  PetscReal *dPdF;    /* scratch: 81 per element of a chunk */
+  PetscReal *pd_q;    /* projective dynamics: each element's last rotation (unit quaternion, 4 per tet), the
+                         warm start of the next local step */
 } FEM;
 
 static inline void Inverse3(const PetscReal *A, PetscReal *Ainv, PetscReal *det)
@@ -38,9 +56,22 @@ static inline void EdgeMatrix(const PetscReal *x, const PetscInt *t, PetscReal *
     for (int a = 0; a < 3; a++) Ds[3 * i + a] = x[3 * t[a + 1] + i] - x[3 * t[0] + i];
 }
 
-/* F_e = Ds Dm^-1 for every element: the first phase of every evaluation. */
-static void DeformationGradients(const FEM *fem, const PetscReal *x)
+/* The cache's key: a call at positions other than xkey invalidates everything (see FEM). */
+static void SyncState_FEM(FEM *fem, const PetscReal *x)
 {
+  const size_t bytes = 3 * (size_t)fem->nv * sizeof(PetscReal);
+
+  if (fem->cache && fem->have_x && !memcmp(x, fem->xkey, bytes)) return;
+  memcpy(fem->xkey, x, bytes);
+  fem->have_x = PETSC_TRUE;
+  fem->have_F = fem->have_dec = fem->have_psi = fem->have_P = PETSC_FALSE;
+}
+
+/* F_e = Ds Dm^-1 for every element at x: the first phase of every evaluation (once per state). */
+static void DeformationGradients(FEM *fem, const PetscReal *x)
+{
+  SyncState_FEM(fem, x);
+  if (fem->have_F) return;
   for (PetscInt e = 0; e < fem->ntet; e++) {
     PetscReal Ds[9];
     const PetscReal *B = fem->Dminv + 9 * e;
@@ -49,6 +80,25 @@ static void DeformationGradients(const FEM *fem, const PetscReal *x)
     for (int i = 0; i < 3; i++)
       for (int j = 0; j < 3; j++) F[3 * i + j] = Ds[3 * i] * B[j] + Ds[3 * i + 1] * B[3 + j] + Ds[3 * i + 2] * B[6 + j];
   }
+  fem->have_F = PETSC_TRUE;
+}
+
+/* psi and/or P of every element at x, each once per state; the material's decomposition (the SVD)
+ * is computed by the first of them and reused by the other and by the Hessians. */
+static PetscErrorCode Stresses_FEM(FEM *fem, const PetscReal *x, PetscBool want_psi, PetscBool want_P)
+{
+  PetscReal *psi, *P;
+
+  PetscFunctionBeginUser;
+  DeformationGradients(fem, x);
+  psi = want_psi && !fem->have_psi ? fem->psi : NULL;
+  P = want_P && !fem->have_P ? fem->P : NULL;
+  if (!psi && !P) PetscFunctionReturn(0);
+  PetscCall(SimMaterialEvaluate(fem->mat, fem->ntet, fem->F, fem->dec, fem->have_dec, psi, P, NULL, NULL));
+  fem->have_dec = (PetscBool)(fem->mat->ndec > 0);
+  if (psi) fem->have_psi = PETSC_TRUE;
+  if (P) fem->have_P = PETSC_TRUE;
+  PetscFunctionReturn(0);
 }
 
 static PetscErrorCode Value_FEM(SimEnergy term, const PetscReal *x, const PetscReal *v, PetscReal *E)
@@ -57,8 +107,7 @@ static PetscErrorCode Value_FEM(SimEnergy term, const PetscReal *x, const PetscR
   PetscReal sum = 0;
 
   PetscFunctionBeginUser;
-  DeformationGradients(fem, x);
-  PetscCall(SimMaterialEnergy(fem->mat, fem->ntet, fem->F, fem->psi));
+  PetscCall(Stresses_FEM(fem, x, PETSC_TRUE, PETSC_FALSE));
   for (PetscInt e = 0; e < fem->ntet; e++) sum += fem->W[e] * fem->psi[e];
   *E = sum;
   PetscFunctionReturn(0);
@@ -70,8 +119,7 @@ static PetscErrorCode Gradient_FEM(SimEnergy term, const PetscReal *x, const Pet
   FEM *fem = (FEM *)term->data;
 
   PetscFunctionBeginUser;
-  DeformationGradients(fem, x);
-  PetscCall(SimMaterialPK1(fem->mat, fem->ntet, fem->F, fem->P));
+  PetscCall(Stresses_FEM(fem, x, PETSC_FALSE, PETSC_TRUE));
   for (PetscInt e = 0; e < fem->ntet; e++) {
     const PetscReal *P = fem->P + 9 * e, *B = fem->Dminv + 9 * e;
     const PetscInt *t = fem->tet + 4 * e;
@@ -88,36 +136,58 @@ static PetscErrorCode Gradient_FEM(SimEnergy term, const PetscReal *x, const Pet
   PetscFunctionReturn(0);
 }
 
-/* Element Hessian H = W B^T (dP/dF) B with B = dF/dx (9 x 12): dF_ij/dx_{a,k} = delta_ik Dminv_{a-1,j}
- * for a = 1..3 and minus their sum for a = 0. Written as 16 3x3 blocks in pattern order. */
+/* Element Hessian H = W B^T A B with A = dP/dF (9 x 9) and B = dF/dx (9 x 12): dF_ij/dx_{a,k} =
+ * delta_ik Dminv_{a-1,j} for a = 1..3 and minus their sum for a = 0, so only the 9 x 9 part of
+ * vertices 1..3 is contracted and the blocks of vertex 0 are minus the sums of the others (rows and
+ * columns of H sum to zero: a translation does not change F). Written as 16 3x3 blocks in pattern
+ * order into out (144 values). */
+static inline void ElementHessian(const PetscReal *A, const PetscReal *Bm, PetscReal W, PetscReal *out)
+{
+  PetscReal AB[9][9], K[9][9];
+
+  /* AB[r][3a + l] = sum_n A[r][3l + n] Dminv[a][n]: (A B)_{r, (a+1, l)} */
+  for (int r = 0; r < 9; r++)
+    for (int l = 0; l < 3; l++)
+      for (int a = 0; a < 3; a++)
+        AB[r][3 * a + l] = A[9 * r + 3 * l] * Bm[3 * a] + A[9 * r + 3 * l + 1] * Bm[3 * a + 1] + A[9 * r + 3 * l + 2] * Bm[3 * a + 2];
+  /* K[3a + k][c] = W sum_j Dminv[a][j] AB[3k + j][c]: H_{(a+1, k), c} */
+  for (int a = 0; a < 3; a++)
+    for (int k = 0; k < 3; k++)
+      for (int c = 0; c < 9; c++)
+        K[3 * a + k][c] = W * (Bm[3 * a] * AB[3 * k][c] + Bm[3 * a + 1] * AB[3 * k + 1][c] + Bm[3 * a + 2] * AB[3 * k + 2][c]);
+  for (int k = 0; k < 3; k++)
+    for (int l = 0; l < 3; l++) {
+      PetscReal row0[3] = {0, 0, 0}, s00 = 0; /* row0[b] = H_{(0,k),(b+1,l)} */
+      for (int b = 0; b < 3; b++) {
+        PetscReal col0 = 0; /* H_{(b+1,k),(0,l)} */
+        for (int a = 0; a < 3; a++) {
+          const PetscReal h = K[3 * a + k][3 * b + l];
+          out[9 * (4 * (a + 1) + (b + 1)) + 3 * k + l] = h;
+          row0[b] -= h;
+        }
+        for (int c = 0; c < 3; c++) col0 -= K[3 * b + k][3 * c + l];
+        out[9 * (4 * (b + 1)) + 3 * k + l] = col0;
+        out[9 * (b + 1) + 3 * k + l] = row0[b];
+        s00 -= row0[b];
+      }
+      out[3 * k + l] = s00;
+    }
+}
+
 static PetscErrorCode Hessian_FEM(SimEnergy term, const PetscReal *x, const PetscReal *v, PetscBool psd, PetscReal *vals)
 {
   FEM *fem = (FEM *)term->data;
+  const PetscInt nd = fem->mat->ndec;
 
   PetscFunctionBeginUser;
   DeformationGradients(fem, x);
-  PetscCall(SimMaterialHessian(fem->mat, fem->ntet, fem->F, psd, fem->dPdF));
-  for (PetscInt e = 0; e < fem->ntet; e++) {
-    const PetscReal *A = fem->dPdF + 81 * e, *Bm = fem->Dminv + 9 * e;
-    PetscReal d[4][3], AB[9][12], *out = vals + 144 * e;
-    /* d[a][j] = dF_ij / dx_{a,i} */
-    for (int j = 0; j < 3; j++) {
-      d[1][j] = Bm[j], d[2][j] = Bm[3 + j], d[3][j] = Bm[6 + j];
-      d[0][j] = -(d[1][j] + d[2][j] + d[3][j]);
-    }
-    /* AB = dP/dF B: column (b, l) of B has d[b][n] at row (l, n) */
-    for (int r = 0; r < 9; r++)
-      for (int b = 0; b < 4; b++)
-        for (int l = 0; l < 3; l++) AB[r][3 * b + l] = A[9 * r + 3 * l] * d[b][0] + A[9 * r + 3 * l + 1] * d[b][1] + A[9 * r + 3 * l + 2] * d[b][2];
-    /* H_{(a,k),(b,l)} = W sum_j d[a][j] AB[(k,j)][(b,l)] */
-    for (int a = 0; a < 4; a++)
-      for (int b = 0; b < 4; b++) {
-        PetscReal *blk = out + 9 * (4 * a + b);
-        for (int k = 0; k < 3; k++)
-          for (int l = 0; l < 3; l++)
-            blk[3 * k + l] = fem->W[e] * (d[a][0] * AB[3 * k][3 * b + l] + d[a][1] * AB[3 * k + 1][3 * b + l] + d[a][2] * AB[3 * k + 2][3 * b + l]);
-      }
+  for (PetscInt e0 = 0; e0 < fem->ntet; e0 += FEM_CHUNK) {
+    const PetscInt nc = PetscMin(FEM_CHUNK, fem->ntet - e0);
+    PetscCall(SimMaterialEvaluate(fem->mat, nc, fem->F + 9 * e0, fem->dec ? fem->dec + nd * e0 : NULL, fem->have_dec, NULL, NULL,
+                                  psd ? NULL : fem->dPdF, psd ? fem->dPdF : NULL));
+    for (PetscInt e = e0; e < e0 + nc; e++) ElementHessian(fem->dPdF + 81 * (e - e0), fem->Dminv + 9 * e, fem->W[e], vals + 144 * e);
   }
+  fem->have_dec = (PetscBool)(nd > 0);
   PetscFunctionReturn(0);
 }
 
@@ -176,7 +246,9 @@ static PetscErrorCode PDStencil_FEM(SimEnergy term, PetscInt *vert, PetscReal *A
   PetscFunctionReturn(0);
 }
 
-/* Local step: F for every tet, then p = R^T from the polar decomposition F = R S; with strain
+/* Local step: F for every tet, then p = R^T from the polar decomposition F = R S (by Newton on the
+ * rotations from the element's rotation at the last local step, SimPolar3Warm: one or two cheap
+ * iterations instead of a full SVD; the same R to rounding); with strain
  * limits (the arap material's [s_min, s_max], Bouaziz et al. 2014 strain limiting) p = (U C V^T)^T
  * with F = U diag(s) V^T and C = diag(clamp(s_i, s_min, s_max)), the closest matrix whose singular
  * values lie in the band, so w/2 |F - U C V^T|^2 = W mu sum (s_i - c_i)^2 is the material's energy. */
@@ -190,7 +262,7 @@ static PetscErrorCode PDProject_FEM(SimEnergy term, const PetscReal *x, PetscRea
   DeformationGradients(fem, x);
   for (PetscInt e = 0; e < fem->ntet; e++) {
     PetscReal R[9], *pe = p + 9 * e;
-    if (!limits) PetscCall(SimPolar3(fem->F + 9 * e, R, NULL));
+    if (!limits) PetscCall(SimPolar3Warm(fem->F + 9 * e, fem->pd_q + 4 * e, R, NULL));
     else {
       PetscReal U[9], sig[3], V[9];
       PetscCall(SimSvd3(fem->F + 9 * e, U, sig, V));
@@ -212,6 +284,8 @@ static PetscErrorCode Destroy_FEM(SimEnergy term)
   PetscCall(SimMaterialDestroy(&fem->mat));
   PetscCall(PetscFree4(fem->tet, fem->Dminv, fem->W, fem->rest));
   PetscCall(PetscFree4(fem->F, fem->P, fem->dPdF, fem->psi));
+  PetscCall(PetscFree3(fem->xkey, fem->dec, fem->pd_q));
+  PetscCall(PetscFree(fem->frame));
   PetscCall(PetscFree(fem));
   PetscFunctionReturn(0);
 }
@@ -242,7 +316,10 @@ PetscErrorCode SimFEMCreate(const char *name, PetscInt nv, const PetscReal *rest
   fem->ntet = ntet;
   fem->mat = mat;
   PetscCall(PetscMalloc4(4 * ntet, &fem->tet, 9 * ntet, &fem->Dminv, ntet, &fem->W, 3 * nv, &fem->rest));
-  PetscCall(PetscMalloc4(9 * ntet, &fem->F, 9 * ntet, &fem->P, 81 * ntet, &fem->dPdF, ntet, &fem->psi));
+  PetscCall(PetscMalloc4(9 * ntet, &fem->F, 9 * ntet, &fem->P, 81 * FEM_CHUNK, &fem->dPdF, ntet, &fem->psi));
+  PetscCall(PetscMalloc3(3 * nv, &fem->xkey, mat->ndec * ntet, &fem->dec, 4 * ntet, &fem->pd_q));
+  for (PetscInt e = 0; e < ntet; e++) fem->pd_q[4 * e] = 1, fem->pd_q[4 * e + 1] = fem->pd_q[4 * e + 2] = fem->pd_q[4 * e + 3] = 0;
+  fem->cache = PETSC_TRUE;
   PetscCall(PetscArraycpy(fem->tet, tet, 4 * ntet));
   PetscCall(PetscArraycpy(fem->rest, rest, 3 * nv));
   for (PetscInt e = 0; e < ntet; e++) {
@@ -252,6 +329,35 @@ PetscErrorCode SimFEMCreate(const char *name, PetscInt nv, const PetscReal *rest
     fem->W[e] = det / 6.0;
   }
   PetscCall(SimEnergyCreate(name, SIM_ENERGY_POTENTIAL, &ops, fem, term));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimFEMSetMaterialFrames(SimEnergy term, const PetscReal *R)
+{
+  FEM *fem = (FEM *)term->data;
+
+  PetscFunctionBeginUser;
+  PetscCheck(!fem->frame, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "FEM term '%s': material frames are already set", term->name);
+  for (PetscInt e = 0; e < fem->ntet; e++) {
+    const PetscReal *Q = R + 9 * e;
+    const PetscReal det = Q[0] * (Q[4] * Q[8] - Q[5] * Q[7]) - Q[1] * (Q[3] * Q[8] - Q[5] * Q[6]) + Q[2] * (Q[3] * Q[7] - Q[4] * Q[6]);
+    PetscReal err = 0;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) err += PetscSqr(Q[i] * Q[j] + Q[3 + i] * Q[3 + j] + Q[6 + i] * Q[6 + j] - (i == j));
+    PetscCheck(PetscSqrtReal(err) <= 1e-10 && det > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "FEM term '%s': the material frame of element %" PetscInt_FMT " is not a rotation (|R^T R - I| = %g, det %g)", term->name, e,
+               (double)PetscSqrtReal(err), (double)det);
+  }
+  PetscCall(PetscMalloc1(9 * fem->ntet, &fem->frame));
+  PetscCall(PetscArraycpy(fem->frame, R, 9 * fem->ntet));
+  for (PetscInt e = 0; e < fem->ntet; e++) { /* Dm^-1 <- Dm^-1 R_e, so that F = Ds Dm^-1 R_e */
+    PetscReal *B = fem->Dminv + 9 * e, A[9];
+    const PetscReal *Q = R + 9 * e;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) A[3 * i + j] = B[3 * i] * Q[j] + B[3 * i + 1] * Q[3 + j] + B[3 * i + 2] * Q[6 + j];
+    PetscCall(PetscArraycpy(B, A, 9));
+  }
+  fem->have_x = PETSC_FALSE; /* F changes with Dm^-1: the per-state cache is stale */
   PetscFunctionReturn(0);
 }
 
@@ -286,11 +392,15 @@ PetscErrorCode SimFEMForcesFVM(SimEnergy term, const PetscReal *x, PetscReal *f)
 
   PetscFunctionBeginUser;
   PetscCall(PetscArrayzero(f, 3 * fem->nv));
-  DeformationGradients(fem, x);
-  PetscCall(SimMaterialPK1(fem->mat, fem->ntet, fem->F, fem->P));
+  PetscCall(Stresses_FEM(fem, x, PETSC_FALSE, PETSC_TRUE));
   for (PetscInt e = 0; e < fem->ntet; e++) {
     const PetscInt *t = fem->tet + 4 * e;
-    const PetscReal *P = fem->P + 9 * e;
+    PetscReal P[9];
+    if (fem->frame) { /* P = P_mat(F R) R^T in the reference frame of the normals */
+      const PetscReal *Pm = fem->P + 9 * e, *Q = fem->frame + 9 * e;
+      for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) P[3 * i + j] = Pm[3 * i] * Q[3 * j] + Pm[3 * i + 1] * Q[3 * j + 1] + Pm[3 * i + 2] * Q[3 * j + 2];
+    } else PetscCall(PetscArraycpy(P, fem->P + 9 * e, 9));
     PetscReal AN[4][3]; /* area-weighted outward normal of the face opposite each vertex */
     for (int a = 0; a < 4; a++) {
       const PetscReal *p0 = fem->rest + 3 * t[face[a][0]], *p1 = fem->rest + 3 * t[face[a][1]], *p2 = fem->rest + 3 * t[face[a][2]];
@@ -308,5 +418,15 @@ PetscErrorCode SimFEMForcesFVM(SimEnergy term, const PetscReal *x, PetscReal *f)
       for (int i = 0; i < 3; i++) f[3 * t[a] + i] -= (P[3 * i] * N[0] + P[3 * i + 1] * N[1] + P[3 * i + 2] * N[2]) / 3.0;
     }
   }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimFEMSetCache(SimEnergy term, PetscBool cache)
+{
+  FEM *fem = (FEM *)term->data;
+
+  PetscFunctionBeginUser;
+  fem->cache = cache;
+  fem->have_x = PETSC_FALSE;
   PetscFunctionReturn(0);
 }

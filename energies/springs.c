@@ -148,6 +148,21 @@ static PetscErrorCode PDProject_Springs(SimEnergy e, const PetscReal *x, PetscRe
   PetscFunctionReturn(0);
 }
 
+/* The same for the listed springs only (pbd/xpbd: one colour of a Gauss-Seidel sweep). */
+static PetscErrorCode PDProjectSome_Springs(SimEnergy e, const PetscReal *x, PetscInt n, const PetscInt *idx, PetscReal *p)
+{
+  Springs *s = (Springs *)e->data;
+
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < n; q++) {
+    const PetscInt c = idx[q];
+    PetscReal d[3];
+    Direction(x, s->pair[2 * c], s->pair[2 * c + 1], d);
+    p[3 * q] = s->rest[c] * d[0], p[3 * q + 1] = s->rest[c] * d[1], p[3 * q + 2] = s->rest[c] * d[2];
+  }
+  PetscFunctionReturn(0);
+}
+
 /* ---- damping along the spring: D = kd/2 ((vi - vj) . d)^2 ---- */
 
 static PetscErrorCode Value_Damping(SimEnergy e, const PetscReal *x, const PetscReal *v, PetscReal *E)
@@ -234,7 +249,8 @@ PetscErrorCode SimSpringsCreate(const char *name, PetscInt n, const PetscInt *pa
 {
   static const SimEnergyOps ops = {.value = Value_Springs, .gradient = Gradient_Springs, .hessian = Hessian_Springs,
                                    .pattern = Pattern_Springs, .destroy = Destroy_Springs, .pd_count = PDCount_Springs,
-                                   .pd_stencil = PDStencil_Springs, .pd_project = PDProject_Springs};
+                                   .pd_stencil = PDStencil_Springs, .pd_project = PDProject_Springs,
+                                   .pd_project_some = PDProjectSome_Springs};
   Springs *s;
 
   PetscFunctionBeginUser;

@@ -10,9 +10,9 @@ struct _p_SimRegistry {
   SimTable table[SIM_KIND_COUNT];
 };
 
-static const char *const kind_names[SIM_KIND_COUNT] = {"solver", "scene", "energy", "material"};
-static const char *const kind_titles[SIM_KIND_COUNT] = {"Solvers (-solver)", "Scenes (-scene)",
-                                                        "Energy terms", "Materials (-material)"};
+static const char *const kind_names[SIM_KIND_COUNT] = {"solver", "scene", "energy", "material", "problem type"};
+static const char *const kind_titles[SIM_KIND_COUNT] = {"Solvers (-solver)", "Scenes (-scene)", "Energy terms",
+                                                        "Materials (-material)", "Problem types (what a scene builds and a solver advances)"};
 
 const char *SimKindName(SimKind kind)
 {
@@ -49,6 +49,17 @@ PetscErrorCode SimRegistryLookup(SimRegistry reg, SimKind kind, const char *name
 PetscErrorCode SimRegistryAdd(SimRegistry reg, SimKind kind, const char *name, const char *help,
                               SimGenericFn create, unsigned flags)
 {
+  PetscFunctionBeginUser;
+  PetscCheck(kind != SIM_KIND_SOLVER && kind != SIM_KIND_SCENE && kind != SIM_KIND_PROBLEM, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "%s '%s': scenes, solvers and problem types are registered with SimRegistryAddFor (they name a problem type)",
+             kind_names[kind], name);
+  PetscCall(SimRegistryAddFor(reg, kind, name, help, create, flags, NULL));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimRegistryAddFor(SimRegistry reg, SimKind kind, const char *name, const char *help,
+                                 SimGenericFn create, unsigned flags, const char *problem)
+{
   const SimRegEntry *existing;
   SimTable *t;
 
@@ -67,6 +78,9 @@ PetscErrorCode SimRegistryAdd(SimRegistry reg, SimKind kind, const char *name, c
   PetscCall(PetscStrncpy(t->rows[t->n].help, help ? help : "", sizeof(t->rows[t->n].help)));
   t->rows[t->n].create = create;
   t->rows[t->n].flags = flags;
+  PetscCheck(!problem || strlen(problem) < sizeof(t->rows[t->n].problem), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%s '%s': problem list '%s' is too long",
+             kind_names[kind], name, problem);
+  PetscCall(PetscStrncpy(t->rows[t->n].problem, problem ? problem : "", sizeof(t->rows[t->n].problem)));
   t->n++;
   PetscFunctionReturn(0);
 }
@@ -82,14 +96,46 @@ PetscErrorCode SimRegistryNames(SimRegistry reg, SimKind kind, char *buf, size_t
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode SimRegistryNamesWithFlag(SimRegistry reg, SimKind kind, unsigned flag, PetscBool set, char *buf, size_t len)
+PetscBool SimRegistrySolverFits(const SimRegEntry *solver, const char *type)
 {
+  const char *p = solver->problem;
+  size_t n = strlen(type);
+
+  if (!n) return PETSC_FALSE;
+  while (*p) { /* the comma-separated list holds `type` as a whole item */
+    const char *end = strchr(p, ',');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    if (len == n && !strncmp(p, type, n)) return PETSC_TRUE;
+    if (!end) break;
+    p = end + 1;
+  }
+  return PETSC_FALSE;
+}
+
+PetscErrorCode SimRegistrySolversFor(SimRegistry reg, const char *type, char *buf, size_t len)
+{
+  const SimTable *t = &reg->table[SIM_KIND_SOLVER];
+
   PetscFunctionBeginUser;
   buf[0] = 0;
-  for (PetscInt i = 0; i < reg->table[kind].n; i++) {
-    if (!(reg->table[kind].rows[i].flags & flag) != !set) continue;
+  for (PetscInt i = 0; i < t->n; i++) {
+    if (!SimRegistrySolverFits(&t->rows[i], type)) continue;
     if (buf[0]) PetscCall(PetscStrlcat(buf, ", ", len));
-    PetscCall(PetscStrlcat(buf, reg->table[kind].rows[i].name, len));
+    PetscCall(PetscStrlcat(buf, t->rows[i].name, len));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimRegistryScenesFor(SimRegistry reg, const SimRegEntry *solver, char *buf, size_t len)
+{
+  const SimTable *t = &reg->table[SIM_KIND_SCENE];
+
+  PetscFunctionBeginUser;
+  buf[0] = 0;
+  for (PetscInt i = 0; i < t->n; i++) {
+    if (!SimRegistrySolverFits(solver, t->rows[i].problem)) continue;
+    if (buf[0]) PetscCall(PetscStrlcat(buf, ", ", len));
+    PetscCall(PetscStrlcat(buf, t->rows[i].name, len));
   }
   PetscFunctionReturn(0);
 }
@@ -131,8 +177,10 @@ PetscErrorCode SimRegistryView(SimRegistry reg, FILE *out)
     for (PetscInt i = 0; i < t->n; i++) {
       const SimRegEntry *e = &t->rows[i];
       const char *par = (k == SIM_KIND_SOLVER) ? ((e->flags & SIM_REG_MPI) ? "  [MPI]" : "  [serial]") : "";
-      const char *grid = (k == SIM_KIND_SOLVER || k == SIM_KIND_SCENE) ? ((e->flags & SIM_REG_GRID) ? "  [grid]" : "") : "";
-      fprintf(out, "  %-20s %s%s%s\n", e->name, e->help, par, grid);
+      /* the pairing: what a scene builds, what a solver advances, a problem type's default solver */
+      const char *pre = k == SIM_KIND_PROBLEM ? "  [default solver: " : "  [";
+      if (e->problem[0]) fprintf(out, "  %-20s %s%s%s%s]\n", e->name, e->help, par, pre, e->problem);
+      else fprintf(out, "  %-20s %s%s\n", e->name, e->help, par);
     }
   }
   PetscFunctionReturn(0);

@@ -1,28 +1,28 @@
-/* SimRun: builds the scene's model (or grid problem), the solver, and runs the steps with output,
- * logging and progress; a non-finite state stops the run after saving the last good state. */
+/* SimRun: builds the scene's problem and the solver, and runs the steps with output, logging,
+ * checkpoints and progress; a non-finite state stops the run after saving the last good state.
+ * Nothing here knows what kind of problem it runs: every kind-specific act is a problem or solver
+ * op (framework/problem.h, framework/solver.h). */
 #include <errno.h>
 #include <sys/stat.h>
 #include "framework/sim.h"
 #include "framework/io/directory.h"
 #include "framework/events.h"
 #include "framework/io/vtk.h"
-#include "framework/io/png.h"
 #include "framework/io/csvlog.h"
 #include "framework/io/progress.h"
+#include "framework/linalg/blas_threads.h"
 
 struct _p_SimRun {
   MPI_Comm comm;
-  PetscBool io; /* this rank writes the output: rank 0 (the model's state is replicated on every rank) */
+  PetscBool io; /* this rank writes the files the run shares (log, series index): rank 0 */
   SimRegistry reg;
   SimScene scene;
-  SimModel model;        /* model scenes */
-  SimGridProblem *grid;  /* grid scenes (then model is NULL) */
+  SimProblem problem;
   SimSolver solver;
-  char scene_name[64], solver_name[64], outdir[PETSC_MAX_PATH_LEN];
+  char scene_name[64], solver_name[64], outdir[PETSC_MAX_PATH_LEN], restart[PETSC_MAX_PATH_LEN];
   PetscReal dt;
-  PetscInt steps, output_every, snapshot_every;
+  PetscInt steps, output_every, snapshot_every, checkpoint_every;
   PetscBool progress, help, snapshots, log;
-  SimCamera camera;
   PetscInt nmonitors;
   SimRunMonitorFn monitor[8];
   void *monitor_ctx[8];
@@ -40,15 +40,15 @@ PetscErrorCode SimRunGetFigures(SimRun r, PetscInt *n, const char *const **names
   PetscFunctionReturn(0);
 }
 
-/* Gathers the solver's figures, then the scene's (model scenes), at time t. Their number must not
- * change during a run: they are the CSV log's columns. */
+/* Gathers the solver's figures, then the scene's, at time t. Their number must not change during
+ * a run: they are the CSV log's columns. */
 static PetscErrorCode GatherFigures(SimRun r, PetscReal t, PetscBool first)
 {
   PetscInt ns, nc;
 
   PetscFunctionBeginUser;
   PetscCall(SimSolverFigures(r->solver, &ns, r->fig_name, r->fig_value));
-  PetscCall(SimSceneFigures(r->scene, r->model, t, &nc, r->fig_name + ns, r->fig_value + ns));
+  PetscCall(SimSceneFigures(r->scene, r->problem, t, &nc, r->fig_name + ns, r->fig_value + ns));
   PetscCheck(first || ns + nc == r->nfig, r->comm, PETSC_ERR_PLIB, "The number of figures changed from %" PetscInt_FMT " to %" PetscInt_FMT " during the run",
              r->nfig, ns + nc);
   r->nfig = ns + nc;
@@ -81,14 +81,37 @@ PetscErrorCode SimRunGetScene(SimRun r, SimScene *scene)
 
 PetscErrorCode SimRunCreate(MPI_Comm comm, SimRegistry reg, SimRun *run)
 {
+  PetscMPIInt rank;
+
   PetscFunctionBeginUser;
   PetscCall(PetscNew(run));
   (*run)->comm = comm;
   (*run)->reg = reg;
-  {
-    PetscMPIInt rank;
-    PetscCallMPI(MPI_Comm_rank(comm, &rank));
-    (*run)->io = (PetscBool)(rank == 0);
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  (*run)->io = (PetscBool)(rank == 0);
+  PetscFunctionReturn(0);
+}
+
+/* Checks both names and that they fit each other before anything is built, so a typo or a solver
+ * for another kind of problem fails fast with the valid names; picks the problem type's default
+ * solver when -solver was not given. */
+static PetscErrorCode MatchSceneAndSolver(SimRun r, PetscBool solver_set)
+{
+  const SimRegEntry *sc, *so, *pt;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimRegistryFind(r->reg, SIM_KIND_SCENE, r->scene_name, &sc));
+  PetscCall(SimRegistryFind(r->reg, SIM_KIND_PROBLEM, sc->problem, &pt));
+  if (!solver_set && pt->problem[0]) PetscCall(PetscStrncpy(r->solver_name, pt->problem, sizeof(r->solver_name)));
+  PetscCall(SimRegistryFind(r->reg, SIM_KIND_SOLVER, r->solver_name, &so));
+  if (!SimRegistrySolverFits(so, sc->problem)) {
+    char fit[1024], scn[1024];
+    PetscCall(SimRegistrySolversFor(r->reg, sc->problem, fit, sizeof(fit)));
+    PetscCall(SimRegistryScenesFor(r->reg, so, scn, sizeof(scn)));
+    SETERRQ(r->comm, PETSC_ERR_ARG_INCOMP,
+            "Solver '%s' does not fit scene '%s': the scene builds a %s problem and the solver advances %s. Solvers for it: %s. "
+            "Scenes for solver '%s': %s",
+            r->solver_name, r->scene_name, sc->problem, so->problem, fit[0] ? fit : "(none)", r->solver_name, scn[0] ? scn : "(none)");
   }
   PetscFunctionReturn(0);
 }
@@ -96,7 +119,8 @@ PetscErrorCode SimRunCreate(MPI_Comm comm, SimRegistry reg, SimRun *run)
 PetscErrorCode SimRunSetFromOptions(SimRun r)
 {
   char solvers[1024], scenes[1024];
-  PetscBool solver_set = PETSC_FALSE, isgrid;
+  PetscBool solver_set = PETSC_FALSE;
+  PetscInt blas_threads = 1; /* one per rank: fast and reproducible (a threaded BLAS changed iteration counts run to run) */
 
   PetscFunctionBeginUser;
   PetscCall(PetscStrcpy(r->scene_name, "cloth"));
@@ -106,6 +130,7 @@ PetscErrorCode SimRunSetFromOptions(SimRun r)
   r->steps = 120;
   r->output_every = 1;
   r->snapshot_every = 0;
+  r->checkpoint_every = 0;
   r->progress = PETSC_TRUE;
   r->snapshots = PETSC_TRUE;
   r->log = PETSC_TRUE;
@@ -115,57 +140,31 @@ PetscErrorCode SimRunSetFromOptions(SimRun r)
   PetscCall(PetscOptionsString("-scene", scenes, "", r->scene_name, r->scene_name, sizeof(r->scene_name), NULL));
   PetscCall(PetscOptionsString("-solver", solvers, "", r->solver_name, r->solver_name, sizeof(r->solver_name), &solver_set));
   PetscCall(PetscOptionsReal("-dt", "time step (s)", "", r->dt, &r->dt, NULL));
-  PetscCall(PetscOptionsInt("-steps", "number of steps", "", r->steps, &r->steps, NULL));
+  PetscCall(PetscOptionsInt("-steps", "number of steps (a restarted run ends at the same step)", "", r->steps, &r->steps, NULL));
   PetscCall(PetscOptionsString("-o", "output directory", "", r->outdir, r->outdir, sizeof(r->outdir), NULL));
-  PetscCall(PetscOptionsInt("-output_every", "write a VTK frame every N steps (0: none)", "", r->output_every, &r->output_every, NULL));
+  PetscCall(PetscOptionsInt("-output_every", "write a ParaView frame every N steps (0: none)", "", r->output_every, &r->output_every, NULL));
   PetscCall(PetscOptionsInt("-snapshot_every", "write a PNG every N steps (first and last always; 0: only those)", "",
                             r->snapshot_every, &r->snapshot_every, NULL));
   PetscCall(PetscOptionsBool("-snapshots", "write PNG snapshots", "", r->snapshots, &r->snapshots, NULL));
   PetscCall(PetscOptionsBool("-log", "write the per-step CSV log DIR/log.csv", "", r->log, &r->log, NULL));
   PetscCall(PetscOptionsBool("-progress", "progress line on stderr when it is a terminal", "", r->progress, &r->progress, NULL));
+  PetscCall(PetscOptionsInt("-blas_threads", "threads of the BLAS (CHOLMOD's, MUMPS' dense kernels) per MPI rank; set here, so "
+                            "OPENBLAS_NUM_THREADS is not needed", "", blas_threads, &blas_threads, NULL));
+  PetscCall(PetscOptionsInt("-checkpoint_every", "write DIR/checkpoint_<step>.bin every N steps (0: none)", "", r->checkpoint_every,
+                            &r->checkpoint_every, NULL));
+  PetscCall(PetscOptionsString("-restart", "continue from a checkpoint file (same scene, solver and options)", "", r->restart, r->restart,
+                               sizeof(r->restart), NULL));
   PetscOptionsEnd();
+  PetscCall(SimBLASSetThreads(blas_threads, NULL));
   PetscCheck(r->dt > 0 && PetscIsNormalReal(r->dt), r->comm, PETSC_ERR_ARG_OUTOFRANGE, "-dt must be > 0 (got %g)", (double)r->dt);
   PetscCheck(r->steps >= 0, r->comm, PETSC_ERR_ARG_OUTOFRANGE, "-steps must be >= 0 (got %" PetscInt_FMT ")", r->steps);
-  PetscCheck(r->output_every >= 0 && r->snapshot_every >= 0, r->comm, PETSC_ERR_ARG_OUTOFRANGE, "-output_every and -snapshot_every must be >= 0");
+  PetscCheck(r->output_every >= 0 && r->snapshot_every >= 0 && r->checkpoint_every >= 0, r->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "-output_every, -snapshot_every and -checkpoint_every must be >= 0");
 
-  /* check both names and that they fit each other before building anything, so a typo or a grid
-   * solver on a model scene (or the reverse) fails fast with the valid names */
-  {
-    const SimRegEntry *sc, *so;
-    PetscBool gscene;
-    char fit[1024];
-    PetscCall(SimRegistryFind(r->reg, SIM_KIND_SCENE, r->scene_name, &sc));
-    gscene = (sc->flags & SIM_REG_GRID) ? PETSC_TRUE : PETSC_FALSE;
-    PetscCall(SimRegistryNamesWithFlag(r->reg, SIM_KIND_SOLVER, SIM_REG_GRID, gscene, fit, sizeof(fit)));
-    if (gscene && !solver_set) { /* a grid scene's default solver: the first grid solver */
-      const SimRegEntry *e;
-      PetscInt n;
-      PetscCall(SimRegistryCount(r->reg, SIM_KIND_SOLVER, &n));
-      for (PetscInt i = n - 1; i >= 0; i--) {
-        PetscCall(SimRegistryGet(r->reg, SIM_KIND_SOLVER, i, &e));
-        if (e->flags & SIM_REG_GRID) PetscCall(PetscStrncpy(r->solver_name, e->name, sizeof(r->solver_name)));
-      }
-    }
-    PetscCall(SimRegistryFind(r->reg, SIM_KIND_SOLVER, r->solver_name, &so));
-    if (!(so->flags & SIM_REG_GRID) != !gscene) {
-      char scn[1024];
-      PetscCall(SimRegistryNamesWithFlag(r->reg, SIM_KIND_SCENE, SIM_REG_GRID, !gscene, scn, sizeof(scn)));
-      SETERRQ(r->comm, PETSC_ERR_ARG_INCOMP,
-              "Solver '%s' does not fit scene '%s': the scene %s. Solvers for it: %s. Scenes for solver '%s': %s", r->solver_name,
-              r->scene_name, gscene ? "is a grid problem (Eulerian)" : "builds a Lagrangian model", fit[0] ? fit : "(none)", r->solver_name,
-              scn[0] ? scn : "(none)");
-    }
-  }
+  PetscCall(MatchSceneAndSolver(r, solver_set));
   PetscCall(SimSceneCreate(r->reg, r->scene_name, &r->scene));
-  PetscCall(SimSceneIsGrid(r->scene, &isgrid));
-  if (isgrid) {
-    PetscCall(PetscNew(&r->grid));
-    PetscCall(SimSceneBuildGrid(r->scene, r->grid));
-    PetscCall(SimSolverCreateOnGrid(r->reg, r->solver_name, r->comm, r->grid, &r->solver));
-  } else {
-    PetscCall(SimSceneBuildModel(r->scene, r->reg, r->comm, &r->model));
-    PetscCall(SimSolverCreate(r->reg, r->solver_name, r->model, &r->solver));
-  }
+  PetscCall(SimSceneBuild(r->scene, r->comm, &r->problem));
+  PetscCall(SimSolverCreate(r->reg, r->solver_name, r->problem, &r->solver));
   PetscCall(SimSolverSetFromOptions(r->solver));
   PetscCall(PetscOptionsHasHelp(NULL, &r->help));
   PetscFunctionReturn(0);
@@ -175,96 +174,87 @@ typedef struct {
   SimPVD pvd;
   SimCSVLog csv;
   SimProgress progress;
-  PetscInt last_snapshot;
+  const char *ext; /* the problem's frame extension */
 } RunOutput;
-
-/* One view for the whole run: the body's initial box plus the same box moved down (along gravity)
- * by the body's diameter, the space a hanging or falling body swings into. */
-static PetscErrorCode FitCamera(SimRun r)
-{
-  const PetscScalar *x;
-  PetscReal *both, lo[3], hi[3], diam = 0, g = 0, gdir[3] = {0, -1, 0};
-  PetscInt nv = r->model->nv;
-
-  PetscFunctionBeginUser;
-  for (int d = 0; d < 3; d++) g += r->model->gravity[d] * r->model->gravity[d];
-  if (g > 0)
-    for (int d = 0; d < 3; d++) gdir[d] = r->model->gravity[d] / PetscSqrtReal(g);
-  PetscCall(VecGetArrayRead(r->model->x, &x));
-  for (int d = 0; d < 3; d++) lo[d] = PETSC_MAX_REAL, hi[d] = PETSC_MIN_REAL;
-  for (PetscInt i = 0; i < nv; i++)
-    for (int d = 0; d < 3; d++) lo[d] = PetscMin(lo[d], x[3 * i + d]), hi[d] = PetscMax(hi[d], x[3 * i + d]);
-  for (int d = 0; d < 3; d++) diam += (hi[d] - lo[d]) * (hi[d] - lo[d]);
-  diam = PetscSqrtReal(diam);
-  PetscCall(PetscMalloc1(6 * nv, &both));
-  for (PetscInt k = 0; k < 3 * nv; k++) both[k] = x[k], both[3 * nv + k] = x[k] + (g > 0 ? diam * gdir[k % 3] : 0);
-  PetscCall(VecRestoreArrayRead(r->model->x, &x));
-  PetscCall(SimCameraFit(2 * nv, both, 0.1, &r->camera));
-  PetscCall(PetscFree(both));
-  PetscFunctionReturn(0);
-}
 
 static PetscErrorCode WriteFrame(SimRun r, RunOutput *o, PetscInt step, PetscReal t)
 {
   char path[PETSC_MAX_PATH_LEN], file[64];
-  const PetscScalar *x, *v;
+  PetscBool written;
 
   PetscFunctionBeginUser;
-  if (r->grid) { /* the solver owns the state: a VTK ImageData frame, written collectively */
-    PetscBool written;
-    PetscCall(PetscSNPrintf(file, sizeof(file), "frame_%05" PetscInt_FMT ".vti", step));
-    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", r->outdir, file));
-    PetscCall(SimSolverWriteFrame(r->solver, path, &written));
-    if (written && o->pvd) PetscCall(SimPVDAdd(o->pvd, t, file));
-    PetscFunctionReturn(0);
-  }
-  if (!r->io) PetscFunctionReturn(0); /* the model's state is replicated: rank 0 writes it */
-  PetscCall(PetscSNPrintf(file, sizeof(file), "frame_%05" PetscInt_FMT ".vtu", step));
+  PetscCall(PetscSNPrintf(file, sizeof(file), "frame_%05" PetscInt_FMT ".%s", step, o->ext));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", r->outdir, file));
-  PetscCall(VecGetArrayRead(r->model->x, &x));
-  PetscCall(VecGetArrayRead(r->model->v, &v));
-  PetscCall(SimVTKWriteFrame(r->model, x, v, path));
-  PetscCall(VecRestoreArrayRead(r->model->v, &v));
-  PetscCall(VecRestoreArrayRead(r->model->x, &x));
-  PetscCall(SimPVDAdd(o->pvd, t, file));
+  PetscCall(SimSolverWriteFrame(r->solver, path, &written));
+  if (written && o->pvd) PetscCall(SimPVDAdd(o->pvd, t, file));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode WriteSnapshot(SimRun r, RunOutput *o, PetscInt step, PetscReal t)
+static PetscErrorCode WriteSnapshot(SimRun r, PetscInt step, PetscReal t)
 {
   char path[PETSC_MAX_PATH_LEN], caption[160];
-  const PetscScalar *x;
+  PetscBool written;
 
   PetscFunctionBeginUser;
-  o->last_snapshot = step;
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/snapshot_%05" PetscInt_FMT ".png", r->outdir, step));
   PetscCall(PetscSNPrintf(caption, sizeof(caption), "%s  %s  t = %.3f s  step %" PetscInt_FMT, r->scene_name, r->solver_name, (double)t, step));
-  if (r->grid) { /* collective: the solver gathers its slice */
-    PetscBool written;
-    PetscCall(SimSolverWriteImage(r->solver, caption, path, &written));
-    PetscFunctionReturn(0);
-  }
-  if (!r->io) PetscFunctionReturn(0);
-  PetscCall(VecGetArrayRead(r->model->x, &x));
-  PetscCall(SimPNGWrite(r->model, x, &r->camera, caption, path));
-  PetscCall(VecRestoreArrayRead(r->model->x, &x));
-  o->last_snapshot = step;
+  PetscCall(SimSolverWriteImage(r->solver, caption, path, &written));
   PetscFunctionReturn(0);
 }
 
-/* Writes the last good state to DIR/last_good.vtu (path returned). */
-static PetscErrorCode WriteLastGood(SimRun r, Vec xgood, Vec vgood, char *path, size_t len)
+/* DIR/checkpoint_<step>.bin: the solver's time and step, the problem's state and the solver's
+ * history (SimSolverSave). Written to a temporary name and renamed, so a crash never leaves a
+ * truncated checkpoint under the final name. */
+static PetscErrorCode WriteCheckpoint(SimRun r, PetscInt step)
 {
-  const PetscScalar *x, *v;
+  char path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN];
+  PetscViewer viewer;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscSNPrintf(path, len, "%s/last_good.vtu", r->outdir));
-  if (!r->io) PetscFunctionReturn(0);
-  PetscCall(VecGetArrayRead(xgood, &x));
-  PetscCall(VecGetArrayRead(vgood, &v));
-  PetscCall(SimVTKWriteFrame(r->model, x, v, path));
-  PetscCall(VecRestoreArrayRead(vgood, &v));
-  PetscCall(VecRestoreArrayRead(xgood, &x));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/checkpoint_%05" PetscInt_FMT ".bin", r->outdir, step));
+  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", path));
+  PetscCall(PetscViewerCreate(r->comm, &viewer));
+  PetscCall(PetscViewerSetType(viewer, PETSCVIEWERBINARY));
+  PetscCall(PetscViewerBinarySetSkipInfo(viewer, PETSC_TRUE));
+  PetscCall(PetscViewerFileSetMode(viewer, FILE_MODE_WRITE));
+  PetscCall(PetscViewerFileSetName(viewer, tmp));
+  PetscCall(SimSolverSave(r->solver, viewer));
+  PetscCall(PetscViewerDestroy(&viewer));
+  if (r->io) PetscCheck(rename(tmp, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+  PetscCallMPI(MPI_Barrier(r->comm));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ReadCheckpoint(SimRun r)
+{
+  PetscViewer viewer;
+  PetscBool exists = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscTestFile(r->restart, 'r', &exists));
+  PetscCheck(exists, r->comm, PETSC_ERR_FILE_OPEN, "-restart: cannot read '%s'", r->restart);
+  PetscCall(PetscViewerCreate(r->comm, &viewer));
+  PetscCall(PetscViewerSetType(viewer, PETSCVIEWERBINARY));
+  PetscCall(PetscViewerBinarySetSkipInfo(viewer, PETSC_TRUE));
+  PetscCall(PetscViewerFileSetMode(viewer, FILE_MODE_READ));
+  PetscCall(PetscViewerFileSetName(viewer, r->restart));
+  PetscCall(SimSolverLoad(r->solver, viewer));
+  PetscCall(PetscViewerDestroy(&viewer));
+  PetscFunctionReturn(0);
+}
+
+/* The step blew up: put the last good state back, write it as DIR/last_good.<ext>, and say where. */
+static PetscErrorCode WriteLastGood(SimRun r, RunOutput *o, char *where, size_t len)
+{
+  char path[PETSC_MAX_PATH_LEN];
+  PetscBool written;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimSolverStash(r->solver, PETSC_TRUE));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/last_good.%s", r->outdir, o->ext));
+  PetscCall(SimSolverWriteFrame(r->solver, path, &written));
+  if (written) PetscCall(PetscStrncpy(where, path, len));
+  else PetscCall(PetscSNPrintf(where, len, "the frames in %s/ (this problem writes no last-good frame)", r->outdir));
   PetscFunctionReturn(0);
 }
 
@@ -273,10 +263,10 @@ PetscErrorCode SimRunExecute(SimRun r)
   RunOutput o = {0};
   SimEnergyReport rep;
   const SimStepStats *stats;
-  char path[PETSC_MAX_PATH_LEN];
-  Vec xgood, vgood;
+  char path[PETSC_MAX_PATH_LEN], summary[256];
   PetscLogDouble t0, t1, wall_start;
-  PetscInt not_converged = 0, total_newton = 0;
+  PetscInt not_converged = 0, total_newton = 0, first = 0;
+  PetscReal t = 0;
   SimEvents ev;
 
   PetscFunctionBeginUser;
@@ -284,61 +274,50 @@ PetscErrorCode SimRunExecute(SimRun r)
   PetscCall(SimEventsGet(&ev));
   if (r->io) PetscCall(SimMakeDirectory(r->outdir));
   PetscCallMPI(MPI_Barrier(r->comm));
+  PetscCall(SimProblemGetFrameExtension(r->problem, &o.ext));
   PetscCall(SimSolverSetUp(r->solver));
+  if (r->restart[0]) PetscCall(ReadCheckpoint(r));
+  PetscCall(SimSolverGetTime(r->solver, &t, &first));
+  PetscCheck(first <= r->steps, r->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "-restart: the checkpoint is at step %" PetscInt_FMT ", past -steps %" PetscInt_FMT " (-steps counts from the start of the run)", first,
+             r->steps);
   PetscCall(SimSolverGetStats(r->solver, &stats));
   PetscCall(SimSolverEnergy(r->solver, &rep));
-  PetscCall(GatherFigures(r, 0.0, PETSC_TRUE));
-  if (r->log && r->io) { /* rank 0 writes the files the run shares (a grid solver writes its frames collectively) */
+  PetscCall(GatherFigures(r, t, PETSC_TRUE));
+  if (r->log && r->io) { /* rank 0 writes the files the run shares */
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/log.csv", r->outdir));
     PetscCall(SimCSVLogCreateWithFigures(path, &rep, r->nfig, r->fig_name, &o.csv));
-    PetscCall(SimCSVLogRowWithFigures(o.csv, 0, 0.0, r->dt, &rep, NULL, 0.0, r->nfig, r->fig_value));
+    PetscCall(SimCSVLogRowWithFigures(o.csv, first, t, r->dt, &rep, NULL, 0.0, r->nfig, r->fig_value));
   }
-  PetscCall(CallMonitors(r, 0, 0.0, &rep, NULL, 0.0));
+  PetscCall(CallMonitors(r, first, t, &rep, NULL, 0.0));
   if (r->output_every && r->io) {
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s.pvd", r->outdir, r->scene_name));
     PetscCall(SimPVDCreate(path, &o.pvd));
   }
-  if (r->snapshots && !r->grid) PetscCall(FitCamera(r));
   PetscCall(PetscLogEventBegin(ev.output, 0, 0, 0, 0));
-  if (r->output_every) PetscCall(WriteFrame(r, &o, 0, 0.0));
-  if (r->snapshots) PetscCall(WriteSnapshot(r, &o, 0, 0.0));
+  if (r->output_every) PetscCall(WriteFrame(r, &o, first, t));
+  if (r->snapshots) PetscCall(WriteSnapshot(r, first, t));
   PetscCall(PetscLogEventEnd(ev.output, 0, 0, 0, 0));
-  if (r->grid)
-    PetscCall(PetscPrintf(r->comm, "pbsim: scene %s (%" PetscInt_FMT "D grid, %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " cells), solver %s, dt = %g s, %" PetscInt_FMT " steps -> %s/\n",
-                          r->scene_name, r->grid->dim, r->grid->n[0], r->grid->n[1], r->grid->n[2], r->solver_name, (double)r->dt, r->steps, r->outdir));
-  else
-    PetscCall(PetscPrintf(r->comm, "pbsim: scene %s (%" PetscInt_FMT " vertices, %" PetscInt_FMT " pinned), solver %s, dt = %g s, %" PetscInt_FMT " steps -> %s/\n",
-                          r->scene_name, r->model->nv, r->model->npinned, r->solver_name, (double)r->dt, r->steps, r->outdir));
+  PetscCall(SimProblemSummary(r->problem, summary, sizeof(summary)));
+  PetscCall(PetscPrintf(r->comm, "pbsim: scene %s (%s), solver %s, dt = %g s, %" PetscInt_FMT " steps -> %s/\n", r->scene_name, summary,
+                        r->solver_name, (double)r->dt, r->steps, r->outdir));
+  if (first) PetscCall(PetscPrintf(r->comm, "pbsim: restarted from %s at step %" PetscInt_FMT " (t = %g s)\n", r->restart, first, (double)t));
 
-  /* the last good state: the model's x and v, or the grid solver's state vector */
-  {
-    Vec state;
-    PetscCall(SimSolverGetState(r->solver, &state));
-    PetscCall(VecDuplicate(state, &xgood));
-    PetscCall(VecDuplicate(r->model ? r->model->v : state, &vgood));
-  }
   PetscCall(SimProgressStart(&o.progress, r->steps, (PetscBool)(r->progress && r->io)));
   PetscCall(PetscTime(&wall_start));
-  for (PetscInt step = 1; step <= r->steps; step++) {
+  for (PetscInt step = first + 1; step <= r->steps; step++) {
     SimStepOutcome outcome;
-    PetscReal t;
 
-    if (r->model) {
-      PetscCall(VecCopy(r->model->x, xgood));
-      PetscCall(VecCopy(r->model->v, vgood));
-    }
+    PetscCall(SimSolverStash(r->solver, PETSC_FALSE));
     PetscCall(PetscTime(&t0));
     PetscCall(SimSolverStep(r->solver, r->dt, &outcome));
     PetscCall(PetscTime(&t1));
     PetscCall(SimSolverGetTime(r->solver, &t, NULL));
     if (outcome == SIM_STEP_NONFINITE) { /* stop: save the last good state, free everything, say what to try */
       PetscCall(SimProgressFinish(&o.progress, step, t));
-      if (r->model) PetscCall(WriteLastGood(r, xgood, vgood, path, sizeof(path)));
-      else PetscCall(PetscSNPrintf(path, sizeof(path), "the frames in %s/", r->outdir)); /* grid: frames hold the history */
+      PetscCall(WriteLastGood(r, &o, path, sizeof(path)));
       PetscCall(SimCSVLogDestroy(&o.csv));
       PetscCall(SimPVDDestroy(&o.pvd));
-      PetscCall(VecDestroy(&xgood));
-      PetscCall(VecDestroy(&vgood));
       SETERRQ(r->comm, PETSC_ERR_FP,
               "Step %" PetscInt_FMT " (t = %g s) of solver '%s' produced a non-finite state (NaN or Inf). The last good state "
               "(step %" PetscInt_FMT ") is in %s. Try a smaller -dt (now %g) or an implicit integrator (-solver implicit_euler).",
@@ -354,20 +333,22 @@ PetscErrorCode SimRunExecute(SimRun r)
     if (o.csv) PetscCall(SimCSVLogRowWithFigures(o.csv, step, t, r->dt, &rep, stats, 1e3 * (t1 - t0), r->nfig, r->fig_value));
     PetscCall(CallMonitors(r, step, t, &rep, stats, 1e3 * (t1 - t0)));
     if (r->output_every && step % r->output_every == 0) PetscCall(WriteFrame(r, &o, step, t));
-    if (r->snapshots && ((r->snapshot_every && step % r->snapshot_every == 0) || step == r->steps)) PetscCall(WriteSnapshot(r, &o, step, t));
+    if (r->snapshots && ((r->snapshot_every && step % r->snapshot_every == 0) || step == r->steps)) PetscCall(WriteSnapshot(r, step, t));
+    if (r->checkpoint_every && step % r->checkpoint_every == 0) PetscCall(WriteCheckpoint(r, step));
     PetscCall(PetscLogEventEnd(ev.output, 0, 0, 0, 0));
     PetscCall(SimProgressUpdate(&o.progress, step, t));
   }
   PetscCall(PetscTime(&t1));
-  PetscCall(SimProgressFinish(&o.progress, r->steps, r->steps * r->dt));
-  PetscCall(PetscPrintf(r->comm, "pbsim: done: %" PetscInt_FMT " steps in %.3f s (%.2f ms/step", r->steps, (double)(t1 - wall_start),
-                        r->steps ? 1e3 * (double)(t1 - wall_start) / r->steps : 0.0));
-  if (total_newton) PetscCall(PetscPrintf(r->comm, ", %.2f nonlinear iterations/step", (double)total_newton / r->steps));
+  {
+    const PetscInt ran = r->steps - first;
+    PetscCall(SimProgressFinish(&o.progress, r->steps, t));
+    PetscCall(PetscPrintf(r->comm, "pbsim: done: %" PetscInt_FMT " steps in %.3f s (%.2f ms/step", ran, (double)(t1 - wall_start),
+                          ran ? 1e3 * (double)(t1 - wall_start) / ran : 0.0));
+    if (total_newton) PetscCall(PetscPrintf(r->comm, ", %.2f nonlinear iterations/step", (double)total_newton / ran));
+  }
   PetscCall(PetscPrintf(r->comm, "); energy %.6g J at the end", (double)rep.total));
   if (not_converged) PetscCall(PetscPrintf(r->comm, "; %" PetscInt_FMT " step(s) did not converge", not_converged));
   PetscCall(PetscPrintf(r->comm, "\n"));
-  PetscCall(VecDestroy(&xgood));
-  PetscCall(VecDestroy(&vgood));
   PetscCall(SimCSVLogDestroy(&o.csv));
   PetscCall(SimPVDDestroy(&o.pvd));
   PetscFunctionReturn(0);
@@ -380,17 +361,10 @@ PetscErrorCode SimRunGetSolver(SimRun r, SimSolver *solver)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode SimRunGetModel(SimRun r, SimModel *model)
+PetscErrorCode SimRunGetProblem(SimRun r, SimProblem *problem)
 {
   PetscFunctionBeginUser;
-  *model = r->model;
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode SimRunGetGrid(SimRun r, const SimGridProblem **grid)
-{
-  PetscFunctionBeginUser;
-  *grid = r->grid;
+  *problem = r->problem;
   PetscFunctionReturn(0);
 }
 
@@ -399,9 +373,8 @@ PetscErrorCode SimRunDestroy(SimRun *run)
   PetscFunctionBeginUser;
   if (!run || !*run) PetscFunctionReturn(0);
   PetscCall(SimSolverDestroy(&(*run)->solver));
-  PetscCall(SimModelDestroy(&(*run)->model));
+  PetscCall(SimProblemDestroy(&(*run)->problem));
   PetscCall(SimSceneDestroy(&(*run)->scene));
-  PetscCall(PetscFree((*run)->grid));
   PetscCall(PetscFree(*run));
   PetscFunctionReturn(0);
 }

@@ -2,23 +2,25 @@
  * and the defaults for optional ops. Implementations only compute. */
 #include "framework/solver_impl.h"
 
-/* Finds the row, checks it suits the problem (grid or model) and the number of ranks, and calls
- * the constructor on a solver bound to `model` or `grid`. */
-static PetscErrorCode Create_Solver(SimRegistry reg, const char *type, MPI_Comm comm, SimModel model, const SimGridProblem *grid,
-                                    SimSolver *solver)
+/* Finds the row, checks it advances the problem's type and runs on the problem's number of ranks,
+ * and calls the constructor on a solver bound to the problem. */
+PetscErrorCode SimSolverCreate(SimRegistry reg, const char *type, SimProblem problem, SimSolver *solver)
 {
   const SimRegEntry *e;
   SimSolver s;
   PetscMPIInt size;
-  PetscBool isgrid = grid ? PETSC_TRUE : PETSC_FALSE;
+  MPI_Comm comm;
+  const char *ptype;
 
   PetscFunctionBeginUser;
+  PetscCall(SimProblemGetComm(problem, &comm));
+  PetscCall(SimProblemGetType(problem, &ptype));
   PetscCall(SimRegistryFind(reg, SIM_KIND_SOLVER, type, &e));
-  if (!(e->flags & SIM_REG_GRID) != !isgrid) {
+  if (!SimRegistrySolverFits(e, ptype)) {
     char names[1024];
-    PetscCall(SimRegistryNamesWithFlag(reg, SIM_KIND_SOLVER, SIM_REG_GRID, isgrid, names, sizeof(names)));
-    SETERRQ(comm, PETSC_ERR_ARG_INCOMP, "Solver '%s' solves %s, but this is a %s. Solvers for it: %s", type,
-            isgrid ? "Lagrangian models" : "grid problems", isgrid ? "grid problem" : "Lagrangian model", names[0] ? names : "(none)");
+    PetscCall(SimRegistrySolversFor(reg, ptype, names, sizeof(names)));
+    SETERRQ(comm, PETSC_ERR_ARG_INCOMP, "Solver '%s' advances %s problems, not this %s problem. Solvers for it: %s", type, e->problem, ptype,
+            names[0] ? names : "(none)");
   }
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCheck(size == 1 || (e->flags & SIM_REG_MPI), comm, PETSC_ERR_SUP,
@@ -27,28 +29,18 @@ static PetscErrorCode Create_Solver(SimRegistry reg, const char *type, MPI_Comm 
   PetscCall(PetscNew(&s));
   PetscCall(PetscStrncpy(s->type, type, sizeof(s->type)));
   s->comm = comm;
-  s->model = model;
-  s->grid = grid;
+  s->problem = problem;
   PetscCall(SimEventsGet(&s->ev));
   PetscCall(((SimSolverCreateFn)e->create)(s));
   PetscCheck(s->ops.step, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Solver '%s' provides no step operation", type);
-  PetscCheck(!grid || (s->ops.energy && s->ops.state), PETSC_COMM_SELF, PETSC_ERR_PLIB,
-             "Grid solver '%s' must provide the energy and state operations", type);
   *solver = s;
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode SimSolverCreate(SimRegistry reg, const char *type, SimModel model, SimSolver *solver)
+PetscErrorCode SimSolverGetProblem(SimSolver s, SimProblem *problem)
 {
   PetscFunctionBeginUser;
-  PetscCall(Create_Solver(reg, type, model->comm, model, NULL, solver));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode SimSolverCreateOnGrid(SimRegistry reg, const char *type, MPI_Comm comm, const SimGridProblem *problem, SimSolver *solver)
-{
-  PetscFunctionBeginUser;
-  PetscCall(Create_Solver(reg, type, comm, NULL, problem, solver));
+  *problem = s->problem;
   PetscFunctionReturn(0);
 }
 
@@ -75,80 +67,39 @@ PetscErrorCode SimSolverSetUp(SimSolver s)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode StateIsFinite(SimSolver s, PetscBool *finite)
+PetscErrorCode SimSolverIsFinite(SimSolver s, PetscBool *finite)
 {
-  PetscReal nx, nv = 0;
+  PetscBool own = PETSC_TRUE;
 
   PetscFunctionBeginUser;
-  if (s->model) {
-    PetscCall(VecNorm(s->model->x, NORM_INFINITY, &nx));
-    PetscCall(VecNorm(s->model->v, NORM_INFINITY, &nv));
-  } else {
+  PetscCall(SimProblemIsFinite(s->problem, finite));
+  if (s->ops.is_finite) PetscCall(s->ops.is_finite(s, &own));
+  else if (s->ops.state) {
     Vec state;
+    PetscReal nrm;
     PetscCall(s->ops.state(s, &state));
-    PetscCall(VecNorm(state, NORM_INFINITY, &nx));
+    PetscCall(VecNorm(state, NORM_INFINITY, &nrm));
+    own = (PetscBool)!PetscIsInfOrNanReal(nrm);
   }
-  *finite = (PetscBool)(!PetscIsInfOrNanReal(nx) && !PetscIsInfOrNanReal(nv));
-  PetscFunctionReturn(0);
-}
-
-/* Kinematic pins, before the step: the pinned vertices jump to their scripted positions at
- * t + dt with zero velocity, so every integrator treats them as fixed during the step. */
-static PetscErrorCode KinematicBefore(SimSolver s, PetscReal dt, PetscReal *xold)
-{
-  SimModel m = s->model;
-  PetscScalar *x, *v;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArray(m->x, &x));
-  PetscCall(VecGetArray(m->v, &v));
-  PetscCall(PetscArraycpy(xold, x, 3 * m->nv));
-  PetscCall(m->kinematic(m->kinematic_ctx, s->time + dt, x));
-  for (PetscInt i = 0; i < m->nv; i++)
-    if (m->pinned[i]) v[3 * i] = v[3 * i + 1] = v[3 * i + 2] = 0;
-  PetscCall(VecRestoreArray(m->v, &v));
-  PetscCall(VecRestoreArray(m->x, &x));
-  PetscFunctionReturn(0);
-}
-
-/* After the step: the pinned vertices carry the velocity of their scripted motion (for energy
- * and momentum reports and damping at the next step). */
-static PetscErrorCode KinematicAfter(SimSolver s, PetscReal dt, const PetscReal *xold)
-{
-  SimModel m = s->model;
-  PetscScalar *x, *v;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetArray(m->x, &x));
-  PetscCall(VecGetArray(m->v, &v));
-  for (PetscInt i = 0; i < m->nv; i++)
-    if (m->pinned[i])
-      for (int d = 0; d < 3; d++) v[3 * i + d] = (x[3 * i + d] - xold[3 * i + d]) / dt;
-  PetscCall(VecRestoreArray(m->v, &v));
-  PetscCall(VecRestoreArray(m->x, &x));
+  *finite = (PetscBool)(*finite && own);
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode SimSolverStep(SimSolver s, PetscReal dt, SimStepOutcome *outcome)
 {
   PetscBool finite = PETSC_FALSE;
-  PetscReal *xold = NULL;
 
   PetscFunctionBeginUser;
   PetscCheck(dt > 0 && PetscIsNormalReal(dt), s->comm, PETSC_ERR_ARG_OUTOFRANGE, "The time step must be > 0 (got dt = %g)", (double)dt);
   PetscCall(SimSolverSetUp(s));
   PetscCall(PetscMemzero(&s->stats, sizeof(s->stats)));
   PetscCall(PetscLogEventBegin(s->ev.step, 0, 0, 0, 0));
-  if (s->model && s->model->kinematic) {
-    PetscCall(PetscMalloc1(3 * s->model->nv, &xold));
-    PetscCall(KinematicBefore(s, dt, xold));
-  }
+  PetscCall(SimProblemBeforeStep(s->problem, s->time, dt));
   PetscCall(s->ops.step(s, dt));
   if (!s->stats.substeps) s->stats.substeps = 1; /* solvers without internal steps leave it 0 */
-  if (xold) PetscCall(KinematicAfter(s, dt, xold));
-  PetscCall(PetscFree(xold));
+  PetscCall(SimProblemAfterStep(s->problem, s->time, dt));
   PetscCall(PetscLogEventEnd(s->ev.step, 0, 0, 0, 0));
-  PetscCall(StateIsFinite(s, &finite));
+  PetscCall(SimSolverIsFinite(s, &finite));
   if (!finite) s->stats.outcome = SIM_STEP_NONFINITE;
   s->time += dt;
   s->step++;
@@ -158,9 +109,13 @@ PetscErrorCode SimSolverStep(SimSolver s, PetscReal dt, SimStepOutcome *outcome)
 
 PetscErrorCode SimSolverEnergy(SimSolver s, SimEnergyReport *rep)
 {
+  PetscBool has = PETSC_FALSE;
+
   PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(rep, sizeof(*rep)));
   if (s->ops.energy) PetscCall(s->ops.energy(s, rep));
-  else PetscCall(SimModelReport(s->model, s->model->x, s->model->v, rep));
+  else PetscCall(SimProblemReport(s->problem, rep, &has));
+  PetscCheck(s->ops.energy || has, s->comm, PETSC_ERR_SUP, "Neither solver '%s' nor its problem reports an energy", s->type);
   PetscFunctionReturn(0);
 }
 
@@ -188,13 +143,11 @@ PetscErrorCode SimSolverGetType(SimSolver s, const char **type)
 
 PetscErrorCode SimSolverView(SimSolver s, PetscViewer viewer)
 {
+  char summary[256];
+
   PetscFunctionBeginUser;
-  if (s->model)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "SimSolver %s: %" PetscInt_FMT " vertices, %" PetscInt_FMT " pinned, %" PetscInt_FMT " energy terms\n",
-                                     s->type, s->model->nv, s->model->npinned, s->model->nterms));
-  else
-    PetscCall(PetscViewerASCIIPrintf(viewer, "SimSolver %s: %" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " cells\n",
-                                     s->type, s->grid->dim, s->grid->n[0], s->grid->n[1], s->grid->n[2]));
+  PetscCall(SimProblemSummary(s->problem, summary, sizeof(summary)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "SimSolver %s: %s\n", s->type, summary));
   if (s->ops.view) {
     PetscCall(PetscViewerASCIIPushTab(viewer));
     PetscCall(s->ops.view(s, viewer));
@@ -213,19 +166,32 @@ PetscErrorCode SimSolverFigures(SimSolver s, PetscInt *n, const char *names[], P
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode SimSolverGetSeries(SimSolver s, const char *name, PetscInt *n, const PetscReal **values)
+{
+  PetscFunctionBeginUser;
+  *n = 0;
+  *values = NULL;
+  if (s->ops.series) PetscCall(s->ops.series(s, name, n, values));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimSolverWriteFrame(SimSolver s, const char *path, PetscBool *written)
 {
   PetscFunctionBeginUser;
-  *written = s->ops.write_frame ? PETSC_TRUE : PETSC_FALSE;
-  if (s->ops.write_frame) PetscCall(s->ops.write_frame(s, path));
+  if (s->ops.write_frame) {
+    PetscCall(s->ops.write_frame(s, path));
+    *written = PETSC_TRUE;
+  } else PetscCall(SimProblemWriteFrame(s->problem, path, written));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode SimSolverWriteImage(SimSolver s, const char *caption, const char *path, PetscBool *written)
 {
   PetscFunctionBeginUser;
-  *written = s->ops.write_image ? PETSC_TRUE : PETSC_FALSE;
-  if (s->ops.write_image) PetscCall(s->ops.write_image(s, caption, path));
+  if (s->ops.write_image) {
+    PetscCall(s->ops.write_image(s, caption, path));
+    *written = PETSC_TRUE;
+  } else PetscCall(SimProblemWriteImage(s->problem, caption, path, written));
   PetscFunctionReturn(0);
 }
 
@@ -233,7 +199,60 @@ PetscErrorCode SimSolverGetState(SimSolver s, Vec *state)
 {
   PetscFunctionBeginUser;
   if (s->ops.state) PetscCall(s->ops.state(s, state));
-  else *state = s->model->x;
+  else PetscCall(SimProblemGetState(s->problem, state));
+  PetscCheck(*state, s->comm, PETSC_ERR_SUP, "Neither solver '%s' nor its problem holds a state vector", s->type);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimSolverStash(SimSolver s, PetscBool restore)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SimProblemStash(s->problem, restore));
+  if (s->ops.stash) PetscCall(s->ops.stash(s, restore));
+  PetscFunctionReturn(0);
+}
+
+/* The checkpoint layout: a header (magic, problem type, solver type, time, step), the problem's
+ * part, the solver's part. Strings are fixed-size char records so the reader can check them. */
+static const char checkpoint_magic[32] = "pbsim checkpoint v1";
+
+PetscErrorCode SimSolverSave(SimSolver s, PetscViewer viewer)
+{
+  char rec[3][64] = {{0}};
+  const char *ptype;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimSolverSetUp(s));
+  PetscCall(SimProblemGetType(s->problem, &ptype));
+  PetscCall(PetscStrncpy(rec[0], checkpoint_magic, sizeof(rec[0])));
+  PetscCall(PetscStrncpy(rec[1], ptype, sizeof(rec[1])));
+  PetscCall(PetscStrncpy(rec[2], s->type, sizeof(rec[2])));
+  PetscCall(PetscViewerBinaryWrite(viewer, rec, sizeof(rec), PETSC_CHAR));
+  PetscCall(PetscViewerBinaryWrite(viewer, &s->time, 1, PETSC_REAL));
+  PetscCall(PetscViewerBinaryWrite(viewer, &s->step, 1, PETSC_INT));
+  PetscCall(SimProblemSave(s->problem, viewer));
+  if (s->ops.save) PetscCall(s->ops.save(s, viewer));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimSolverLoad(SimSolver s, PetscViewer viewer)
+{
+  char rec[3][64];
+  const char *ptype;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimSolverSetUp(s));
+  PetscCall(SimProblemGetType(s->problem, &ptype));
+  PetscCall(PetscViewerBinaryRead(viewer, rec, sizeof(rec), NULL, PETSC_CHAR));
+  rec[0][63] = rec[1][63] = rec[2][63] = 0;
+  PetscCheck(!strcmp(rec[0], checkpoint_magic), s->comm, PETSC_ERR_FILE_UNEXPECTED, "Not a pbsim checkpoint (its header is not '%s')", checkpoint_magic);
+  PetscCheck(!strcmp(rec[1], ptype) && !strcmp(rec[2], s->type), s->comm, PETSC_ERR_ARG_INCOMP,
+             "The checkpoint holds a %s problem advanced by solver '%s'; this run has a %s problem and solver '%s' (restart with the "
+             "same scene, solver and options)", rec[1], rec[2], ptype, s->type);
+  PetscCall(PetscViewerBinaryRead(viewer, &s->time, 1, NULL, PETSC_REAL));
+  PetscCall(PetscViewerBinaryRead(viewer, &s->step, 1, NULL, PETSC_INT));
+  PetscCall(SimProblemLoad(s->problem, viewer));
+  if (s->ops.load) PetscCall(s->ops.load(s, viewer));
   PetscFunctionReturn(0);
 }
 

@@ -2,9 +2,8 @@
 #pragma once
 #include <petscsys.h>
 #include "framework/registry.h"
-#include "framework/grid.h"
 #include "framework/figures.h"
-#include "framework/model/model.h"
+#include "framework/problem.h"
 
 typedef struct _p_SimSolver *SimSolver;
 
@@ -28,29 +27,28 @@ typedef struct {
   PetscReal objective[SIM_MAX_HISTORY]; /* objective (e.g. incremental potential) per iteration */
   PetscInt substeps;        /* internal steps taken (adaptive methods; 1 otherwise) */
   PetscInt rejected;        /* internal steps rejected by error control */
-  /* Optional, filled by solvers that can (pd): elapsed_ms[k] = wall time of the step's solve up to
-   * iteration k (0 for solvers that do not record it; excludes monitoring evaluations), and the
-   * reference minimum Phi* of the step's objective (pd with -pd_reference_newton: by Newton). */
-  PetscReal elapsed_ms[SIM_MAX_HISTORY];
-  PetscBool has_reference;
-  PetscReal reference_objective;
+  PetscInt pattern_changes; /* times the Hessian's sparsity changed (contact sets): re-preallocated and
+                               refactored symbolically */
 } SimStepStats;
+/* What only some solvers record per step is not a field here but a named series the solver
+ * offers (SimSolverGetSeries), e.g. pd's "elapsed_ms" and "reference_objective". */
 
 /* Constructor signature a solver registration carries (SIM_KIND_SOLVER). */
 typedef PetscErrorCode (*SimSolverCreateFn)(SimSolver);
 
-/* Public API. Create by registered name on a model (the solver does not own the model). */
-PetscErrorCode SimSolverCreate(SimRegistry reg, const char *type, SimModel model, SimSolver *solver);
-/* Create a grid solver (registered with SIM_REG_GRID) on a grid problem, on `comm`; the problem
- * must outlive the solver. A model solver here, or a grid solver in SimSolverCreate, is an error
- * naming the solvers that fit. */
-PetscErrorCode SimSolverCreateOnGrid(SimRegistry reg, const char *type, MPI_Comm comm, const SimGridProblem *problem, SimSolver *solver);
+/* Public API. Creates the solver registered as `type` on a problem (which must outlive it; the
+ * solver does not own it). A solver whose registration does not list the problem's type is an
+ * error naming the solvers that fit; so is one that cannot run on the problem's number of ranks. */
+PetscErrorCode SimSolverCreate(SimRegistry reg, const char *type, SimProblem problem, SimSolver *solver);
+PetscErrorCode SimSolverGetProblem(SimSolver solver, SimProblem *problem);
 PetscErrorCode SimSolverSetFromOptions(SimSolver solver);
 PetscErrorCode SimSolverSetUp(SimSolver solver);
 /* Advances by dt > 0. Sets up on first call, logs the SimStep event, checks the new state is
  * finite. Returns the outcome in *outcome (NULL allowed); errors are reserved for bad input
  * and library failures. */
 PetscErrorCode SimSolverStep(SimSolver solver, PetscReal dt, SimStepOutcome *outcome);
+/* Energy and momentum: the solver's own report where it keeps the state (a grid solver), else
+ * the problem's. */
 PetscErrorCode SimSolverEnergy(SimSolver solver, SimEnergyReport *rep);
 PetscErrorCode SimSolverGetStats(SimSolver solver, const SimStepStats **stats);
 PetscErrorCode SimSolverGetTime(SimSolver solver, PetscReal *t, PetscInt *step);
@@ -59,11 +57,25 @@ PetscErrorCode SimSolverView(SimSolver solver, PetscViewer viewer);
 /* The solver's named per-step figures (at most SIM_MAX_FIGURES; *n = 0 when it has none). The
  * names stay valid while the solver lives. */
 PetscErrorCode SimSolverFigures(SimSolver solver, PetscInt *n, const char *names[], PetscReal values[]);
-/* Output of solvers that own their state (grid solvers): a ParaView frame at path, a PNG at path
- * with a caption. *written is PETSC_FALSE when the solver has no such output. Collective. */
+/* A named per-step series the solver records beyond SimStepStats (e.g. pd: "elapsed_ms", the
+ * wall time of the step's solve up to each iteration; "reference_objective", Newton's minimum of
+ * the step's objective). *n = 0 when it records none of that name. Valid until the next step. */
+PetscErrorCode SimSolverGetSeries(SimSolver solver, const char *name, PetscInt *n, const PetscReal **values);
+/* Output: a ParaView frame at path, a PNG at path with a caption, by the solver where it keeps
+ * the state, else by the problem. *written is PETSC_FALSE when neither has such output. Collective. */
 PetscErrorCode SimSolverWriteFrame(SimSolver solver, const char *path, PetscBool *written);
 PetscErrorCode SimSolverWriteImage(SimSolver solver, const char *caption, const char *path, PetscBool *written);
-/* The state as one Vec (not a copy; do not destroy): the model's x for model solvers, the
- * solver's own (e.g. the face velocities) for grid solvers. */
+/* The state as one Vec (not a copy; do not destroy): the solver's own where it keeps one (e.g. the
+ * face velocities of a grid solver), else the problem's (e.g. the mesh positions). */
 PetscErrorCode SimSolverGetState(SimSolver solver, Vec *state);
+/* Whether the state (the problem's and the solver's) is finite. Collective. */
+PetscErrorCode SimSolverIsFinite(SimSolver solver, PetscBool *finite);
+/* The last good state: keeps a copy of the problem's and the solver's state (restore = FALSE) or
+ * puts it back (TRUE), e.g. to write it after a step blew up. */
+PetscErrorCode SimSolverStash(SimSolver solver, PetscBool restore);
+/* Checkpoint and restart: writes the time, the step, the problem's state and the solver's history
+ * (e.g. BDF2's previous step, Newton's lagged preconditioner) to a binary viewer / reads them back
+ * into a solver set up on the same scene and options, so that the run continues bit for bit. */
+PetscErrorCode SimSolverSave(SimSolver solver, PetscViewer viewer);
+PetscErrorCode SimSolverLoad(SimSolver solver, PetscViewer viewer);
 PetscErrorCode SimSolverDestroy(SimSolver *solver); /* accepts NULL */

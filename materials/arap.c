@@ -1,6 +1,5 @@
 /* As-rigid-as-possible elasticity: psi = mu ||F - R||^2 with F = R S, in singular values. */
-#include "framework/material.h"
-#include "framework/linalg/isotropic.h"
+#include "framework/material_model.h"
 
 /* Chao et al. 2010 ("A simple geometric model for elastic deformations"; the volumetric form of
  * Sorkine & Alexa 2007): psi = mu ||F - R||_F^2 = mu ||S - I||_F^2, so
@@ -66,40 +65,14 @@ static void Quotients_ARAP(const void *ctx, const PetscReal s[3], PetscReal flip
   }
 }
 
-static const SimIsotropicEnergy energy_arap = {.name = "arap",
-                                               .psi = PsiSigma_ARAP,
-                                               .gradient = GradientSigma_ARAP,
-                                               .hessian = HessianSigma_ARAP,
-                                               .quotients = Quotients_ARAP};
-
-static PetscErrorCode Energy_ARAP(SimMaterial m, PetscInt n, const PetscReal *F, PetscReal *psi)
-{
-  PetscFunctionBeginUser;
-  PetscCall(SimIsotropicEvaluate(&energy_arap, &m->par, n, F, psi, NULL, NULL, PETSC_FALSE));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PK1_ARAP(SimMaterial m, PetscInt n, const PetscReal *F, PetscReal *P)
-{
-  PetscFunctionBeginUser;
-  PetscCall(SimIsotropicEvaluate(&energy_arap, &m->par, n, F, NULL, P, NULL, PETSC_FALSE));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode Hessian_ARAP(SimMaterial m, PetscInt n, const PetscReal *F, PetscBool psd, PetscReal *dPdF)
-{
-  PetscFunctionBeginUser;
-  PetscCall(SimIsotropicEvaluate(&energy_arap, &m->par, n, F, NULL, NULL, dPdF, psd));
-  PetscFunctionReturn(0);
-}
+static const SimMaterialModel arap = {
+    .sigma = {.psi = PsiSigma_ARAP, .gradient = GradientSigma_ARAP, .hessian = HessianSigma_ARAP, .quotients = Quotients_ARAP},
+    .inversion_safe = PETSC_TRUE,
+    .strain_limits = PETSC_TRUE};
 
 PetscErrorCode SimMaterialCreate_ARAP(SimMaterial m)
 {
-  static const SimMaterialOps ops = {.energy = Energy_ARAP, .pk1 = PK1_ARAP, .hessian = Hessian_ARAP};
-
   PetscFunctionBeginUser;
-  m->ops = ops;
-  m->inversion_safe = PETSC_TRUE;
-  m->strain_limits = PETSC_TRUE;
+  PetscCall(SimMaterialSetModel(m, &arap));
   PetscFunctionReturn(0);
 }

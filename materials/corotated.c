@@ -1,6 +1,5 @@
 /* Linear corotated elasticity: psi = mu ||S - I||^2 + lambda/2 tr(S - I)^2 with F = R S, in singular values. */
-#include "framework/material.h"
-#include "framework/linalg/isotropic.h"
+#include "framework/material_model.h"
 
 /* Muller & Gross 2004 ("Interactive virtual materials"), in the form of Stomakhin et al. 2012
  * ("Energetically consistent invertible elasticity", the corotated energy): with the
@@ -46,39 +45,15 @@ static void Quotients_Corotated(const void *ctx, const PetscReal s[3], PetscReal
   }
 }
 
-static const SimIsotropicEnergy energy_corotated = {.name = "corotated",
-                                                    .psi = PsiSigma_Corotated,
-                                                    .gradient = GradientSigma_Corotated,
-                                                    .hessian = HessianSigma_Corotated,
-                                                    .quotients = Quotients_Corotated};
-
-static PetscErrorCode Energy_Corotated(SimMaterial m, PetscInt n, const PetscReal *F, PetscReal *psi)
-{
-  PetscFunctionBeginUser;
-  PetscCall(SimIsotropicEvaluate(&energy_corotated, &m->par, n, F, psi, NULL, NULL, PETSC_FALSE));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PK1_Corotated(SimMaterial m, PetscInt n, const PetscReal *F, PetscReal *P)
-{
-  PetscFunctionBeginUser;
-  PetscCall(SimIsotropicEvaluate(&energy_corotated, &m->par, n, F, NULL, P, NULL, PETSC_FALSE));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode Hessian_Corotated(SimMaterial m, PetscInt n, const PetscReal *F, PetscBool psd, PetscReal *dPdF)
-{
-  PetscFunctionBeginUser;
-  PetscCall(SimIsotropicEvaluate(&energy_corotated, &m->par, n, F, NULL, NULL, dPdF, psd));
-  PetscFunctionReturn(0);
-}
+static const SimMaterialModel corotated = {.sigma = {.psi = PsiSigma_Corotated,
+                                                     .gradient = GradientSigma_Corotated,
+                                                     .hessian = HessianSigma_Corotated,
+                                                     .quotients = Quotients_Corotated},
+                                           .inversion_safe = PETSC_TRUE};
 
 PetscErrorCode SimMaterialCreate_Corotated(SimMaterial m)
 {
-  static const SimMaterialOps ops = {.energy = Energy_Corotated, .pk1 = PK1_Corotated, .hessian = Hessian_Corotated};
-
   PetscFunctionBeginUser;
-  m->ops = ops;
-  m->inversion_safe = PETSC_TRUE;
+  PetscCall(SimMaterialSetModel(m, &corotated));
   PetscFunctionReturn(0);
 }

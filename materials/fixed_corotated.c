@@ -1,6 +1,5 @@
 /* Fixed corotated elasticity: psi = mu ||F - R||^2 + lambda/2 (J - 1)^2, in singular values. */
-#include "framework/material.h"
-#include "framework/linalg/isotropic.h"
+#include "framework/material_model.h"
 
 /* Stomakhin, Howes, Schroeder, Teran 2012 ("Energetically consistent invertible elasticity",
  * the fixed corotated energy): psi = mu ||F - R||_F^2 + lambda/2 (J - 1)^2, J = det F, so
@@ -52,40 +51,15 @@ static void Quotients_FixedCorotated(const void *ctx, const PetscReal s[3], Pets
   }
 }
 
-static const SimIsotropicEnergy energy_fixed_corotated = {.name = "fixed_corotated",
-                                                          .psi = PsiSigma_FixedCorotated,
-                                                          .gradient = GradientSigma_FixedCorotated,
-                                                          .hessian = HessianSigma_FixedCorotated,
-                                                          .quotients = Quotients_FixedCorotated};
-
-static PetscErrorCode Energy_FixedCorotated(SimMaterial m, PetscInt n, const PetscReal *F, PetscReal *psi)
-{
-  PetscFunctionBeginUser;
-  PetscCall(SimIsotropicEvaluate(&energy_fixed_corotated, &m->par, n, F, psi, NULL, NULL, PETSC_FALSE));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PK1_FixedCorotated(SimMaterial m, PetscInt n, const PetscReal *F, PetscReal *P)
-{
-  PetscFunctionBeginUser;
-  PetscCall(SimIsotropicEvaluate(&energy_fixed_corotated, &m->par, n, F, NULL, P, NULL, PETSC_FALSE));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode Hessian_FixedCorotated(SimMaterial m, PetscInt n, const PetscReal *F, PetscBool psd, PetscReal *dPdF)
-{
-  PetscFunctionBeginUser;
-  PetscCall(SimIsotropicEvaluate(&energy_fixed_corotated, &m->par, n, F, NULL, NULL, dPdF, psd));
-  PetscFunctionReturn(0);
-}
+static const SimMaterialModel fixed_corotated = {.sigma = {.psi = PsiSigma_FixedCorotated,
+                                                           .gradient = GradientSigma_FixedCorotated,
+                                                           .hessian = HessianSigma_FixedCorotated,
+                                                           .quotients = Quotients_FixedCorotated},
+                                                 .inversion_safe = PETSC_TRUE};
 
 PetscErrorCode SimMaterialCreate_FixedCorotated(SimMaterial m)
 {
-  static const SimMaterialOps ops = {
-      .energy = Energy_FixedCorotated, .pk1 = PK1_FixedCorotated, .hessian = Hessian_FixedCorotated};
-
   PetscFunctionBeginUser;
-  m->ops = ops;
-  m->inversion_safe = PETSC_TRUE;
+  PetscCall(SimMaterialSetModel(m, &fixed_corotated));
   PetscFunctionReturn(0);
 }

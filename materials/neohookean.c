@@ -1,6 +1,5 @@
 /* Compressible neo-Hookean: psi = mu/2 (I_C - 3) - mu log J + lambda/2 (log J)^2, in singular values; +inf for J <= 0. */
-#include "framework/material.h"
-#include "framework/linalg/isotropic.h"
+#include "framework/material_model.h"
 
 /* Bonet & Wood 2008 ("Nonlinear continuum mechanics for finite element analysis", the
  * compressible neo-Hookean material): psi = mu/2 (I_C - 3) - mu log J + lambda/2 (log J)^2 with
@@ -53,40 +52,16 @@ static void Quotients_NeoHookean(const void *ctx, const PetscReal s[3], PetscRea
   }
 }
 
-static const SimIsotropicEnergy energy_neohookean = {.name = "neohookean",
-                                                     .defined = DefinedSigma_NeoHookean,
-                                                     .psi = PsiSigma_NeoHookean,
-                                                     .gradient = GradientSigma_NeoHookean,
-                                                     .hessian = HessianSigma_NeoHookean,
-                                                     .quotients = Quotients_NeoHookean};
-
-static PetscErrorCode Energy_NeoHookean(SimMaterial m, PetscInt n, const PetscReal *F, PetscReal *psi)
-{
-  PetscFunctionBeginUser;
-  PetscCall(SimIsotropicEvaluate(&energy_neohookean, &m->par, n, F, psi, NULL, NULL, PETSC_FALSE));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PK1_NeoHookean(SimMaterial m, PetscInt n, const PetscReal *F, PetscReal *P)
-{
-  PetscFunctionBeginUser;
-  PetscCall(SimIsotropicEvaluate(&energy_neohookean, &m->par, n, F, NULL, P, NULL, PETSC_FALSE));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode Hessian_NeoHookean(SimMaterial m, PetscInt n, const PetscReal *F, PetscBool psd, PetscReal *dPdF)
-{
-  PetscFunctionBeginUser;
-  PetscCall(SimIsotropicEvaluate(&energy_neohookean, &m->par, n, F, NULL, NULL, dPdF, psd));
-  PetscFunctionReturn(0);
-}
+static const SimMaterialModel neohookean = {.sigma = {.defined = DefinedSigma_NeoHookean,
+                                                      .psi = PsiSigma_NeoHookean,
+                                                      .gradient = GradientSigma_NeoHookean,
+                                                      .hessian = HessianSigma_NeoHookean,
+                                                      .quotients = Quotients_NeoHookean},
+                                            .inversion_safe = PETSC_FALSE};
 
 PetscErrorCode SimMaterialCreate_NeoHookean(SimMaterial m)
 {
-  static const SimMaterialOps ops = {.energy = Energy_NeoHookean, .pk1 = PK1_NeoHookean, .hessian = Hessian_NeoHookean};
-
   PetscFunctionBeginUser;
-  m->ops = ops;
-  m->inversion_safe = PETSC_FALSE;
+  PetscCall(SimMaterialSetModel(m, &neohookean));
   PetscFunctionReturn(0);
 }

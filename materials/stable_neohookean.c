@@ -1,6 +1,5 @@
 /* Stable neo-Hookean (Smith, de Goes, Kim 2018), rest-stable and inversion-safe, in singular values. */
-#include "framework/material.h"
-#include "framework/linalg/isotropic.h"
+#include "framework/material_model.h"
 
 /* Smith, de Goes, Kim 2018 ("Stable Neo-Hookean Flesh Simulation", ACM TOG 37(2)):
  *   psi = mu'/2 (I_C - 3) + lambda'/2 (J - alpha)^2 - mu'/2 log(I_C + 1) - psi0,
@@ -64,58 +63,32 @@ static void Quotients_StableNeoHookean(const void *ctx, const PetscReal s[3], Pe
   }
 }
 
-static const SimIsotropicEnergy energy_stable_neohookean = {.name = "stable_neohookean",
-                                                            .psi = PsiSigma_StableNeoHookean,
-                                                            .gradient = GradientSigma_StableNeoHookean,
-                                                            .hessian = HessianSigma_StableNeoHookean,
-                                                            .quotients = Quotients_StableNeoHookean};
-
-static PetscErrorCode Energy_StableNeoHookean(SimMaterial m, PetscInt n, const PetscReal *F, PetscReal *psi)
+/* The paper's constants from the material's (mu, lambda), see above. */
+static PetscErrorCode Setup_StableNeoHookean(SimMaterial m)
 {
-  PetscFunctionBeginUser;
-  PetscCall(SimIsotropicEvaluate(&energy_stable_neohookean, m->data, n, F, psi, NULL, NULL, PETSC_FALSE));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PK1_StableNeoHookean(SimMaterial m, PetscInt n, const PetscReal *F, PetscReal *P)
-{
-  PetscFunctionBeginUser;
-  PetscCall(SimIsotropicEvaluate(&energy_stable_neohookean, m->data, n, F, NULL, P, NULL, PETSC_FALSE));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode Hessian_StableNeoHookean(SimMaterial m, PetscInt n, const PetscReal *F, PetscBool psd, PetscReal *dPdF)
-{
-  PetscFunctionBeginUser;
-  PetscCall(SimIsotropicEvaluate(&energy_stable_neohookean, m->data, n, F, NULL, NULL, dPdF, psd));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode Destroy_StableNeoHookean(SimMaterial m)
-{
-  PetscFunctionBeginUser;
-  PetscCall(PetscFree(m->data));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode SimMaterialCreate_StableNeoHookean(SimMaterial m)
-{
-  static const SimMaterialOps ops = {.energy = Energy_StableNeoHookean,
-                                     .pk1 = PK1_StableNeoHookean,
-                                     .hessian = Hessian_StableNeoHookean,
-                                     .destroy = Destroy_StableNeoHookean};
-  StableNeoHookean *p;
+  StableNeoHookean *p = (StableNeoHookean *)m->data;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscNew(&p));
-  m->data = p;
-  m->ops = ops;
-  m->inversion_safe = PETSC_TRUE;
   p->mu = 4.0 / 3.0 * m->par.mu;
   p->lambda = m->par.lambda + 5.0 / 6.0 * m->par.mu;
   PetscCheck(p->lambda > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "stable_neohookean: lambda + 5/6 mu = %g must be > 0",
              (double)p->lambda);
   p->alpha = 1 + 0.75 * p->mu / p->lambda;
   p->psi0 = 0.5 * p->lambda * (1 - p->alpha) * (1 - p->alpha) - 0.5 * p->mu * PetscLogReal(4.0);
+  PetscFunctionReturn(0);
+}
+
+static const SimMaterialModel stable_neohookean = {.sigma = {.psi = PsiSigma_StableNeoHookean,
+                                                             .gradient = GradientSigma_StableNeoHookean,
+                                                             .hessian = HessianSigma_StableNeoHookean,
+                                                             .quotients = Quotients_StableNeoHookean},
+                                                   .size = sizeof(StableNeoHookean),
+                                                   .setup = Setup_StableNeoHookean,
+                                                   .inversion_safe = PETSC_TRUE};
+
+PetscErrorCode SimMaterialCreate_StableNeoHookean(SimMaterial m)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SimMaterialSetModel(m, &stable_neohookean));
   PetscFunctionReturn(0);
 }

@@ -1,6 +1,5 @@
 /* St. Venant-Kirchhoff: psi = mu ||E||^2 + lambda/2 tr(E)^2 with E = (F^T F - I)/2, in singular values. */
-#include "framework/material.h"
-#include "framework/linalg/isotropic.h"
+#include "framework/material_model.h"
 
 /* Sifakis & Barbic 2012 ("FEM simulation of 3D deformable solids: a practitioner's guide",
  * the StVK energy): psi = mu E:E + lambda/2 tr(E)^2. E has eigenvalues E_i = (s_i^2 - 1)/2, so
@@ -49,39 +48,13 @@ static void Quotients_StVK(const void *ctx, const PetscReal s[3], PetscReal flip
   }
 }
 
-static const SimIsotropicEnergy energy_stvk = {.name = "stvk",
-                                               .psi = PsiSigma_StVK,
-                                               .gradient = GradientSigma_StVK,
-                                               .hessian = HessianSigma_StVK,
-                                               .quotients = Quotients_StVK};
-
-static PetscErrorCode Energy_StVK(SimMaterial m, PetscInt n, const PetscReal *F, PetscReal *psi)
-{
-  PetscFunctionBeginUser;
-  PetscCall(SimIsotropicEvaluate(&energy_stvk, &m->par, n, F, psi, NULL, NULL, PETSC_FALSE));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PK1_StVK(SimMaterial m, PetscInt n, const PetscReal *F, PetscReal *P)
-{
-  PetscFunctionBeginUser;
-  PetscCall(SimIsotropicEvaluate(&energy_stvk, &m->par, n, F, NULL, P, NULL, PETSC_FALSE));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode Hessian_StVK(SimMaterial m, PetscInt n, const PetscReal *F, PetscBool psd, PetscReal *dPdF)
-{
-  PetscFunctionBeginUser;
-  PetscCall(SimIsotropicEvaluate(&energy_stvk, &m->par, n, F, NULL, NULL, dPdF, psd));
-  PetscFunctionReturn(0);
-}
+static const SimMaterialModel stvk = {
+    .sigma = {.psi = PsiSigma_StVK, .gradient = GradientSigma_StVK, .hessian = HessianSigma_StVK, .quotients = Quotients_StVK},
+    .inversion_safe = PETSC_TRUE};
 
 PetscErrorCode SimMaterialCreate_StVK(SimMaterial m)
 {
-  static const SimMaterialOps ops = {.energy = Energy_StVK, .pk1 = PK1_StVK, .hessian = Hessian_StVK};
-
   PetscFunctionBeginUser;
-  m->ops = ops;
-  m->inversion_safe = PETSC_TRUE;
+  PetscCall(SimMaterialSetModel(m, &stvk));
   PetscFunctionReturn(0);
 }

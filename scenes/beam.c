@@ -39,13 +39,16 @@ static PetscErrorCode FindTip(Beam *b, SimModel model)
  * the free end face, m); Euler-Bernoulli's q L^4 / (8 E I) for the same load, with q = M g / L from
  * the model's total mass and gravity and I = w^4 / 12 (exact for Poisson's ratio 0; with nu > 0 the
  * 3D beam is slightly stiffer); and the relative error. */
-static PetscErrorCode Figures_Beam(SimScene scene, SimModel model, PetscReal t, PetscInt *n, const char *names[], PetscReal values[])
+static PetscErrorCode Figures_Beam(SimScene scene, SimProblem problem, PetscReal t, PetscInt *n, const char *names[], PetscReal values[])
 {
+  SimModel model;
   Beam *b = (Beam *)scene->data;
   const PetscScalar *x;
-  PetscReal tip = 0, mass, q, eb, g = PetscAbsReal(model->gravity[1]);
+  PetscReal tip = 0, mass, q, eb, g;
 
   PetscFunctionBeginUser;
+  PetscCall(SimMeshProblemGetModel(problem, &model));
+  g = PetscAbsReal(model->gravity[1]);
   PetscCall(VecGetArrayRead(model->x, &x));
   for (PetscInt k = 0; k < b->ntip; k++) tip += b->tip_y0[k] - x[3 * b->tip[k] + 1];
   PetscCall(VecRestoreArrayRead(model->x, &x));
@@ -71,14 +74,16 @@ static PetscErrorCode Destroy_Beam(SimScene scene)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Build_Beam(SimScene scene, SimModel model)
+static PetscErrorCode Build_Beam(SimScene scene, SimProblem problem)
 {
+  SimModel model;
   Beam *b = (Beam *)scene->data;
   PetscReal length = 1.0, width = 0.1;
   PetscInt n = 20, nw = -1;
   SimMesh mesh;
 
   PetscFunctionBeginUser;
+  PetscCall(SimMeshProblemGetModel(problem, &model));
   PetscOptionsBegin(model->comm, "beam_", "Cantilever beam scene", "");
   PetscCall(PetscOptionsReal("-length", "length along x (m)", "", length, &length, NULL));
   PetscCall(PetscOptionsReal("-width", "side of the square cross-section (m)", "", width, &width, NULL));

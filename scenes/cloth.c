@@ -126,18 +126,21 @@ static const ClothModel cloth_models[] = {
 };
 #define NMODEL ((PetscInt)(sizeof(cloth_models) / sizeof(cloth_models[0])))
 
-static PetscErrorCode Build_Cloth(SimScene scene, SimModel model)
+static PetscErrorCode Build_Cloth(SimScene scene, SimProblem problem)
 {
-  PetscInt n = 32, m = -1, layout = 0, attach = NLAYOUT - 1, npin_extra = 64, pin_extra[64], nsel, *sel;
+  SimModel model;
+  PetscInt n = 32, m = -1, layout = 0, attach = NLAYOUT - 1, npin_extra = 64, pin_extra[64] = {0}, nsel, *sel;
   PetscReal size = 1, density = 0.2, height = 0, ks = 1e3, kshear = -1, kbend = -1, kd = 0, kattach = 1e4, mu = -1, kb = 1e-3;
   PetscInt model_kind = 0;
   const char *model_names[NMODEL];
   PetscBool vertical = PETSC_FALSE, extra;
   const char *layout_names[NLAYOUT];
+  char pinlist[1024] = "";
   PetscReal *xyz, h;
   PetscInt *tri;
 
   PetscFunctionBeginUser;
+  PetscCall(SimMeshProblemGetModel(problem, &model));
   for (PetscInt l = 0; l < NLAYOUT; l++) layout_names[l] = layouts[l].name;
   for (PetscInt l = 0; l < NMODEL; l++) model_names[l] = cloth_models[l].name;
   PetscOptionsBegin(model->comm, "cloth_", "Cloth scene", "");
@@ -159,7 +162,11 @@ static PetscErrorCode Build_Cloth(SimScene scene, SimModel model)
   PetscCall(PetscOptionsEList("-attach", "vertices held softly at their initial positions (an attachment term)", "", layout_names,
                               NLAYOUT, layout_names[attach], &attach, NULL));
   PetscCall(PetscOptionsReal("-attach_stiffness", "stiffness of each attachment (N/m)", "", kattach, &kattach, NULL));
-  PetscCall(PetscOptionsIntArray("-pin_vertices", "extra pinned vertex indices", "", pin_extra, &npin_extra, &extra));
+  /* read as a string first, so that -help shows an empty default (an int array option prints its
+   * first element, which is no default here) */
+  PetscCall(PetscOptionsString("-pin_vertices", "extra pinned vertex indices, comma-separated (default: none)", "", pinlist, pinlist,
+                               sizeof(pinlist), &extra));
+  if (extra) PetscCall(PetscOptionsGetIntArray(NULL, "cloth_", "-pin_vertices", pin_extra, &npin_extra, NULL));
   PetscOptionsEnd();
   if (m < 0) m = n;
   if (kshear < 0) kshear = ks / 10;

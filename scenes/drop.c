@@ -2,13 +2,16 @@
 #include "scenes/scenes.h"
 #include "scenes/fem_body.h"
 
-static PetscErrorCode Build_Drop(SimScene scene, SimModel model)
+static PetscErrorCode Build_Drop(SimScene scene, SimProblem problem)
 {
+  SimModel model;
   PetscReal size = 0.4, height = 0.3;
   PetscInt n = 4;
   SimMesh mesh;
 
   PetscFunctionBeginUser;
+  PetscCall(SimMeshProblemGetModel(problem, &model));
+  PetscCall(SimMeshProblemSetDefaultColliders(problem, "plane"));
   PetscOptionsBegin(model->comm, "drop_", "Drop scene", "");
   PetscCall(PetscOptionsReal("-size", "side of the box (m)", "", size, &size, NULL));
   PetscCall(PetscOptionsReal("-height", "height of its bottom above the ground (m)", "", height, &height, NULL));
@@ -30,6 +33,5 @@ PetscErrorCode SimSceneCreate_Drop(SimScene scene)
 {
   PetscFunctionBeginUser;
   scene->ops.build = Build_Drop;
-  PetscCall(PetscStrncpy(scene->default_colliders, "plane", sizeof(scene->default_colliders)));
   PetscFunctionReturn(0);
 }

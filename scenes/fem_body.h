@@ -1,6 +1,7 @@
 /* Shared by the FEM scenes: turns a tetrahedral mesh into an elastic body of the model. */
 #pragma once
 #include "framework/scene.h"
+#include "framework/model/model.h"
 #include "framework/mesh/mesh.h"
 
 /* Sets the model's vertices from mesh (which must be the only body), lumped masses from the

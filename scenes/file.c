@@ -227,8 +227,9 @@ static PetscErrorCode BuildBody(SimScene scene, const FileOptions *o, SimMesh *m
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Build_File(SimScene scene, SimModel model)
+static PetscErrorCode Build_File(SimScene scene, SimProblem problem)
 {
+  SimModel model;
   FileOptions o;
   SimMesh mesh = {0};
   SimSpringList springs = {0};
@@ -236,6 +237,7 @@ static PetscErrorCode Build_File(SimScene scene, SimModel model)
   PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
+  PetscCall(SimMeshProblemGetModel(problem, &model));
   PetscCall(PetscMemzero(&o, sizeof(o)));
   /* Bad input is expected here (a wrong path, a degenerate element, a pin out of range): free
    * what was allocated whichever step fails, then pass the error on. */
@@ -255,8 +257,5 @@ PetscErrorCode SimSceneCreate_File(SimScene scene)
 {
   PetscFunctionBeginUser;
   scene->ops.build = Build_File;
-  scene->default_gravity[0] = 0;
-  scene->default_gravity[1] = -9.81;
-  scene->default_gravity[2] = 0;
   PetscFunctionReturn(0);
 }

@@ -33,14 +33,17 @@ static PetscErrorCode SurfaceTriangles(PetscInt n, PetscInt *ntri, PetscInt **tr
 #undef V
 }
 
-static PetscErrorCode Build_Lattice(SimScene scene, SimModel model)
+static PetscErrorCode Build_Lattice(SimScene scene, SimProblem problem)
 {
+  SimModel model;
   PetscInt n = 6, ntri = 0, *tri = NULL;
   PetscReal size = 0.5, height = 0.5, density = 100, k = 5e3, kd = 0, h;
   PetscReal *xyz;
   SimSpringList springs = {0};
 
   PetscFunctionBeginUser;
+  PetscCall(SimMeshProblemGetModel(problem, &model));
+  PetscCall(SimMeshProblemSetDefaultColliders(problem, "plane"));
   PetscOptionsBegin(model->comm, "lattice_", "Lattice scene", "");
   PetscCall(PetscOptionsInt("-n", "vertices along each side", "", n, &n, NULL));
   PetscCall(PetscOptionsReal("-size", "side length (m)", "", size, &size, NULL));
@@ -100,6 +103,5 @@ PetscErrorCode SimSceneCreate_Lattice(SimScene scene)
 {
   PetscFunctionBeginUser;
   scene->ops.build = Build_Lattice;
-  PetscCall(PetscStrncpy(scene->default_colliders, "plane", sizeof(scene->default_colliders)));
   PetscFunctionReturn(0);
 }

@@ -17,12 +17,14 @@ static PetscErrorCode Lid_LidCavity(void *ctx, PetscInt face, const PetscReal x[
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Grid_LidCavity(SimScene scene, SimGridProblem *p)
+static PetscErrorCode Build_LidCavity(SimScene scene, SimProblem problem)
 {
+  SimGridProblem *p;
   LidCavity *lc = (LidCavity *)scene->data;
   PetscInt n = 32;
 
   PetscFunctionBeginUser;
+  PetscCall(SimGridProblemGetDescription(problem, &p));
   PetscOptionsBegin(PETSC_COMM_WORLD, "lid_cavity_", "Lid-driven cavity scene", "");
   PetscCall(PetscOptionsInt("-n", "cells per axis", "", n, &n, NULL));
   PetscCall(PetscOptionsReal("-re", "Reynolds number U L / nu", "", lc->re, &lc->re, NULL));
@@ -60,7 +62,7 @@ PetscErrorCode SimSceneCreate_LidCavity(SimScene scene)
   lc->L = 1.0;
   lc->re = 100;
   scene->data = lc;
-  scene->ops.grid = Grid_LidCavity;
+  scene->ops.build = Build_LidCavity;
   scene->ops.destroy = Destroy_LidCavity;
   PetscFunctionReturn(0);
 }

@@ -7,12 +7,15 @@ typedef struct {
   PetscReal k, mass, length, amplitude, damping;
 } Oscillator;
 
-static PetscErrorCode Build_Oscillator(SimScene scene, SimModel model)
+static PetscErrorCode Build_Oscillator(SimScene scene, SimProblem problem)
 {
+  SimModel model;
   Oscillator *o = (Oscillator *)scene->data;
   SimSpringList springs = {0};
 
   PetscFunctionBeginUser;
+  PetscCall(SimMeshProblemGetModel(problem, &model));
+  model->gravity[1] = 0; /* the analytic solution assumes no gravity */
   PetscOptionsBegin(model->comm, "oscillator_", "Oscillator scene", "");
   PetscCall(PetscOptionsReal("-k", "spring stiffness (N/m)", "", o->k, &o->k, NULL));
   PetscCall(PetscOptionsReal("-mass", "mass of the moving vertex (kg)", "", o->mass, &o->mass, NULL));
@@ -84,6 +87,5 @@ PetscErrorCode SimSceneCreate_Oscillator(SimScene scene)
   scene->ops.build = Build_Oscillator;
   scene->ops.exact = Exact_Oscillator;
   scene->ops.destroy = Destroy_Oscillator;
-  scene->default_gravity[1] = 0; /* the analytic solution assumes no gravity */
   PetscFunctionReturn(0);
 }

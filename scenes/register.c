@@ -2,8 +2,9 @@
 #include "scenes/register.h"
 #include "scenes/scenes.h"
 
-#define ADD(name, help, fn) PetscCall(SimRegistryAdd(reg, SIM_KIND_SCENE, name, help, (SimGenericFn)(fn), 0))
-#define ADD_GRID(name, help, fn) PetscCall(SimRegistryAdd(reg, SIM_KIND_SCENE, name, help, (SimGenericFn)(fn), SIM_REG_GRID))
+/* A scene names the problem type it builds (problems/register.c). */
+#define ADD(name, help, fn) PetscCall(SimRegistryAddFor(reg, SIM_KIND_SCENE, name, help, (SimGenericFn)(fn), 0, "mesh"))
+#define ADD_GRID(name, help, fn) PetscCall(SimRegistryAddFor(reg, SIM_KIND_SCENE, name, help, (SimGenericFn)(fn), 0, "grid"))
 
 PetscErrorCode SimRegisterScenes(SimRegistry reg)
 {

@@ -3,8 +3,9 @@
 #include "scenes/scenes.h"
 #include "energies/springs.h"
 
-static PetscErrorCode Build_Rope(SimScene scene, SimModel model)
+static PetscErrorCode Build_Rope(SimScene scene, SimProblem problem)
 {
+  SimModel model;
   PetscInt n = 20;
   PetscReal length = 1, mass = 0.1, k = 1e3, kd = 0;
   PetscReal *xyz;
@@ -12,6 +13,7 @@ static PetscErrorCode Build_Rope(SimScene scene, SimModel model)
   SimSpringList springs = {0};
 
   PetscFunctionBeginUser;
+  PetscCall(SimMeshProblemGetModel(problem, &model));
   PetscOptionsBegin(model->comm, "rope_", "Rope scene", "");
   PetscCall(PetscOptionsInt("-n", "number of vertices (>= 2)", "", n, &n, NULL));
   PetscCall(PetscOptionsReal("-length", "length (m)", "", length, &length, NULL));

@@ -1,6 +1,8 @@
 /* Constructors of the built-in scenes (registered in scenes/register.c). */
 #pragma once
 #include "framework/scene.h"
+#include "problems/mesh/mesh.h"
+#include "problems/grid/grid.h"
 
 PetscErrorCode SimSceneCreate_Oscillator(SimScene);
 PetscErrorCode SimSceneCreate_Rope(SimScene);

@@ -52,13 +52,15 @@ static PetscErrorCode Source_Temperature(void *ctx, PetscInt n, const PetscReal 
   return 0;
 }
 
-static PetscErrorCode Grid_SmokePlume(SimScene scene, SimGridProblem *p)
+static PetscErrorCode Build_SmokePlume(SimScene scene, SimProblem problem)
 {
+  SimGridProblem *p;
   SmokePlume *sp = (SmokePlume *)scene->data;
   PetscInt n = -1;
   PetscReal buoyancy[2] = {0.5, 2.0}, vorticity = 0.2;
 
   PetscFunctionBeginUser;
+  PetscCall(SimGridProblemGetDescription(problem, &p));
   PetscOptionsBegin(PETSC_COMM_WORLD, "smoke_plume_", "Smoke plume scene", "");
   PetscCall(PetscOptionsInt("-dim", "2 or 3", "", sp->dim, &sp->dim, NULL));
   PetscCall(PetscOptionsInt("-n", "cells across (the box is n x 2n (x n)); default 64 in 2D, 24 in 3D", "", n, &n, NULL));
@@ -120,7 +122,7 @@ PetscErrorCode SimSceneCreate_SmokePlume(SimScene scene)
   sp->r = 0.08;
   sp->T = 1.0;
   scene->data = sp;
-  scene->ops.grid = Grid_SmokePlume;
+  scene->ops.build = Build_SmokePlume;
   scene->ops.destroy = Destroy_SmokePlume;
   PetscFunctionReturn(0);
 }

@@ -29,12 +29,14 @@ static PetscErrorCode Initial_TaylorGreen(void *ctx, const PetscReal x[3], Petsc
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Grid_TaylorGreen(SimScene scene, SimGridProblem *p)
+static PetscErrorCode Build_TaylorGreen(SimScene scene, SimProblem problem)
 {
+  SimGridProblem *p;
   TaylorGreen *tg = (TaylorGreen *)scene->data;
   PetscInt n = 32;
 
   PetscFunctionBeginUser;
+  PetscCall(SimGridProblemGetDescription(problem, &p));
   PetscOptionsBegin(PETSC_COMM_WORLD, "taylor_green_", "Taylor-Green vortex scene", "");
   PetscCall(PetscOptionsInt("-n", "cells per axis", "", n, &n, NULL));
   PetscCall(PetscOptionsReal("-re", "Reynolds number U L / nu (0: inviscid)", "", tg->re, &tg->re, NULL));
@@ -76,7 +78,7 @@ PetscErrorCode SimSceneCreate_TaylorGreen(SimScene scene)
   tg->L = 1.0;
   tg->re = 100;
   scene->data = tg;
-  scene->ops.grid = Grid_TaylorGreen;
+  scene->ops.build = Build_TaylorGreen;
   scene->ops.destroy = Destroy_TaylorGreen;
   PetscFunctionReturn(0);
 }

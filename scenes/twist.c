@@ -31,14 +31,17 @@ static PetscErrorCode Kinematic_Twist(void *ctx, PetscReal t, PetscReal *x)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Build_Twist(SimScene scene, SimModel model)
+static PetscErrorCode Build_Twist(SimScene scene, SimProblem problem)
 {
+  SimModel model;
   Twist *tw = (Twist *)scene->data;
   PetscReal width = 0.2;
   PetscInt n = 10, nw = 2;
   SimMesh mesh;
 
   PetscFunctionBeginUser;
+  PetscCall(SimMeshProblemGetModel(problem, &model));
+  model->gravity[1] = 0; /* the twist alone: no sag */
   tw->length = 1;
   tw->rate = PETSC_PI;
   tw->max_angle = PETSC_PI;
@@ -88,6 +91,5 @@ PetscErrorCode SimSceneCreate_Twist(SimScene scene)
   PetscCall(PetscNew((Twist **)&scene->data));
   scene->ops.build = Build_Twist;
   scene->ops.destroy = Destroy_Twist;
-  scene->default_gravity[1] = 0; /* the twist alone: no sag */
   PetscFunctionReturn(0);
 }

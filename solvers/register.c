@@ -15,29 +15,34 @@ PetscErrorCode SimSolverCreate_ImplicitMidpoint(SimSolver);
 PetscErrorCode SimSolverCreate_TS(SimSolver);
 PetscErrorCode SimSolverCreate_PD(SimSolver);
 PetscErrorCode SimSolverCreate_StableFluids(SimSolver);
+PetscErrorCode SimSolverCreate_PBD(SimSolver);
+PetscErrorCode SimSolverCreate_XPBD(SimSolver);
 
-#define ADD(name, help, fn, flags) PetscCall(SimRegistryAdd(reg, SIM_KIND_SOLVER, name, help, (SimGenericFn)(fn), flags))
+/* A solver names the problem types it advances (problems/register.c). */
+#define ADD(name, help, fn, flags, problems) PetscCall(SimRegistryAddFor(reg, SIM_KIND_SOLVER, name, help, (SimGenericFn)(fn), flags, problems))
 
 PetscErrorCode SimRegisterSolvers(SimRegistry reg)
 {
   PetscFunctionBeginUser;
-  ADD("explicit_euler", "forward Euler (order 1; energy grows on oscillators)", SimSolverCreate_ExplicitEuler, SIM_REG_MPI);
-  ADD("symplectic_euler", "semi-implicit Euler: v then x (order 1, symplectic)", SimSolverCreate_SymplecticEuler, SIM_REG_MPI);
-  ADD("verlet", "velocity Verlet / Stormer-Verlet (order 2, symplectic, time-reversible)", SimSolverCreate_Verlet, SIM_REG_MPI);
-  ADD("midpoint", "explicit midpoint RK2 (order 2)", SimSolverCreate_Midpoint, SIM_REG_MPI);
-  ADD("heun", "Heun's method RK2 (order 2)", SimSolverCreate_Heun, SIM_REG_MPI);
-  ADD("rk4", "classical Runge-Kutta (order 4)", SimSolverCreate_RK4, SIM_REG_MPI);
+  ADD("explicit_euler", "forward Euler (order 1; energy grows on oscillators)", SimSolverCreate_ExplicitEuler, SIM_REG_MPI, "mesh");
+  ADD("symplectic_euler", "semi-implicit Euler: v then x (order 1, symplectic)", SimSolverCreate_SymplecticEuler, SIM_REG_MPI, "mesh");
+  ADD("verlet", "velocity Verlet / Stormer-Verlet (order 2, symplectic, time-reversible)", SimSolverCreate_Verlet, SIM_REG_MPI, "mesh");
+  ADD("midpoint", "explicit midpoint RK2 (order 2)", SimSolverCreate_Midpoint, SIM_REG_MPI, "mesh");
+  ADD("heun", "Heun's method RK2 (order 2)", SimSolverCreate_Heun, SIM_REG_MPI, "mesh");
+  ADD("rk4", "classical Runge-Kutta (order 4)", SimSolverCreate_RK4, SIM_REG_MPI, "mesh");
   /* implicit family: registered by solvers/implicit, solvers/linearized, solvers/ts. SIM_REG_MPI:
    * runs on several ranks (replicated state; FEM elements, Hessian and linear solve distributed,
    * see docs/fem.md); the others refuse mpirun -np > 1. */
-  ADD("implicit_euler", "implicit Euler: Newton on the incremental potential (order 1, dissipative)", SimSolverCreate_ImplicitEuler, SIM_REG_MPI);
-  ADD("bdf2", "BDF2: Newton on the incremental potential (order 2, mildly dissipative)", SimSolverCreate_BDF2, SIM_REG_MPI);
-  ADD("implicit_midpoint", "implicit midpoint: Newton on the incremental potential (order 2, symplectic)", SimSolverCreate_ImplicitMidpoint, SIM_REG_MPI);
-  ADD("linearized_implicit", "Baraff-Witkin linearized implicit Euler, one Newton step (-linearized_beta 0..1)", SimSolverCreate_LinearizedImplicit, 0);
-  ADD("pd", "projective dynamics: implicit Euler by local projections + one prefactorized CHOLMOD solve (-pd_iterations, -pd_chebyshev)", SimSolverCreate_PD, 0);
-  ADD("ts", "PETSc TS on the model as a first-order ODE: any -ts_type (rk, bdf, theta, alpha, ...), adaptive", SimSolverCreate_TS, 0);
+  ADD("implicit_euler", "implicit Euler: Newton on the incremental potential (order 1, dissipative)", SimSolverCreate_ImplicitEuler, SIM_REG_MPI, "mesh");
+  ADD("bdf2", "BDF2: Newton on the incremental potential (order 2, mildly dissipative)", SimSolverCreate_BDF2, SIM_REG_MPI, "mesh");
+  ADD("implicit_midpoint", "implicit midpoint: Newton on the incremental potential (order 2, symplectic)", SimSolverCreate_ImplicitMidpoint, SIM_REG_MPI, "mesh");
+  ADD("linearized_implicit", "Baraff-Witkin linearized implicit Euler, one Newton step (-linearized_beta 0..1)", SimSolverCreate_LinearizedImplicit, 0, "mesh");
+  ADD("pd", "projective dynamics: implicit Euler by local projections + one prefactorized CHOLMOD solve (-pd_iterations, -pd_chebyshev)", SimSolverCreate_PD, 0, "mesh");
+  ADD("pbd", "position-based dynamics (Mueller et al. 2007) on the terms' constraint form: Gauss-Seidel in colour order or Jacobi, substeps (-pbd_iterations, -pbd_substeps, -pbd_stiffness)", SimSolverCreate_PBD, 0, "mesh");
+  ADD("xpbd", "XPBD (Macklin et al. 2016): PBD with compliance 1/k, so the stiffness does not depend on iterations or dt; small steps (-pbd_substeps)", SimSolverCreate_XPBD, 0, "mesh");
+  ADD("ts", "PETSc TS on the model as a first-order ODE: any -ts_type (rk, bdf, theta, alpha, ...), adaptive", SimSolverCreate_TS, 0, "mesh");
   /* grid solvers: Eulerian methods on grid scenes */
   ADD("stablefluids", "Stable Fluids on a MAC grid: semi-Lagrangian advection, smoke, viscosity, MGPCG projection (-sf_advection rk2|rk3|bfecc)",
-      SimSolverCreate_StableFluids, SIM_REG_MPI | SIM_REG_GRID);
+      SimSolverCreate_StableFluids, SIM_REG_MPI, "grid");
   PetscFunctionReturn(0);
 }

@@ -229,20 +229,11 @@ PetscErrorCode SimVTKWriteFrame(SimModel model, const PetscReal *x, const PetscR
 
 struct _p_SimPVD {
   char path[PETSC_MAX_PATH_LEN];
-  PetscInt n, cap;
-  PetscReal *time; /* n entries */
-  char **file;     /* n entries, owned */
+  PetscInt n; /* entries written */
 };
 
-PetscErrorCode SimPVDCreate(const char *path, SimPVD *pvd)
-{
-  PetscFunctionBeginUser;
-  PetscCheck(path && strlen(path) < PETSC_MAX_PATH_LEN, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-             "SimPVDCreate needs a path shorter than %d characters", PETSC_MAX_PATH_LEN);
-  PetscCall(PetscNew(pvd));
-  PetscCall(PetscStrncpy((*pvd)->path, path, sizeof((*pvd)->path)));
-  PetscFunctionReturn(0);
-}
+/* The text after the last entry: SimPVDAdd seeks back over it, writes the entry and puts it back. */
+static const char pvd_tail[] = "  </Collection>\n</VTKFile>\n";
 
 /* File names go into an XML attribute: escape the characters that would end or break it. */
 static void WriteEscaped(FILE *fp, const char *s)
@@ -267,50 +258,48 @@ static void WriteEscaped(FILE *fp, const char *s)
   }
 }
 
-static PetscErrorCode WritePVD(SimPVD pvd)
+/* An empty collection, written to a temporary name and renamed, so the index is valid from the start. */
+PetscErrorCode SimPVDCreate(const char *path, SimPVD *pvd)
 {
   char tmp[PETSC_MAX_PATH_LEN];
   FILE *fp;
 
   PetscFunctionBeginUser;
-  PetscCall(TmpPath(pvd->path, tmp));
-  PetscCall(OpenForWriting(tmp, pvd->path, &fp));
+  PetscCheck(path && strlen(path) < PETSC_MAX_PATH_LEN, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "SimPVDCreate needs a path shorter than %d characters", PETSC_MAX_PATH_LEN);
+  PetscCall(TmpPath(path, tmp));
+  PetscCall(OpenForWriting(tmp, path, &fp));
   fprintf(fp, "<?xml version=\"1.0\"?>\n");
   fprintf(fp, "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"%s\">\n", ByteOrder());
-  fprintf(fp, "  <Collection>\n");
-  for (PetscInt i = 0; i < pvd->n; i++) {
-    fprintf(fp, "    <DataSet timestep=\"%.12g\" group=\"\" part=\"0\" file=\"",
-            (double)pvd->time[i]);
-    WriteEscaped(fp, pvd->file[i]);
-    fprintf(fp, "\"/>\n");
-  }
-  fprintf(fp, "  </Collection>\n</VTKFile>\n");
-  PetscCall(CommitFile(fp, tmp, pvd->path));
+  fprintf(fp, "  <Collection>\n%s", pvd_tail);
+  PetscCall(CommitFile(fp, tmp, path));
+  PetscCall(PetscNew(pvd));
+  PetscCall(PetscStrncpy((*pvd)->path, path, sizeof((*pvd)->path)));
   PetscFunctionReturn(0);
 }
 
+/* Appends one entry in place: O(1) per frame however long the series, and the file ends with the
+ * closing tags after every call. */
 PetscErrorCode SimPVDAdd(SimPVD pvd, PetscReal time, const char *file)
 {
-  PetscFunctionBeginUser;
-  PetscCheck(file, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "SimPVDAdd needs a file name for '%s'",
-             pvd->path);
-  if (pvd->n == pvd->cap) {
-    PetscInt cap = pvd->cap ? 2 * pvd->cap : 64;
-    PetscReal *t;
-    char **f;
+  FILE *fp;
+  int failed, err;
 
-    PetscCall(PetscMalloc2(cap, &t, cap, &f));
-    PetscCall(PetscArraycpy(t, pvd->time, pvd->n));
-    PetscCall(PetscArraycpy(f, pvd->file, pvd->n));
-    PetscCall(PetscFree2(pvd->time, pvd->file));
-    pvd->time = t;
-    pvd->file = f;
-    pvd->cap = cap;
+  PetscFunctionBeginUser;
+  PetscCheck(file, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "SimPVDAdd needs a file name for '%s'", pvd->path);
+  fp = fopen(pvd->path, "r+b");
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot open '%s' to add a frame: %s", pvd->path, strerror(errno));
+  failed = fseek(fp, -(long)(sizeof(pvd_tail) - 1), SEEK_END);
+  if (!failed) {
+    fprintf(fp, "    <DataSet timestep=\"%.12g\" group=\"\" part=\"0\" file=\"", (double)time);
+    WriteEscaped(fp, file);
+    fprintf(fp, "\"/>\n%s", pvd_tail);
+    failed = ferror(fp);
   }
-  pvd->time[pvd->n] = time;
-  PetscCall(PetscStrallocpy(file, &pvd->file[pvd->n]));
+  err = failed ? errno : 0;
+  if (fclose(fp) && !failed) failed = 1, err = errno;
+  PetscCheck(!failed, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot add a frame to '%s': %s", pvd->path, strerror(err));
   pvd->n++;
-  PetscCall(WritePVD(pvd));
   PetscFunctionReturn(0);
 }
 
@@ -318,9 +307,6 @@ PetscErrorCode SimPVDDestroy(SimPVD *pvd)
 {
   PetscFunctionBeginUser;
   if (!pvd || !*pvd) PetscFunctionReturn(0);
-  for (PetscInt i = 0; i < (*pvd)->n; i++)
-    PetscCall(PetscFree((*pvd)->file[i]));
-  PetscCall(PetscFree2((*pvd)->time, (*pvd)->file));
   PetscCall(PetscFree(*pvd));
   PetscFunctionReturn(0);
 }

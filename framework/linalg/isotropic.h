@@ -26,7 +26,6 @@
  * they return void); ctx is the material's parameter struct; s follows the SVD convention of
  * svd3.h (s[0] >= s[1] >= |s[2]|, s[2] < 0 for inverted F). */
 typedef struct {
-  const char *name; /* for messages */
   /* Optional: PETSC_FALSE where psi is undefined (e.g. J <= 0 for neo-Hookean); NULL means
    * defined everywhere. Where undefined, the energy is +inf and P, dP/dF are errors. */
   PetscBool (*defined)(const void *ctx, const PetscReal s[3]);
@@ -39,6 +38,44 @@ typedef struct {
   void (*quotients)(const void *ctx, const PetscReal s[3], PetscReal flip[3], PetscReal twist[3]);
 } SimIsotropicEnergy;
 
+/* An isotropic energy in the invariants of C = F^T F, I = (I_C, II_C, J):
+ *   I_C = tr C = sum s_i^2,  II_C = ((tr C)^2 - tr(C^2)) / 2 = sum_{i<j} s_i^2 s_j^2,  J = det F = s_0 s_1 s_2.
+ * The callbacks give psi, d[a] = dpsi/dI_a and the symmetric 3x3 D[3a + b] = d2psi/dI_a dI_b (pure
+ * arithmetic, as above). Isochoric forms are functions of these too: Ibar_C = J^(-2/3) I_C,
+ * IIbar_C = J^(-4/3) II_C (the chain rule in J is the energy's). SimInvariantsToSigma turns them
+ * into the singular-value form, flip and twist in closed form (no cancellation as s_i -> s_j):
+ *   g_i   = 2 d_0 s_i + 2 d_1 s_i (I_C - s_i^2) + d_2 J / s_i        (J / s_i = s_j s_m)
+ *   flip  = 2 d_0 + 2 d_1 (s_m^2 - s_i s_j) - d_2 s_m,   twist = 2 d_0 + 2 d_1 (s_m^2 + s_i s_j) + d_2 s_m
+ * for the pair (i, j), m the third index (Smith et al. 2019 for I_C and J; the II_C terms follow
+ * from (s_i^3 -+ s_j^3) / (s_i -+ s_j)). */
+typedef struct {
+  /* Optional: PETSC_FALSE where psi is undefined (e.g. J <= 0); NULL means defined everywhere. */
+  PetscBool (*defined)(const void *ctx, const PetscReal inv[3]);
+  void (*psi)(const void *ctx, const PetscReal inv[3], PetscReal *psi);
+  void (*gradient)(const void *ctx, const PetscReal inv[3], PetscReal d[3]);
+  void (*hessian)(const void *ctx, const PetscReal inv[3], PetscReal D[9]);
+} SimInvariantEnergy;
+
+/* The invariants (I_C, II_C, J) of F = U diag(s) V^T. */
+void SimInvariantsOfSigma(const PetscReal s[3], PetscReal inv[3]);
+/* psi (may be NULL), g = dpsi/ds (may be NULL) and, if H is not NULL, H = d2psi/ds2 with the flip
+ * and twist quotients, of an invariant energy at singular values s. */
+void SimInvariantsToSigma(const SimInvariantEnergy *e, const void *ctx, const PetscReal s[3], PetscReal *psi, PetscReal g[3],
+                          PetscReal H[9], PetscReal flip[3], PetscReal twist[3]);
+
+/* An anisotropic fibre term psi_f(I4) of a unit direction a (in the reference frame):
+ *   I4 = a^T C a = |F a|^2,  dI4/dF = 2 (F a) a^T,  d2I4/dF_ij dF_kl = 2 delta_ik a_j a_l, so
+ *   P_f = 2 psi_f' (F a) a^T,
+ *   dP_f/dF_ijkl = 2 psi_f' delta_ik a_j a_l + 4 psi_f'' (F a)_i a_j (F a)_k a_l.
+ * On the subspace {x a^T} it is 2 psi_f' I + 4 psi_f'' (F a)(F a)^T: eigenvalues 2 psi_f' (twice)
+ * and 2 psi_f' + 4 psi_f'' I4 (along F a), 0 elsewhere (Kim, de Goes, Iben 2019, "Anisotropic
+ * elasticity for inversion-safety and element rehabilitation", the I4 eigensystem). */
+PetscReal SimFibreI4(const PetscReal F[9], const PetscReal a[3]);
+/* P += 2 d1 (F a) a^T, with d1 = psi_f'(I4). */
+void SimFibreAddPK1(const PetscReal F[9], const PetscReal a[3], PetscReal d1, PetscReal P[9]);
+/* dPdF += the fibre term above, with d1 = psi_f'(I4), d2 = psi_f''(I4). */
+void SimFibreAddHessian(const PetscReal F[9], const PetscReal a[3], PetscReal d1, PetscReal d2, PetscReal dPdF[81]);
+
 /* The denominator s_i + s_j of a twist quotient for energies that are genuinely singular at
  * s_i = -s_j (ARAP, corotated: the polar rotation jumps there): kept at least eps in magnitude,
  * so the eigenvalue is huge but finite (and clamped to 0 by the PSD projection when negative). */
@@ -50,14 +87,6 @@ static inline PetscReal SimIsotropicTwistDenominator(PetscReal sum)
 /* The pair order used by flip/twist: pair k is (SimIsotropicPairs[k][0], SimIsotropicPairs[k][1]). */
 extern const int SimIsotropicPairs[3][2];
 
-/* Batched evaluation over n deformation gradients F (9n values). Outputs that are NULL are not
- * computed: psi (n values, J/m^3), P (9n), dPdF (81n); psd projects each dP/dF onto the PSD cone.
- * Where e->defined is false: psi = +inf (IEEE infinity, so PetscIsInfReal is true and sums stay
- * +inf; PETSC_INFINITY is a finite sentinel), and P or dPdF requested is an error naming J.
- * Errors: non-finite F (from the SVD). */
-PetscErrorCode SimIsotropicEvaluate(const SimIsotropicEnergy *e, const void *ctx, PetscInt n, const PetscReal *F, PetscReal *psi,
-                                    PetscReal *P, PetscReal *dPdF, PetscBool psd);
-
 /* The generic flip/twist quotients from g and H, for energies without closed forms:
  *   flip  = (g_i - g_j) / (s_i - s_j)  if |s_i - s_j| > tau (|s_i| + |s_j|), else (H_ii + H_jj)/2 - H_ij
  *   twist = (g_i + g_j) / (s_i + s_j)  if |s_i + s_j| > tau (|s_i| + |s_j|), else (H_ii + H_jj)/2 + H_ij
@@ -68,6 +97,14 @@ PetscErrorCode SimIsotropicEvaluate(const SimIsotropicEnergy *e, const void *ctx
  * must supply quotients). Cancellation and truncation errors are both O(eps^(2/3)) relative. */
 void SimIsotropicQuotients(const PetscReal s[3], const PetscReal g[3], const PetscReal H[9], PetscReal flip[3],
                            PetscReal twist[3]);
+
+/* The per-element decomposition the materials' evaluate op keeps (framework/material.h): U (9),
+ * s (3), V (9) of F = U diag(s) V^T. */
+#define SIM_ISOTROPIC_NDEC 21
+
+/* The exact dP/dF and its PSD projection (either may be NULL) from one eigensystem (as below). */
+PetscErrorCode SimIsotropicHessians(const PetscReal U[9], const PetscReal V[9], const PetscReal H[9], const PetscReal flip[3],
+                                    const PetscReal twist[3], PetscReal dPdF[81], PetscReal dPdF_psd[81]);
 
 /* dP/dF (81 values) from the eigensystem: U, V of the SVD, the 3x3 Hessian in s, flip/twist per
  * pair; psd clamps the 9 eigenvalues at 0. If lambda is not NULL it receives the 9 (unclamped)

@@ -212,3 +212,90 @@ PetscErrorCode SimSymEig3(const PetscReal A[9], PetscReal lambda[3], PetscReal Q
   }
   PetscFunctionReturn(0);
 }
+
+/* R = the rotation of the unit quaternion q = (w, x, y, z), row-major. */
+static inline void QuatToRot(const PetscReal q[4], PetscReal R[9])
+{
+  const PetscReal w = q[0], x = q[1], y = q[2], z = q[3];
+  R[0] = 1 - 2 * (y * y + z * z), R[1] = 2 * (x * y - w * z), R[2] = 2 * (x * z + w * y);
+  R[3] = 2 * (x * y + w * z), R[4] = 1 - 2 * (x * x + z * z), R[5] = 2 * (y * z - w * x);
+  R[6] = 2 * (x * z - w * y), R[7] = 2 * (y * z + w * x), R[8] = 1 - 2 * (x * x + y * y);
+}
+
+/* The unit quaternion of a rotation matrix (Shepperd 1978: from the largest of w, x, y, z, so no
+ * cancellation). */
+static void RotToQuat(const PetscReal R[9], PetscReal q[4])
+{
+  const PetscReal t = R[0] + R[4] + R[8];
+  PetscReal n;
+
+  if (t >= R[0] && t >= R[4] && t >= R[8]) {
+    const PetscReal r = PetscSqrtReal(1 + t);
+    q[0] = 0.5 * r, q[1] = 0.5 * (R[7] - R[5]) / r, q[2] = 0.5 * (R[2] - R[6]) / r, q[3] = 0.5 * (R[3] - R[1]) / r;
+  } else if (R[0] >= R[4] && R[0] >= R[8]) {
+    const PetscReal r = PetscSqrtReal(1 + R[0] - R[4] - R[8]);
+    q[1] = 0.5 * r, q[0] = 0.5 * (R[7] - R[5]) / r, q[2] = 0.5 * (R[1] + R[3]) / r, q[3] = 0.5 * (R[2] + R[6]) / r;
+  } else if (R[4] >= R[8]) {
+    const PetscReal r = PetscSqrtReal(1 - R[0] + R[4] - R[8]);
+    q[2] = 0.5 * r, q[0] = 0.5 * (R[2] - R[6]) / r, q[1] = 0.5 * (R[1] + R[3]) / r, q[3] = 0.5 * (R[5] + R[7]) / r;
+  } else {
+    const PetscReal r = PetscSqrtReal(1 - R[0] - R[4] + R[8]);
+    q[3] = 0.5 * r, q[0] = 0.5 * (R[3] - R[1]) / r, q[1] = 0.5 * (R[2] + R[6]) / r, q[2] = 0.5 * (R[5] + R[7]) / r;
+  }
+  n = PetscSqrtReal(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  for (int k = 0; k < 4; k++) q[k] /= n;
+}
+
+PetscErrorCode SimPolar3Warm(const PetscReal F[9], PetscReal q[4], PetscReal R[9], PetscBool *fallback)
+{
+  PetscFunctionBeginUser;
+  if (fallback) *fallback = PETSC_FALSE;
+  {
+    PetscReal n = PetscSqrtReal(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    if (!(n > 0.5 && n < 2)) q[0] = 1, q[1] = q[2] = q[3] = 0, n = 1; /* not a usable start */
+    for (int k = 0; k < 4; k++) q[k] /= n;
+  }
+  for (int it = 0; it < 12; it++) {
+    PetscReal M[9], g[3], h00, h01, h02, h11, h12, h22, tr, l10, l20, l21, d1, d2, d3, y0, y1, y2, w[3], dq[4], nq, qn[4], ww;
+
+    QuatToRot(q, R);
+    /* M = F R^T */
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) M[3 * i + j] = F[3 * i] * R[3 * j] + F[3 * i + 1] * R[3 * j + 1] + F[3 * i + 2] * R[3 * j + 2];
+    g[0] = M[7] - M[5], g[1] = M[2] - M[6], g[2] = M[3] - M[1];
+    tr = M[0] + M[4] + M[8];
+    /* Hs = tr(M) I - sym(M), by Cholesky LDL^T; every pivot must be safely positive */
+    h00 = tr - M[0], h11 = tr - M[4], h22 = tr - M[8];
+    h01 = -0.5 * (M[1] + M[3]), h02 = -0.5 * (M[2] + M[6]), h12 = -0.5 * (M[5] + M[7]);
+    d1 = h00;
+    if (!(d1 > 1e-6 * 2 * tr)) break;
+    l10 = h01 / d1, l20 = h02 / d1;
+    d2 = h11 - l10 * h01;
+    if (!(d2 > 1e-6 * 2 * tr)) break;
+    l21 = (h12 - l20 * h01) / d2;
+    d3 = h22 - l20 * h02 - l21 * l21 * d2;
+    if (!(d3 > 1e-6 * 2 * tr)) break;
+    y0 = g[0], y1 = g[1] - l10 * y0, y2 = g[2] - l20 * y0 - l21 * y1;
+    w[2] = y2 / d3, w[1] = y1 / d2 - l21 * w[2], w[0] = y0 / d1 - l10 * w[1] - l20 * w[2];
+    ww = w[0] * w[0] + w[1] * w[1] + w[2] * w[2];
+    if (!(ww < 1)) break; /* a step of more than a radian: not in Newton's region */
+    /* R <- rot(w) R with rot(w) the quaternion (1, w/2) normalized (the Cayley map: equal to exp(w)
+     * to third order, so the iteration stays quadratic) */
+    dq[0] = 1, dq[1] = 0.5 * w[0], dq[2] = 0.5 * w[1], dq[3] = 0.5 * w[2];
+    qn[0] = dq[0] * q[0] - dq[1] * q[1] - dq[2] * q[2] - dq[3] * q[3];
+    qn[1] = dq[0] * q[1] + dq[1] * q[0] + dq[2] * q[3] - dq[3] * q[2];
+    qn[2] = dq[0] * q[2] - dq[1] * q[3] + dq[2] * q[0] + dq[3] * q[1];
+    qn[3] = dq[0] * q[3] + dq[1] * q[2] - dq[2] * q[1] + dq[3] * q[0];
+    nq = PetscSqrtReal(qn[0] * qn[0] + qn[1] * qn[1] + qn[2] * qn[2] + qn[3] * qn[3]);
+    for (int k = 0; k < 4; k++) q[k] = qn[k] / nq;
+    if (ww <= 1e-18) { /* |w| <= 1e-9: the error after this step is ~|w|^2, below rounding */
+      QuatToRot(q, R);
+      PetscFunctionReturn(0);
+    }
+  }
+  /* not converged, or not safely at the maximizer: the robust SVD */
+  if (fallback) *fallback = PETSC_TRUE;
+  PetscCall(SimPolar3(F, R, NULL));
+  RotToQuat(R, q);
+  PetscFunctionReturn(0);
+}

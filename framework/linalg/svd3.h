@@ -29,3 +29,17 @@ PetscErrorCode SimPolar3(const PetscReal F[9], PetscReal R[9], PetscReal S[9]);
  * lambda is sorted descending; Q's columns are the eigenvectors, Q a rotation (det Q = +1).
  * Errors: a non-finite entry in A (PETSC_ERR_FP). */
 PetscErrorCode SimSymEig3(const PetscReal A[9], PetscReal lambda[3], PetscReal Q[9]);
+
+/* The rotation R of the polar decomposition F = R S (the same R as SimPolar3: det R = +1, the
+ * maximizer of tr(R^T F) over the rotations) by Newton's method on the rotation group from a warm
+ * start: q is a unit quaternion (w, x, y, z), in: the start (e.g. this element's rotation at the last
+ * call; (1, 0, 0, 0) when none), out: the rotation found. Each iteration solves
+ * (tr(M) I - sym(M)) w = axial(M - M^T) with M = F R^T (the gradient and Hessian of tr(R^T F) in the
+ * rotation vector w) and turns R by w (quadratic convergence; from the last PD iteration's rotation
+ * one or two iterations reach machine precision: the warm-started rotation extraction of Mueller et
+ * al. 2016, with the exact Newton step). It stops when |w| <= 1e-9 (the next error is ~|w|^2) and
+ * falls back to SimPolar3 (and sets q from its R) when the Hessian is not safely positive definite
+ * (a pivot below 1e-6 of its trace: near the twist singularity s_1 + s_2 = 0 of an inverted F, or
+ * far from the maximizer) or after 12 iterations. *fallback (may be NULL) tells which happened.
+ * Errors: as SimSvd3 (non-finite F). */
+PetscErrorCode SimPolar3Warm(const PetscReal F[9], PetscReal q[4], PetscReal R[9], PetscBool *fallback);

@@ -39,3 +39,28 @@ static inline void Mat3OuterPlusIdentity(const PetscReal *a, const PetscReal *b,
   for (int r = 0; r < 3; r++)
     for (int c = 0; c < 3; c++) B[3 * r + c] = s * a[r] * b[c] + (r == c ? t : 0.0);
 }
+
+/* The rotation R (3x3 row-major) with R a = b for unit vectors a, b: the smallest one, about a x b
+ * (R = I + [v]x + [v]x^2 / (1 + a.b), v = a x b); for b = -a a half-turn about an axis orthogonal to
+ * a. Used to turn a material direction a into per-element directions b_e (SimFEMSetMaterialFrames). */
+static inline void Vec3RotationBetween(const PetscReal *a, const PetscReal *b, PetscReal *R)
+{
+  const PetscReal c = Vec3Dot(a, b);
+  PetscReal v[3];
+
+  Vec3Cross(a, b, v);
+  if (c > -1 + 1e-12) {
+    const PetscReal K[9] = {0, -v[2], v[1], v[2], 0, -v[0], -v[1], v[0], 0}, f = 1 / (1 + c);
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++)
+        R[3 * i + j] = (i == j) + K[3 * i + j] + f * (K[3 * i] * K[j] + K[3 * i + 1] * K[3 + j] + K[3 * i + 2] * K[6 + j]);
+  } else { /* half-turn about u orthogonal to a: R = 2 u u^T - I */
+    const PetscReal e[3] = {PetscAbsReal(a[0]) < 0.9 ? 1.0 : 0.0, PetscAbsReal(a[0]) < 0.9 ? 0.0 : 1.0, 0};
+    PetscReal u[3], n;
+    Vec3Cross(a, e, u);
+    n = Vec3Norm(u);
+    for (int i = 0; i < 3; i++) u[i] /= n;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) R[3 * i + j] = 2 * u[i] * u[j] - (i == j);
+  }
+}

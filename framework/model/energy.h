@@ -56,6 +56,12 @@ typedef struct {
    * violates an inactive constraint, and refactors only when the set changed. A term without this
    * op has every constraint active, always. */
   PetscErrorCode (*pd_active)(SimEnergy, const PetscReal *x, PetscBool *active);
+  /* optional, constrained dynamics (the pbd/xpbd solvers, docs/pbd.md): pd_project restricted to the
+   * n constraints idx[0..n), writing the projection of the q-th listed one at p[(q*nrows + r)*3 + k].
+   * A Gauss-Seidel sweep projects one colour of constraints at a time through it, so every colour
+   * sees the positions the previous ones left (the classic PBD distance projection for springs);
+   * without it the solver calls pd_project once per sweep and the projections lag by that sweep. */
+  PetscErrorCode (*pd_project_some)(SimEnergy, const PetscReal *x, PetscInt n, const PetscInt *idx, PetscReal *p);
 } SimEnergyOps;
 
 struct _p_SimEnergy {

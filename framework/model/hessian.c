@@ -33,12 +33,12 @@ static PetscErrorCode HessianPattern(SimModel m, PetscBool want_indices, PetscIn
     PetscCall(m->term[t]->ops.pattern(m->term[t], &nb, brow + off, bcol + off));
   }
   if (!m->coo_vals) {
-    PetscCall(PetscMalloc2(m->ncoo, &m->coo_vals, m->ncoo, &m->coo_masked));
-    for (PetscInt b = 0; b < nblocks; b++) {
-      PetscBool masked = (PetscBool)(m->pinned[brow[b]] || m->pinned[bcol[b]]);
-      for (int e = 0; e < 9; e++) m->coo_masked[9 * b + e] = masked;
-    }
-    for (PetscInt k = 9 * nblocks; k < m->ncoo; k++) m->coo_masked[k] = PETSC_FALSE;
+    PetscInt nmasked = 0;
+    for (PetscInt b = 0; b < nblocks; b++) nmasked += m->pinned[brow[b]] || m->pinned[bcol[b]];
+    PetscCall(PetscMalloc2(m->ncoo, &m->coo_vals, nmasked, &m->masked_block));
+    m->nmasked_block = 0;
+    for (PetscInt b = 0; b < nblocks; b++)
+      if (m->pinned[brow[b]] || m->pinned[bcol[b]]) m->masked_block[m->nmasked_block++] = b;
   }
   if (want_indices) {
     PetscCall(PetscMalloc2(m->ncoo, &ci, m->ncoo, &cj));
@@ -107,8 +107,7 @@ PetscErrorCode SimModelHessianAssemble(SimModel m, const PetscReal *x, const Pet
     if (c != 1.0)
       for (PetscInt k = 0; k < len; k++) vals[off + k] *= c;
   }
-  for (PetscInt k = 0; k < 9 * nblocks; k++)
-    if (m->coo_masked[k]) vals[k] = 0.0;
+  for (PetscInt q = 0; q < m->nmasked_block; q++) PetscCall(PetscArrayzero(vals + 9 * m->masked_block[q], 9));
   /* diagonal: mass for free DOFs, identity for pinned ones (their rows/columns are otherwise 0) */
   PetscCall(VecGetArrayRead(m->mass, &mass));
   for (PetscInt i = 0; i < m->nv; i++)

@@ -25,7 +25,7 @@ PetscErrorCode SimModelDestroy(SimModel *model)
   PetscCall(PetscFree(m->pinned));
   PetscCall(PetscFree3(m->tri, m->seg, m->tet));
   PetscCall(PetscFree(m->term_block_offset));
-  PetscCall(PetscFree2(m->coo_vals, m->coo_masked));
+  PetscCall(PetscFree2(m->coo_vals, m->masked_block));
   PetscCall(PetscFree3(m->grad_scratch, m->vel_scratch, m->dist_scratch));
   PetscCall(PetscFree2(m->natural, m->from_natural));
   PetscCall(PetscFree(*model));
@@ -312,5 +312,35 @@ PetscErrorCode SimModelReport(SimModel m, Vec X, Vec V, SimEnergyReport *rep)
   PetscCall(VecRestoreArrayRead(m->mass, &mass));
   PetscCall(VecRestoreArrayRead(V, &v));
   PetscCall(VecRestoreArrayRead(X, &x));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimModelWriteArray(SimModel m, const PetscReal *a, PetscViewer viewer)
+{
+  PetscReal *buf;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(3 * m->nv, &buf));
+  for (PetscInt i = 0; i < m->nv; i++) {
+    const PetscInt j = m->natural ? m->natural[i] : i;
+    for (int d = 0; d < 3; d++) buf[3 * j + d] = a[3 * i + d];
+  }
+  PetscCall(PetscViewerBinaryWrite(viewer, buf, 3 * m->nv, PETSC_REAL));
+  PetscCall(PetscFree(buf));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimModelReadArray(SimModel m, PetscReal *a, PetscViewer viewer)
+{
+  PetscReal *buf;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(3 * m->nv, &buf));
+  PetscCall(PetscViewerBinaryRead(viewer, buf, 3 * m->nv, NULL, PETSC_REAL));
+  for (PetscInt i = 0; i < m->nv; i++) {
+    const PetscInt j = m->natural ? m->natural[i] : i;
+    for (int d = 0; d < 3; d++) a[3 * i + d] = buf[3 * j + d];
+  }
+  PetscCall(PetscFree(buf));
   PetscFunctionReturn(0);
 }

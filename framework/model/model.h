@@ -2,21 +2,9 @@
  * values, gradients and assembled Hessians. Every Lagrangian solver advances one of these. */
 #pragma once
 #include <petscmat.h>
+#include <petscviewer.h>
 #include "framework/model/energy.h"
-
-#define SIM_MAX_TERMS 32
-
-/* Per-step energy figures every Lagrangian solver reports (DESIGN §8: E = kinetic + potential). */
-typedef struct {
-  PetscReal kinetic;
-  PetscReal potential;           /* sum of POTENTIAL terms */
-  PetscReal total;               /* kinetic + potential */
-  PetscReal dissipation_rate;    /* 2 D(x, v): power lost to DISSIPATION terms, J/s */
-  PetscInt nterms;               /* per-term values, in model order (potential and dissipation) */
-  const char *term_name[SIM_MAX_TERMS];
-  PetscReal term[SIM_MAX_TERMS];
-  PetscReal momentum[3];         /* sum m v */
-} SimEnergyReport;
+#include "framework/report.h"
 
 /* Transparent: solvers' hot loops read the arrays directly. Sizes: nv vertices, 3*nv DOFs. */
 struct _p_SimModel {
@@ -53,7 +41,8 @@ struct _p_SimModel {
   PetscInt ncoo;          /* scalar COO entries: 9 per block + 3 per vertex for the diagonal */
   PetscInt *term_block_offset; /* nterms+1 offsets into the block list */
   PetscReal *coo_vals;    /* scratch values, ncoo */
-  PetscBool *coo_masked;  /* entry touches a pinned DOF off the diagonal: forced to 0 */
+  PetscInt nmasked_block; /* blocks that touch a pinned vertex (off the diagonal): forced to 0 */
+  PetscInt *masked_block; /* their indices in the block list */
   PetscReal *grad_scratch; /* 3*nv */
   PetscReal *vel_scratch;  /* 3*nv */
   PetscReal *dist_scratch; /* 3*nv: the distributed terms' partial gradient before its reduction */
@@ -108,5 +97,11 @@ PetscErrorCode SimModelHessianAssemble(SimModel model, const PetscReal *x, const
                                        PetscReal cM, PetscReal cE, PetscReal cD, PetscBool psd, Mat H);
 /* Zeroes the entries of pinned DOFs in a flat 3*nv array (gradients, right-hand sides). */
 PetscErrorCode SimModelZeroPinned(SimModel model, PetscReal *a);
+/* Checkpoints of flat 3*nv arrays (positions, velocities, a solver's history) in the input
+ * ("natural") vertex order, so that a run whose partition numbered the vertices differently (another
+ * rank count, or another partition from PT-Scotch) reads them right. The arrays are replicated:
+ * rank 0 writes, every rank reads the same values. Collective on the viewer. */
+PetscErrorCode SimModelWriteArray(SimModel model, const PetscReal *a, PetscViewer viewer);
+PetscErrorCode SimModelReadArray(SimModel model, PetscReal *a, PetscViewer viewer);
 /* Mass-weighted norm sqrt(sum m_i |a_i|^2) of a flat 3*nv array. */
 PetscErrorCode SimModelMassNorm(SimModel model, const PetscReal *a, PetscReal *norm);

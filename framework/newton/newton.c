@@ -38,6 +38,9 @@ struct _p_SimNewton {
   /* flat scratch, 3*nv each: trial point, velocity v(x), a second gradient */
   PetscReal *xt, *vel, *work;
   PetscReal *gt; /* gradient at the trial point (line-search fallback) */
+  /* where H was last assembled (x, X, xd: 3 * n) and with which beta: what a checkpoint saves of
+   * the lagged factorization (SimNewtonSave) */
+  PetscReal *lag_point, lag_beta;
   SimEvents ev;
 };
 
@@ -112,6 +115,12 @@ static PetscErrorCode Hessian_Newton(SimNewton nt, PetscReal beta, const PetscRe
   PetscCall(PetscLogEventBegin(nt->ev.assemble, 0, 0, 0, 0));
   Velocity_Newton(nt->n, beta, X, x, nt->vel);
   if (pmat) {
+    /* where the preconditioning matrix is assembled: a checkpoint restores it from these */
+    if (!nt->lag_point) PetscCall(PetscMalloc1(3 * nt->n, &nt->lag_point));
+    if (nt->lag_point != x) PetscCall(PetscArraycpy(nt->lag_point, x, nt->n));
+    PetscCall(PetscArraycpy(nt->lag_point + nt->n, X, nt->n));
+    PetscCall(PetscArraycpy(nt->lag_point + 2 * nt->n, xd, nt->n));
+    nt->lag_beta = beta;
     PetscCall(SimModelHessianAssemble(nt->model, x, xd, nt->vel, cM, 1.0, cD, nt->psd, nt->H));
     /* Assembly may reset the structural flags; restate them so Cholesky/ICC/CG accept the matrix. */
     PetscCall(MatSetOption(nt->H, MAT_SYMMETRIC, PETSC_TRUE));
@@ -571,6 +580,39 @@ PetscErrorCode SimNewtonMinimize(SimNewton nt, PetscReal beta, const PetscReal *
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode SimNewtonSave(SimNewton nt, PetscViewer viewer)
+{
+  PetscInt flags[2] = {nt->pc_ready, nt->refactor};
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscViewerBinaryWrite(viewer, flags, 2, PETSC_INT));
+  if (!nt->pc_ready) PetscFunctionReturn(0);
+  PetscCall(PetscViewerBinaryWrite(viewer, &nt->lag_beta, 1, PETSC_REAL));
+  for (int k = 0; k < 3; k++) PetscCall(SimModelWriteArray(nt->model, nt->lag_point + k * nt->n, viewer));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimNewtonLoad(SimNewton nt, PetscViewer viewer)
+{
+  PetscInt flags[2];
+  PetscReal beta;
+  PetscReal *pt;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscViewerBinaryRead(viewer, flags, 2, NULL, PETSC_INT));
+  nt->pc_ready = (PetscBool)(flags[0] != 0);
+  nt->refactor = (PetscBool)(flags[1] != 0);
+  if (!nt->pc_ready) PetscFunctionReturn(0);
+  /* Reassemble H where the lagged factorization was computed: the same inputs give the same matrix,
+   * and the first solve factors it as the uninterrupted run did. */
+  PetscCall(PetscViewerBinaryRead(viewer, &beta, 1, NULL, PETSC_REAL));
+  PetscCall(PetscMalloc1(3 * nt->n, &pt));
+  for (int k = 0; k < 3; k++) PetscCall(SimModelReadArray(nt->model, pt + k * nt->n, viewer));
+  PetscCall(Hessian_Newton(nt, beta, pt + nt->n, pt + 2 * nt->n, pt, PETSC_TRUE));
+  PetscCall(PetscFree(pt));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimNewtonGetKSP(SimNewton nt, KSP *ksp)
 {
   PetscFunctionBeginUser;
@@ -618,6 +660,7 @@ PetscErrorCode SimNewtonDestroy(SimNewton *newton)
   PetscCall(VecDestroy(&nt->pall));
   PetscCall(VecScatterDestroy(&nt->p2all));
   PetscCall(PetscFree5(nt->xt, nt->vel, nt->work, nt->gt, nt->gfull));
+  PetscCall(PetscFree(nt->lag_point));
   PetscCall(PetscFree(*newton));
   PetscFunctionReturn(0);
 }

@@ -84,6 +84,13 @@ PetscErrorCode SimNewtonObjective(SimNewton newton, PetscReal beta, const PetscR
                                   const PetscReal *x, PetscReal *phi, PetscReal *g);
 PetscErrorCode SimNewtonHessian(SimNewton newton, PetscReal beta, const PetscReal *X, const PetscReal *xd, const PetscReal *x,
                                 Mat *H);
+/* Checkpoint of what carries over from one minimization to the next, so that a restarted run takes
+ * the same iterations as an uninterrupted one: the lag state and, while a factorization is lagged,
+ * the projected Hessian it was computed from (the factorization is recomputed from it on load,
+ * which gives the same factor). Collective on the minimizer's communicator; Load needs a minimizer
+ * created on the same model. */
+PetscErrorCode SimNewtonSave(SimNewton newton, PetscViewer viewer);
+PetscErrorCode SimNewtonLoad(SimNewton newton, PetscViewer viewer);
 /* The linear solver (borrowed), e.g. to read its type or set it programmatically. */
 PetscErrorCode SimNewtonGetKSP(SimNewton newton, KSP *ksp);
 PetscErrorCode SimNewtonView(SimNewton newton, PetscViewer viewer);

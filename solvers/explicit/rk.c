@@ -1,6 +1,7 @@
 /* Explicit Runge-Kutta integrators on the first-order system x' = v, v' = M^-1 f(x, v):
  * forward Euler, explicit midpoint, Heun and classical RK4, one Butcher tableau each. */
 #include "framework/solver_impl.h"
+#include "problems/mesh/mesh.h"
 
 #define RK_MAX_STAGES 4
 
@@ -27,10 +28,10 @@ static PetscErrorCode Setup_RK(SimSolver s)
   RK *rk = (RK *)s->data;
 
   PetscFunctionBeginUser;
-  PetscCall(VecDuplicateVecs(s->model->x, rk->tab->stages, &rk->kx));
-  PetscCall(VecDuplicateVecs(s->model->x, rk->tab->stages, &rk->kv));
-  PetscCall(VecDuplicate(s->model->x, &rk->xs));
-  PetscCall(VecDuplicate(s->model->x, &rk->vs));
+  PetscCall(VecDuplicateVecs(SimMeshModel(s->problem)->x, rk->tab->stages, &rk->kx));
+  PetscCall(VecDuplicateVecs(SimMeshModel(s->problem)->x, rk->tab->stages, &rk->kv));
+  PetscCall(VecDuplicate(SimMeshModel(s->problem)->x, &rk->xs));
+  PetscCall(VecDuplicate(SimMeshModel(s->problem)->x, &rk->vs));
   PetscFunctionReturn(0);
 }
 
@@ -39,7 +40,7 @@ static PetscErrorCode Step_RK(SimSolver s, PetscReal h)
 {
   RK *rk = (RK *)s->data;
   const Tableau *T = rk->tab;
-  SimModel m = s->model;
+  SimModel m = SimMeshModel(s->problem);
   PetscScalar coef[RK_MAX_STAGES];
 
   PetscFunctionBeginUser;

@@ -1,5 +1,6 @@
 /* Symplectic explicit integrators: semi-implicit (symplectic) Euler and velocity Verlet. */
 #include "framework/solver_impl.h"
+#include "problems/mesh/mesh.h"
 
 typedef struct {
   Vec a; /* acceleration */
@@ -11,7 +12,7 @@ static PetscErrorCode Setup_Symplectic(SimSolver s)
   Symplectic *d = (Symplectic *)s->data;
 
   PetscFunctionBeginUser;
-  PetscCall(VecDuplicate(s->model->x, &d->a));
+  PetscCall(VecDuplicate(SimMeshModel(s->problem)->x, &d->a));
   PetscFunctionReturn(0);
 }
 
@@ -19,7 +20,7 @@ static PetscErrorCode Accel(SimSolver s, Vec a)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(s->ev.force, 0, 0, 0, 0));
-  PetscCall(SimModelAcceleration(s->model, s->model->x, s->model->v, a));
+  PetscCall(SimModelAcceleration(SimMeshModel(s->problem), SimMeshModel(s->problem)->x, SimMeshModel(s->problem)->v, a));
   PetscCall(PetscLogEventEnd(s->ev.force, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
@@ -31,8 +32,8 @@ static PetscErrorCode Step_SymplecticEuler(SimSolver s, PetscReal h)
 
   PetscFunctionBeginUser;
   PetscCall(Accel(s, d->a));
-  PetscCall(VecAXPY(s->model->v, h, d->a));
-  PetscCall(VecAXPY(s->model->x, h, s->model->v));
+  PetscCall(VecAXPY(SimMeshModel(s->problem)->v, h, d->a));
+  PetscCall(VecAXPY(SimMeshModel(s->problem)->x, h, SimMeshModel(s->problem)->v));
   PetscFunctionReturn(0);
 }
 
@@ -46,14 +47,14 @@ static PetscErrorCode Step_Verlet(SimSolver s, PetscReal h)
 
   PetscFunctionBeginUser;
   if (!d->have_a) PetscCall(Accel(s, d->a));
-  PetscCall(VecAXPY(s->model->v, 0.5 * h, d->a));
-  PetscCall(VecAXPY(s->model->x, h, s->model->v));
+  PetscCall(VecAXPY(SimMeshModel(s->problem)->v, 0.5 * h, d->a));
+  PetscCall(VecAXPY(SimMeshModel(s->problem)->x, h, SimMeshModel(s->problem)->v));
   PetscCall(Accel(s, d->a));
-  PetscCall(VecAXPY(s->model->v, 0.5 * h, d->a));
+  PetscCall(VecAXPY(SimMeshModel(s->problem)->v, 0.5 * h, d->a));
   /* damping makes a depend on v, so the cached a is only valid for conservative models */
   d->have_a = PETSC_TRUE;
-  for (PetscInt t = 0; t < s->model->nterms; t++)
-    if (s->model->term[t]->kind == SIM_ENERGY_DISSIPATION) d->have_a = PETSC_FALSE;
+  for (PetscInt t = 0; t < SimMeshModel(s->problem)->nterms; t++)
+    if (SimMeshModel(s->problem)->term[t]->kind == SIM_ENERGY_DISSIPATION) d->have_a = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 

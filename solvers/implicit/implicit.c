@@ -1,6 +1,7 @@
 /* Implicit Euler, BDF2 and the implicit midpoint rule as one table of variants, each step one
  * minimization of the incremental potential by the shared Newton minimizer (framework/newton). */
 #include "framework/solver_impl.h"
+#include "problems/mesh/mesh.h"
 #include "framework/newton/newton.h"
 
 /* A variant is data. With the last two states (x_n, v_n), (x_{n-1}, v_{n-1}) and the step h:
@@ -63,10 +64,10 @@ static PetscErrorCode SetFromOptions_Implicit(SimSolver s, PetscOptionItems *Pet
 static PetscErrorCode Setup_Implicit(SimSolver s)
 {
   Implicit *im = (Implicit *)s->data;
-  const PetscInt n = 3 * s->model->nv;
+  const PetscInt n = 3 * SimMeshModel(s->problem)->nv;
 
   PetscFunctionBeginUser;
-  PetscCall(VecDuplicate(s->model->x, &im->xs));
+  PetscCall(VecDuplicate(SimMeshModel(s->problem)->x, &im->xs));
   PetscCall(PetscMalloc4(n, &im->y, n, &im->Xb, n, &im->Vb, n, &im->xn));
   if (im->scheme->a[1] != 0) PetscCall(PetscMalloc2(n, &im->xprev, n, &im->vprev));
   PetscFunctionReturn(0);
@@ -75,7 +76,7 @@ static PetscErrorCode Setup_Implicit(SimSolver s)
 static PetscErrorCode Step_Implicit(SimSolver s, PetscReal h)
 {
   Implicit *im = (Implicit *)s->data;
-  SimModel m = s->model;
+  SimModel m = SimMeshModel(s->problem);
   const PetscInt n = 3 * m->nv;
   const PetscBool multistep = (PetscBool)(im->scheme->a[1] != 0);
   const ImplicitScheme *sc = im->scheme;
@@ -157,19 +158,57 @@ static PetscErrorCode Destroy_Implicit(SimSolver s)
   PetscFunctionReturn(0);
 }
 
+/* Checkpoint: the multistep history (BDF2's previous state and step; replicated, so rank 0 writes
+ * and every rank reads) and Newton's lagged factorization. */
+static PetscErrorCode Save_Implicit(SimSolver s, PetscViewer viewer)
+{
+  Implicit *im = (Implicit *)s->data;
+  PetscInt has = im->has_prev;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscViewerBinaryWrite(viewer, &has, 1, PETSC_INT));
+  if (has) {
+    PetscCall(PetscViewerBinaryWrite(viewer, &im->hprev, 1, PETSC_REAL));
+    PetscCall(SimModelWriteArray(SimMeshModel(s->problem), im->xprev, viewer));
+    PetscCall(SimModelWriteArray(SimMeshModel(s->problem), im->vprev, viewer));
+  }
+  PetscCall(SimNewtonSave(im->newton, viewer));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Load_Implicit(SimSolver s, PetscViewer viewer)
+{
+  Implicit *im = (Implicit *)s->data;
+  PetscInt has;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscViewerBinaryRead(viewer, &has, 1, NULL, PETSC_INT));
+  im->has_prev = (PetscBool)(has != 0);
+  if (has) {
+    PetscCheck(im->xprev, s->comm, PETSC_ERR_ARG_INCOMP, "The checkpoint holds a multistep history, which %s does not use", s->type);
+    PetscCall(PetscViewerBinaryRead(viewer, &im->hprev, 1, NULL, PETSC_REAL));
+    PetscCall(SimModelReadArray(SimMeshModel(s->problem), im->xprev, viewer));
+    PetscCall(SimModelReadArray(SimMeshModel(s->problem), im->vprev, viewer));
+  }
+  PetscCall(SimNewtonLoad(im->newton, viewer));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Create_Implicit(SimSolver s, const ImplicitScheme *scheme)
 {
   static const SimSolverOps ops = {.setfromoptions = SetFromOptions_Implicit,
                                    .setup = Setup_Implicit,
                                    .step = Step_Implicit,
                                    .view = View_Implicit,
-                                   .destroy = Destroy_Implicit};
+                                   .destroy = Destroy_Implicit,
+                                   .save = Save_Implicit,
+                                   .load = Load_Implicit};
   Implicit *im;
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&im));
   im->scheme = scheme;
-  PetscCall(SimNewtonCreate(s->model, "newton_", &im->newton));
+  PetscCall(SimNewtonCreate(SimMeshModel(s->problem), "newton_", &im->newton));
   s->data = im;
   s->ops = ops;
   PetscFunctionReturn(0);

@@ -2,6 +2,7 @@
  * update per time step, beta = 0 symplectic Euler, beta = 1 Baraff-Witkin. */
 #include <petscksp.h>
 #include "framework/solver_impl.h"
+#include "problems/mesh/mesh.h"
 
 typedef struct {
   PetscReal beta; /* -linearized_beta: forces at x_n + beta h v_{n+1} */
@@ -37,12 +38,12 @@ static PetscErrorCode Setup_Linearized(SimSolver s)
   Linearized *li = (Linearized *)s->data;
 
   PetscFunctionBeginUser;
-  PetscCall(SimModelHessianCreate(s->model, &li->H));
+  PetscCall(SimModelHessianCreate(SimMeshModel(s->problem), &li->H));
   PetscCall(MatSetOption(li->H, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(MatSetOption(li->H, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
   PetscCall(MatCreateVecs(li->H, &li->dv, &li->rhs));
   PetscCall(VecDuplicate(li->rhs, &li->Mv));
-  PetscCall(PetscMalloc1(3 * s->model->nv, &li->grad));
+  PetscCall(PetscMalloc1(3 * SimMeshModel(s->problem)->nv, &li->grad));
   PetscFunctionReturn(0);
 }
 
@@ -55,7 +56,7 @@ static PetscErrorCode Setup_Linearized(SimSolver s)
 static PetscErrorCode Step_Linearized(SimSolver s, PetscReal h)
 {
   Linearized *li = (Linearized *)s->data;
-  SimModel m = s->model;
+  SimModel m = SimMeshModel(s->problem);
   const PetscInt n = 3 * m->nv;
   const PetscReal *x, *mass, *Hv, *vr;
   PetscReal *rhs, *v, *xw;
@@ -161,8 +162,8 @@ PetscErrorCode SimSolverCreate_LinearizedImplicit(SimSolver s)
   PetscCall(PetscNew(&li));
   li->beta = 1.0;
   li->psd = PETSC_TRUE;
-  for (PetscInt t = 0; t < s->model->nterms; t++)
-    if (s->model->term[t]->kind == SIM_ENERGY_DISSIPATION) li->has_dissipation = PETSC_TRUE;
+  for (PetscInt t = 0; t < SimMeshModel(s->problem)->nterms; t++)
+    if (SimMeshModel(s->problem)->term[t]->kind == SIM_ENERGY_DISSIPATION) li->has_dissipation = PETSC_TRUE;
   /* Defaults before KSPSetFromOptions, so -linearized_ksp_type / -linearized_pc_type override them. */
   PetscCall(KSPCreate(s->comm, &li->ksp));
   PetscCall(KSPSetOptionsPrefix(li->ksp, "linearized_"));

@@ -16,6 +16,10 @@ typedef struct {
   /* terms with a changing constraint set (pd_active, e.g. colliders): the current set and the one
    * the factor was built for; NULL for terms whose constraints are always active */
   PetscBool *active, *active_fact;
+  /* set with the factor: fvert[c*nvert + a] = the free index of the stencil's vertex a (-1: pinned),
+   * and whether constraint c touches a pinned vertex (its right-hand side then moves their columns) */
+  PetscInt *fvert;
+  PetscBool *touch_pinned;
 } PDBlock;
 
 typedef struct {
@@ -40,6 +44,12 @@ typedef struct {
   PetscInt nsetchange;    /* factorizations caused by a change of the active constraint set */
   SimNewton newton;       /* the reference minimizer (-pd_reference_newton) */
   Vec xref;
+  /* the step's series (SimSolverGetSeries): wall time of the solve up to each iteration (excluding
+   * the monitor's evaluations), and Newton's minimum Phi* of the step's objective */
+  PetscReal elapsed_ms[SIM_MAX_HISTORY];
+  PetscInt nelapsed;
+  PetscReal reference_objective;
+  PetscBool has_reference;
   /* CHOLMOD: the factor of L = M/h^2 + sum w A^T A (nfree x nfree) and solve workspaces */
   PetscBool cm_started;
   cholmod_common cm;
@@ -60,6 +70,7 @@ typedef struct {
 static PetscErrorCode SetFromOptions_PD(SimSolver s, PetscOptionItems *PetscOptionsObject)
 {
   PD *pd = (PD *)s->data;
+  PetscBool monitor_set;
 
   PetscFunctionBeginUser;
   PetscOptionsHeadBegin(PetscOptionsObject, "Projective dynamics (Bouaziz et al. 2014), -solver pd");
@@ -69,8 +80,9 @@ static PetscErrorCode SetFromOptions_PD(SimSolver s, PetscOptionItems *PetscOpti
                              "stop when ||x_{k+1} - x_k|| <= rtol ||x_{k+1} - x_0|| (x_0: the guess y; 0: always -pd_iterations)",
                              "", pd->rtol, &pd->rtol, NULL));
   PetscCall(PetscOptionsBool("-pd_monitor",
-                             "record the incremental potential and its gradient norm per iteration (costs one evaluation)", "",
-                             pd->monitor, &pd->monitor, NULL));
+                             "record the incremental potential and its gradient norm per iteration (costs one evaluation; "
+                             "default: on with -pd_reference_newton, whose gap needs it, else off)",
+                             "", pd->monitor, &pd->monitor, &monitor_set));
   PetscCall(PetscOptionsBool("-pd_reference_newton",
                              "also minimize each step's incremental potential by Newton (framework/newton, options "
                              "-pd_ref_newton_*, tight by default) from the same state and report Phi* for the gap",
@@ -84,6 +96,7 @@ static PetscErrorCode SetFromOptions_PD(SimSolver s, PetscOptionItems *PetscOpti
   PetscCall(PetscOptionsInt("-pd_chebyshev_delay", "plain iterations before Chebyshev starts (>= 1)", "", pd->cheb_delay,
                             &pd->cheb_delay, NULL));
   PetscOptionsHeadEnd();
+  if (!monitor_set) pd->monitor = pd->reference;
   PetscCheck(pd->max_it >= 1 && pd->max_it <= 1000000, s->comm, PETSC_ERR_ARG_OUTOFRANGE,
              "-pd_iterations %" PetscInt_FMT " is out of range: must be in [1, 1e6]", pd->max_it);
   PetscCheck(pd->rtol >= 0 && pd->rtol < 1, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "-pd_rtol %g is out of range: must be in [0, 1)",
@@ -101,7 +114,7 @@ static PetscErrorCode SetFromOptions_PD(SimSolver s, PetscOptionItems *PetscOpti
 static PetscErrorCode Setup_PD(SimSolver s)
 {
   PD *pd = (PD *)s->data;
-  SimModel m = s->model;
+  SimModel m = SimMeshModel(s->problem);
   const PetscInt n = 3 * m->nv;
   const PetscScalar *mass;
 
@@ -126,6 +139,7 @@ static PetscErrorCode Setup_PD(SimSolver s)
       PDBlock *b = &pd->block[pd->nblocks++];
       b->term = e, b->nc = nc, b->nvert = nvert, b->nrows = nrows;
       PetscCall(PetscMalloc4(nc * nvert, &b->vert, nc * nrows * nvert, &b->A, nc, &b->w, 3 * nc * nrows, &b->p));
+      PetscCall(PetscMalloc2(nc * nvert, &b->fvert, nc, &b->touch_pinned));
       PetscCall(e->ops.pd_stencil(e, b->vert, b->A, b->w));
       if (e->ops.pd_active) PetscCall(PetscCalloc2(nc, &b->active, nc, &b->active_fact));
       for (PetscInt c = 0; c < nc; c++)
@@ -155,7 +169,7 @@ static PetscErrorCode Setup_PD(SimSolver s)
 static PetscErrorCode Factor_PD(SimSolver s, PetscReal h)
 {
   PD *pd = (PD *)s->data;
-  SimModel m = s->model;
+  SimModel m = SimMeshModel(s->problem);
   const PetscReal ih2 = 1.0 / (h * h);
   cholmod_triplet *T;
   cholmod_sparse *S;
@@ -180,8 +194,15 @@ static PetscErrorCode Factor_PD(SimSolver s, PetscReal h)
   for (PetscInt i = 0; i < m->nv; i++)
     if (pd->fidx[i] >= 0) ti[nnz] = tj[nnz] = (int)pd->fidx[i], tx[nnz++] = pd->mass[i] * ih2;
   for (PetscInt k = 0; k < pd->nblocks; k++) {
-    const PDBlock *b = &pd->block[k];
+    PDBlock *b = &pd->block[k];
     const PetscInt nv = b->nvert, nr = b->nrows;
+    for (PetscInt c = 0; c < b->nc; c++) {
+      b->touch_pinned[c] = PETSC_FALSE;
+      for (PetscInt a = 0; a < nv; a++) {
+        b->fvert[c * nv + a] = pd->fidx[b->vert[c * nv + a]];
+        if (b->fvert[c * nv + a] < 0) b->touch_pinned[c] = PETSC_TRUE;
+      }
+    }
     if (b->active) PetscCall(PetscArraycpy(b->active_fact, b->active, b->nc));
     for (PetscInt c = 0; c < b->nc; c++) {
       const PetscInt *vc = b->vert + c * nv;
@@ -250,8 +271,8 @@ static PetscErrorCode EnsureFactor_PD(SimSolver s, PetscReal h)
   PetscBool same = (PetscBool)(pd->L && PetscAbsReal(h - pd->hfact) <= 1e-14 * h);
 
   PetscFunctionBeginUser;
-  for (PetscInt i = 0; same && i < s->model->nv; i++)
-    if (pd->pinned_fact[i] != s->model->pinned[i]) same = PETSC_FALSE;
+  for (PetscInt i = 0; same && i < SimMeshModel(s->problem)->nv; i++)
+    if (pd->pinned_fact[i] != SimMeshModel(s->problem)->pinned[i]) same = PETSC_FALSE;
   if (same && ActiveSetChanged(pd)) {
     pd->nsetchange++;
     PetscCall(PetscInfo(NULL, "pd: the active constraint set changed at the start of the step: refactoring\n"));
@@ -298,7 +319,7 @@ static PetscErrorCode GrowActive_PD(PD *pd, const PetscReal *x, PetscBool *grew)
 static PetscErrorCode Objective_PD(SimSolver s, PetscReal h, const PetscReal *x, PetscReal *phi, PetscReal *gnorm)
 {
   PD *pd = (PD *)s->data;
-  SimModel m = s->model;
+  SimModel m = SimMeshModel(s->problem);
   PetscReal E, kin = 0, gg = 0;
 
   PetscFunctionBeginUser;
@@ -329,9 +350,20 @@ static void Rhs_PD(PD *pd, const PetscReal *x)
     const PDBlock *b = &pd->block[q];
     const PetscInt nv = b->nvert, nr = b->nrows;
     for (PetscInt c = 0; c < b->nc; c++) {
-      const PetscInt *vc = b->vert + c * nv;
+      const PetscInt *vc = b->vert + c * nv, *fc = b->fvert + c * nv;
       const PetscReal *Ac = b->A + c * nr * nv, *pc = b->p + 3 * c * nr, w = b->w[c];
       if (b->active && !b->active[c]) continue;
+      if (!b->touch_pinned[c]) { /* every vertex free: B(f_a, :) += w (A_c^T p_c)(a, :) */
+        for (PetscInt a = 0; a < nv; a++) {
+          PetscReal t0 = 0, t1 = 0, t2 = 0;
+          for (PetscInt r = 0; r < nr; r++) {
+            const PetscReal ar = Ac[r * nv + a];
+            t0 += ar * pc[3 * r], t1 += ar * pc[3 * r + 1], t2 += ar * pc[3 * r + 2];
+          }
+          B[fc[a]] += w * t0, B[nf + fc[a]] += w * t1, B[2 * nf + fc[a]] += w * t2;
+        }
+        continue;
+      }
       for (PetscInt r = 0; r < nr; r++) {
         PetscReal t[3] = {pc[3 * r], pc[3 * r + 1], pc[3 * r + 2]};
         for (PetscInt a = 0; a < nv; a++)
@@ -351,7 +383,7 @@ static void Rhs_PD(PD *pd, const PetscReal *x)
 PetscErrorCode SimPDMinimize(SimSolver s, PetscReal h, const PetscReal *y, PetscReal *x, SimStepStats *stats)
 {
   PD *pd;
-  SimModel m = s->model;
+  SimModel m = SimMeshModel(s->problem);
   const PetscInt n = 3 * m->nv;
   PetscBool ispd;
   PetscReal omega = 1, phi, gnorm;
@@ -391,7 +423,8 @@ PetscErrorCode SimPDMinimize(SimSolver s, PetscReal h, const PetscReal *y, Petsc
     stats->residual = gnorm;
   }
   PetscCall(PetscTime(&t1));
-  stats->elapsed_ms[0] = 1e3 * (t1 - t0 - tmon);
+  pd->elapsed_ms[0] = 1e3 * (t1 - t0 - tmon);
+  pd->nelapsed = 1;
   stats->outcome = pd->rtol > 0 ? SIM_STEP_NOT_CONVERGED : SIM_STEP_OK;
 
   for (PetscInt it = 1; it <= pd->max_it; it++) {
@@ -440,7 +473,7 @@ PetscErrorCode SimPDMinimize(SimSolver s, PetscReal h, const PetscReal *y, Petsc
       }
     }
     PetscCall(PetscTime(&t1));
-    if (it < SIM_MAX_HISTORY) stats->elapsed_ms[it] = 1e3 * (t1 - t0 - tmon);
+    if (it < SIM_MAX_HISTORY) pd->elapsed_ms[it] = 1e3 * (t1 - t0 - tmon), pd->nelapsed = it + 1;
     if (pd->monitor) {
       PetscLogDouble a, b;
       PetscCall(PetscTime(&a));
@@ -484,12 +517,12 @@ static PetscErrorCode Reference_PD(SimSolver s, PetscReal h, const PetscReal *xn
       PetscCall(PetscOptionsHasName(NULL, NULL, defaults[k][0], &set));
       if (!set) PetscCall(PetscOptionsSetValue(NULL, defaults[k][0], defaults[k][1]));
     }
-    PetscCall(SimNewtonCreate(s->model, "pd_ref_newton_", &pd->newton));
+    PetscCall(SimNewtonCreate(SimMeshModel(s->problem), "pd_ref_newton_", &pd->newton));
     PetscCall(SimNewtonSetFromOptions(pd->newton));
-    PetscCall(VecDuplicate(s->model->x, &pd->xref));
+    PetscCall(VecDuplicate(SimMeshModel(s->problem)->x, &pd->xref));
   }
   PetscCall(VecGetArray(pd->xref, &a));
-  PetscCall(PetscArraycpy(a, xguess, 3 * s->model->nv));
+  PetscCall(PetscArraycpy(a, xguess, 3 * SimMeshModel(s->problem)->nv));
   PetscCall(VecRestoreArray(pd->xref, &a));
   PetscCall(SimNewtonMinimize(pd->newton, h, pd->ystep, xn, xn, pd->xref, &st));
   if (st.outcome != SIM_STEP_OK)
@@ -502,7 +535,7 @@ static PetscErrorCode Reference_PD(SimSolver s, PetscReal h, const PetscReal *xn
 static PetscErrorCode Step_PD(SimSolver s, PetscReal h)
 {
   PD *pd = (PD *)s->data;
-  SimModel m = s->model;
+  SimModel m = SimMeshModel(s->problem);
   const PetscInt n = 3 * m->nv;
   PetscReal *x, *v;
 
@@ -513,15 +546,16 @@ static PetscErrorCode Step_PD(SimSolver s, PetscReal h)
     pd->ystep[i] = x[i] + h * v[i];
     pd->xstep[i] = m->pinned[i / 3] ? x[i] : pd->ystep[i];
   }
+  pd->has_reference = PETSC_FALSE;
   if (pd->reference) PetscCall(Reference_PD(s, h, x, pd->xstep));
   PetscCall(SimPDMinimize(s, h, pd->ystep, pd->xstep, &s->stats));
   if (pd->reference) { /* Phi* by the same evaluation as the monitor's Phi_k (pd->y is the step's y now) */
     const PetscReal *a;
     PetscReal gn;
     PetscCall(VecGetArrayRead(pd->xref, &a));
-    PetscCall(Objective_PD(s, h, a, &s->stats.reference_objective, &gn));
+    PetscCall(Objective_PD(s, h, a, &pd->reference_objective, &gn));
     PetscCall(VecRestoreArrayRead(pd->xref, &a));
-    s->stats.has_reference = PETSC_TRUE;
+    pd->has_reference = PETSC_TRUE;
   }
   if (s->stats.outcome != SIM_STEP_NONFINITE) { /* otherwise keep the last good state */
     for (PetscInt i = 0; i < n; i++) {
@@ -567,6 +601,7 @@ static PetscErrorCode Destroy_PD(SimSolver s)
   for (PetscInt q = 0; q < pd->nblocks; q++) {
     PetscCall(PetscFree4(pd->block[q].vert, pd->block[q].A, pd->block[q].w, pd->block[q].p));
     PetscCall(PetscFree2(pd->block[q].active, pd->block[q].active_fact));
+    PetscCall(PetscFree2(pd->block[q].fvert, pd->block[q].touch_pinned));
   }
   PetscCall(SimNewtonDestroy(&pd->newton));
   PetscCall(VecDestroy(&pd->xref));
@@ -607,17 +642,33 @@ PetscErrorCode SimPDGetConstraintSetChanges(SimSolver s, PetscInt *count)
   PetscFunctionReturn(0);
 }
 
+/* "elapsed_ms" (one per iteration of the last step) and "reference_objective" (one value, with
+ * -pd_reference_newton). */
+static PetscErrorCode Series_PD(SimSolver s, const char *name, PetscInt *n, const PetscReal **values)
+{
+  PD *pd = (PD *)s->data;
+
+  PetscFunctionBeginUser;
+  if (!strcmp(name, "elapsed_ms")) *n = pd->nelapsed, *values = pd->elapsed_ms;
+  else if (!strcmp(name, "reference_objective") && pd->has_reference) *n = 1, *values = &pd->reference_objective;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimSolverCreate_PD(SimSolver s)
 {
-  static const SimSolverOps ops = {
-      .setfromoptions = SetFromOptions_PD, .setup = Setup_PD, .step = Step_PD, .view = View_PD, .destroy = Destroy_PD};
+  static const SimSolverOps ops = {.setfromoptions = SetFromOptions_PD,
+                                   .setup = Setup_PD,
+                                   .step = Step_PD,
+                                   .view = View_PD,
+                                   .destroy = Destroy_PD,
+                                   .series = Series_PD};
   PD *pd;
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&pd));
   pd->max_it = 200;
   pd->rtol = 1e-3;
-  pd->monitor = PETSC_TRUE;
+  pd->monitor = PETSC_FALSE;
   pd->rho = 0.9;
   pd->gamma = 0.9;
   pd->cheb_delay = 10;

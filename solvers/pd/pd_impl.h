@@ -2,6 +2,7 @@
  * the factorization counter and the minimization of one incremental potential from a given guess. */
 #pragma once
 #include "framework/solver_impl.h"
+#include "problems/mesh/mesh.h"
 
 /* Number of CHOLMOD numeric factorizations of the global matrix since the solver was created
  * (one per constraint set: a new step size or a new set of pinned vertices). s must be a "pd"

@@ -2,6 +2,7 @@
  * forces.c, smoke.c, viscosity.c, boundary.c, diagnostics.c, output.c). */
 #pragma once
 #include "framework/solver_impl.h"
+#include "problems/grid/grid.h"
 #include "solvers/stablefluids/projection.h"
 
 /* A semi-Lagrangian scheme: an explicit Runge-Kutta backtrace (tableau a, b) and, for BFECC,
@@ -33,6 +34,7 @@ typedef struct {
   Vec s, snew; /* smoke density and temperature (global, dac); NULL without smoke */
   Vec sl;      /* ghosted local scalars */
   PetscBool smoke;
+  Vec stash[4]; /* the last good u, p, s (checkpoint.c) */
   PetscInt scalar_index[SF_NSCALARS]; /* index of each in prob->scalar (-1: absent, kept at 0) */
 
   /* options */
@@ -140,4 +142,9 @@ PetscErrorCode SFMaxVelocity(SF *sf, Vec u, PetscReal *umax);
 
 /* output.c: the VTK ImageData frame and the PNG of a density (or speed) slice; collective. */
 PetscErrorCode SFWriteFrame(SF *sf, const char *path);
+/* Last-good stash and checkpoint of the fields (checkpoint.c): the solver's stash, save and load ops. */
+PetscErrorCode SFStash(SimSolver s, PetscBool restore);
+PetscErrorCode SFSave(SimSolver s, PetscViewer viewer);
+PetscErrorCode SFLoad(SimSolver s, PetscViewer viewer);
+PetscErrorCode SFStashDestroy(SF *sf);
 PetscErrorCode SFWriteImage(SF *sf, const char *caption, const char *path);

@@ -31,8 +31,8 @@ static PetscErrorCode SetFromOptions_StableFluids(SimSolver s, PetscOptionItems 
   n = 3;
   PetscCall(
       PetscOptionsRealArray("-sf_body_force", "uniform body force per unit mass fx,fy[,fz] (m/s^2)", "", sf->body, &n, &set));
-  PetscCheck(!set || n == s->grid->dim, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
-             "-sf_body_force takes %" PetscInt_FMT " values (got %" PetscInt_FMT ")", s->grid->dim, n);
+  PetscCheck(!set || n == ((SF *)s->data)->prob->dim, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
+             "-sf_body_force takes %" PetscInt_FMT " values (got %" PetscInt_FMT ")", ((SF *)s->data)->prob->dim, n);
   PetscOptionsHeadEnd();
   PetscCheck(sf->ghost >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "-sf_ghost must be >= 2 (got %" PetscInt_FMT "): a backtrace needs the cell beyond its foot", sf->ghost);
@@ -71,7 +71,7 @@ static PetscErrorCode CreateGhostedDA(SF *sf, DM like, const PetscInt m[3], Pets
 static PetscErrorCode SetUp_StableFluids(SimSolver s)
 {
   SF *sf = (SF *)s->data;
-  const SimGridProblem *p = s->grid;
+  const SimGridProblem *p = ((SF *)s->data)->prob;
   PetscInt dim = p->dim, mv[3], mc[3];
 
   PetscFunctionBegin;
@@ -247,7 +247,7 @@ static PetscErrorCode Figures_StableFluids(SimSolver s, PetscInt *n, const char 
   names[*n] = "pressure_ms", values[(*n)++] = sf->pressure_ms;
   names[*n] = "cfl", values[(*n)++] = sf->cfl;
   if (sf->nu > 0) names[*n] = "viscosity_its", values[(*n)++] = (PetscReal)sf->viscosity_its;
-  if (s->grid->exact_velocity) {
+  if (((SF *)s->data)->prob->exact_velocity) {
     PetscReal err, kex;
     PetscCall(SFVelocityError(sf, s->time, &err));
     PetscCall(SFExactKineticEnergy(sf, s->time, &kex));
@@ -294,6 +294,7 @@ static PetscErrorCode Destroy_StableFluids(SimSolver s)
   PetscCall(VecDestroy(&sf->unew));
   PetscCall(VecDestroy(&sf->ul));
   PetscCall(VecDestroy(&sf->p));
+  PetscCall(SFStashDestroy(sf));
   PetscCall(VecDestroy(&sf->s));
   PetscCall(VecDestroy(&sf->snew));
   PetscCall(VecDestroy(&sf->sl));
@@ -320,28 +321,32 @@ PetscErrorCode SimSolverCreate_StableFluids(SimSolver s)
                                    .state = State_StableFluids,
                                    .figures = Figures_StableFluids,
                                    .write_frame = WriteFrame_StableFluids,
-                                   .write_image = WriteImage_StableFluids};
+                                   .write_image = WriteImage_StableFluids,
+                                   .stash = SFStash,
+                                   .save = SFSave,
+                                   .load = SFLoad};
   /* the method data a grid problem may carry for it (framework/grid.h), by name */
   static const char *const scalars[] = {"density", "temperature", NULL};
   static const char *const parameters[] = {"buoyancy", "vorticity", NULL};
   SF *sf;
+  SimGridProblem *desc;
   PetscBool found;
 
   PetscFunctionBegin;
-  PetscCheck(s->grid, s->comm, PETSC_ERR_ARG_WRONG, "stablefluids solves grid problems");
-  PetscCall(SimGridProblemCheckNames(s->grid, "stablefluids", scalars, parameters));
+  PetscCall(SimGridProblemGetDescription(s->problem, &desc));
+  PetscCall(SimGridProblemCheckNames(desc, "stablefluids", scalars, parameters));
   PetscCall(PetscNew(&sf));
-  sf->prob = s->grid;
+  sf->prob = desc;
   PetscCall(SFAdvectionFind("rk2", &sf->adv));
   sf->ghost = 3;
-  sf->nu = s->grid->viscosity;
-  sf->rho = s->grid->rho;
-  PetscCall(SimGridProblemGetParameter(s->grid, "buoyancy", 2, sf->buoyancy, &found));
-  PetscCall(SimGridProblemGetParameter(s->grid, "vorticity", 1, &sf->vorticity, &found));
+  sf->nu = desc->viscosity;
+  sf->rho = desc->rho;
+  PetscCall(SimGridProblemGetParameter(desc, "buoyancy", 2, sf->buoyancy, &found));
+  PetscCall(SimGridProblemGetParameter(desc, "vorticity", 1, &sf->vorticity, &found));
   /* smoke: density and temperature are carried when the problem has either */
-  sf->smoke = (PetscBool)(s->grid->nscalars > 0);
-  sf->scalar_index[SF_DENSITY] = SimGridProblemFindScalar(s->grid, "density");
-  sf->scalar_index[SF_TEMPERATURE] = SimGridProblemFindScalar(s->grid, "temperature");
+  sf->smoke = (PetscBool)(desc->nscalars > 0);
+  sf->scalar_index[SF_DENSITY] = SimGridProblemFindScalar(desc, "density");
+  sf->scalar_index[SF_TEMPERATURE] = SimGridProblemFindScalar(desc, "temperature");
   sf->vdt = -1;
   s->data = sf;
   s->ops = ops;

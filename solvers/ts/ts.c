@@ -2,6 +2,7 @@
  * so that every PETSc integrator (RK family, BDF, theta, generalized-alpha, adaptive control) runs on it. */
 #include <petscts.h>
 #include "framework/solver_impl.h"
+#include "problems/mesh/mesh.h"
 #include "solvers/ts/ts_bridge.h"
 
 /* State layout: one sequential Vec u of size 6 nv, positions first (u[0, 3nv)) then velocities
@@ -36,7 +37,7 @@ static PetscErrorCode RHSFunction_TS(TS ts, PetscReal t, Vec U, Vec F, void *ctx
 {
   SimSolver solver = (SimSolver)ctx;
   TSBridge *b = (TSBridge *)solver->data;
-  SimModel m = solver->model;
+  SimModel m = SimMeshModel(solver->problem);
   const PetscInt n3 = 3 * m->nv;
   const PetscScalar *u;
   PetscScalar *f;
@@ -71,7 +72,7 @@ static PetscErrorCode DampingGradient_TS(void *sctx, Vec X, Vec G, void *ctx)
   PetscFunctionBeginUser;
   PetscCall(VecGetArrayRead(X, &x));
   PetscCall(VecGetArray(G, &g));
-  PetscCall(SimModelGradient(solver->model, SIM_ENERGY_DISSIPATION, x, b->fd_v, g));
+  PetscCall(SimModelGradient(SimMeshModel(solver->problem), SIM_ENERGY_DISSIPATION, x, b->fd_v, g));
   PetscCall(VecRestoreArray(G, &g));
   PetscCall(VecRestoreArrayRead(X, &x));
   PetscFunctionReturn(0);
@@ -82,7 +83,7 @@ static PetscErrorCode DampingGradient_TS(void *sctx, Vec X, Vec G, void *ctx)
 static PetscErrorCode DampingColoringCreate_TS(SimSolver solver)
 {
   TSBridge *b = (TSBridge *)solver->data;
-  SimModel m = solver->model;
+  SimModel m = SimMeshModel(solver->problem);
   MatColoring mc;
   ISColoring isc;
   const PetscScalar *x;
@@ -125,7 +126,7 @@ static PetscErrorCode RHSJacobian_TS(TS ts, PetscReal t, Vec U, Mat A, Mat P, vo
 {
   SimSolver solver = (SimSolver)ctx;
   TSBridge *b = (TSBridge *)solver->data;
-  SimModel m = solver->model;
+  SimModel m = SimMeshModel(solver->problem);
   const PetscInt n3 = 3 * m->nv, *ia = b->ia, *ja = b->ja;
   const PetscScalar *u, *h = NULL, *c = NULL, *im;
   PetscScalar *a;
@@ -239,7 +240,7 @@ static PetscErrorCode SetFromOptions_TS(SimSolver solver, PetscOptionItems *Pets
 static PetscErrorCode SetUp_TS(SimSolver solver)
 {
   TSBridge *b = (TSBridge *)solver->data;
-  SimModel m = solver->model;
+  SimModel m = SimMeshModel(solver->problem);
   const PetscInt n3 = 3 * m->nv;
   const PetscInt *hia, *hja;
   PetscInt n, *Ji, *Jj;
@@ -331,7 +332,7 @@ static PetscErrorCode SetUp_TS(SimSolver solver)
 static PetscErrorCode LoadState_TS(SimSolver solver, PetscBool *changed)
 {
   TSBridge *b = (TSBridge *)solver->data;
-  SimModel m = solver->model;
+  SimModel m = SimMeshModel(solver->problem);
   const PetscInt n3 = 3 * m->nv;
   const PetscScalar *x, *v;
   PetscScalar *u;
@@ -355,7 +356,7 @@ static PetscErrorCode LoadState_TS(SimSolver solver, PetscBool *changed)
 static PetscErrorCode StoreState_TS(SimSolver solver)
 {
   TSBridge *b = (TSBridge *)solver->data;
-  SimModel m = solver->model;
+  SimModel m = SimMeshModel(solver->problem);
   const PetscInt n3 = 3 * m->nv;
   const PetscScalar *u;
   PetscScalar *x, *v;
@@ -455,7 +456,7 @@ static PetscErrorCode View_TS(SimSolver solver, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (ascii) {
     PetscCall(PetscViewerASCIIPrintf(
-        viewer, "TS bridge: u = [x; v] (%" PetscInt_FMT " unknowns), RHS Jacobian with %s stiffness%s\n", 6 * solver->model->nv,
+        viewer, "TS bridge: u = [x; v] (%" PetscInt_FMT " unknowns), RHS Jacobian with %s stiffness%s\n", 6 * SimMeshModel(solver->problem)->nv,
         b->psd ? "PSD-projected" : "exact",
         b->has_dissipation ? (b->damping_fd ? ", damping x-derivative by colored FD" : ", damping x-derivative omitted") : ""));
     PetscCall(PetscViewerASCIIPrintf(viewer,
@@ -516,6 +517,30 @@ PetscErrorCode SimSolverTSGetSubsteps(SimSolver solver, PetscInt *accepted, Pets
  * - full Newton steps (-snes_linesearch_type basic): PETSc's default backtracking on |F|^2 stalls on
  *   this badly scaled [x; v] residual (16x16 cloth, beuler, dt = 0.01: 7 of 50 steps failed with
  *   19.6 Newton iterations/step; with full steps none failed, 4.7 iterations/step). */
+/* Checkpoint: the adaptor's proposed step. On load the TS takes the restored state and time, so the
+ * next step continues without a restart: exact for one-step methods (rk, theta, cn, beuler, alpha);
+ * a multistep method (bdf) starts its history anew, as after any outside change of the state. */
+static PetscErrorCode Save_TS(SimSolver solver, PetscViewer viewer)
+{
+  TSBridge *b = (TSBridge *)solver->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscViewerBinaryWrite(viewer, &b->h_next, 1, PETSC_REAL));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Load_TS(SimSolver solver, PetscViewer viewer)
+{
+  TSBridge *b = (TSBridge *)solver->data;
+  PetscBool changed;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscViewerBinaryRead(viewer, &b->h_next, 1, NULL, PETSC_REAL));
+  PetscCall(LoadState_TS(solver, &changed));
+  PetscCall(TSSetTime(b->ts, solver->time));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimSolverCreate_TS(SimSolver solver)
 {
   static const SimSolverOps ops = {
@@ -524,6 +549,8 @@ PetscErrorCode SimSolverCreate_TS(SimSolver solver)
       .step = Step_TS,
       .view = View_TS,
       .destroy = Destroy_TS,
+      .save = Save_TS,
+      .load = Load_TS,
   };
   TSBridge *b;
   SNES snes;

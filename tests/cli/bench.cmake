@@ -36,3 +36,12 @@ if(MPIEXEC_EXECUTABLE)
 endif()
 pbsim_cli_test(NAME bench.scaling_bad_inner ARGS bench ${PBSIM_TEST_DATA}/bench_bad_scaling.yaml -o ${PBSIM_TEST_OUT}/bench_bad_scaling FAIL
                EXPECT "case 'weak': mode weak needs one inner case per rank count \\(got 1\\)")
+
+# Sweeps of dt and per-label options apply to each run (asserted from the runs' own log lines), an
+# option no run reads is an error, and -dt in `options` is refused.
+add_test(NAME cli.bench.dt_sweep COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:pbsim> -DSUITE=${PBSIM_TEST_DATA}/bench_dt_sweep.yaml
+         -DDIR=${PBSIM_TEST_OUT}/bench_dt_sweep -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/check_dt_sweep.cmake)
+pbsim_cli_test(NAME bench.unused_option ARGS bench ${PBSIM_TEST_DATA}/bench_unused_option.yaml -o ${PBSIM_TEST_OUT}/bench_unused FAIL
+               EXPECT "case 'typo': no run read the option\\(s\\) -oscillator_kk")
+pbsim_cli_test(NAME bench.dt_in_options ARGS bench ${PBSIM_TEST_DATA}/bench_dt_in_options.yaml -o ${PBSIM_TEST_OUT}/bench_dt_opt FAIL
+               EXPECT "case 'a': `options` may not set -dt: give the key dt")

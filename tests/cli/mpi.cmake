@@ -1,6 +1,5 @@
-# Tests under mpirun. Open MPI refuses root without these variables and more ranks than cores
-# without oversubscription; CK_FORK=no keeps Check from forking inside an MPI job.
-set(PBSIM_MPI_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+# Tests under mpirun (PBSIM_MPI_ENV: tests/CMakeLists.txt); CK_FORK=no keeps Check from forking
+# inside an MPI job.
 
 # A Check unit-test binary run on 2 ranks (each such test compares a run on PETSC_COMM_WORLD with the
 # same run on PETSC_COMM_SELF).

@@ -69,3 +69,7 @@ pbsim_cli_test(NAME run.cloth_ts_bdf ARGS run -scene cloth -cloth_n 6 -solver ts
 # A config's keys are options; the command line overrides them (cloth.yaml says n: 64, steps: 120).
 pbsim_cli_test(NAME config_override ARGS run ${PBSIM_CONFIGS}/cloth.yaml -cloth_n 5 -steps 2 -solver symplectic_euler -dt 0.001
                -o ${PBSIM_TEST_OUT}/override EXPECT "cloth \\(25 vertices, 2 pinned\\), solver symplectic_euler, dt = 0.001 s, 2 steps")
+
+# -help prints the same text on every run (no default read from uninitialized memory).
+add_test(NAME cli.help_stable COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:pbsim> "-DSCENES=oscillator;rope;cloth;drop;twist"
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/help_stable.cmake)

@@ -1,7 +1,48 @@
 /* Per-material conformance checks (see material_checks.h), shared by the material tests. */
+#include <stdarg.h>
 #include <gsl/gsl_eigen.h>
 #include <gsl/gsl_matrix.h>
+#include <gsl/gsl_rng.h>
 #include "material_checks.h"
+
+void MaterialCheckFail(MaterialCheckReport *r, const char *fmt, ...)
+{
+  const size_t used = strlen(r->text);
+  va_list ap;
+
+  r->failures++;
+  if (used + 2 >= sizeof(r->text)) return;
+  va_start(ap, fmt);
+  vsnprintf(r->text + used, sizeof(r->text) - used, fmt, ap);
+  va_end(ap);
+  if (strlen(r->text) + 2 < sizeof(r->text)) strcat(r->text, "\n");
+}
+
+/* A PETSc error of a check's computation, recorded as a failure with its message. */
+static PetscBool Failed(MaterialCheckReport *r, PetscErrorCode ierr, SimMaterial mat, const char *what)
+{
+  char *msg = NULL;
+
+  if (!ierr) return PETSC_FALSE;
+  PetscErrorMessage(ierr, NULL, &msg);
+  MaterialCheckFail(r, "%s (E %g, nu %g), %s: PETSc error: %s", mat->name, (double)mat->par.youngs, (double)mat->par.poisson,
+                    what, msg ? msg : "(no message)");
+  return PETSC_TRUE;
+}
+
+/* Runs a check's computation with errors returned (not printed, not aborting). */
+#define TRY(ierr, call)                                                                                                          \
+  do {                                                                                                                           \
+    PetscPushErrorHandler(PetscReturnErrorHandler, NULL);                                                                        \
+    ierr = (call);                                                                                                               \
+    PetscPopErrorHandler();                                                                                                      \
+  } while (0)
+
+/* Asserts that a report is clean, printing what it found. */
+static void AssertClean(const MaterialCheckReport *r)
+{
+  ck_assert_msg(r->failures == 0, "%d conformance failure(s):\n%s", (int)r->failures, r->text);
+}
 
 static PetscReal Norm(const PetscReal *a, PetscInt n)
 {
@@ -108,7 +149,8 @@ PetscErrorCode MaterialTestSetCreate(unsigned long seed, PetscBool inverted, Mat
   PetscFunctionReturn(0);
 }
 
-/* Best relative errors over the FD step sweep of P (from psi) and dP/dF (from P) at one F. */
+/* Best relative errors over the FD step sweep of P (from psi, central) and dP/dF (from P, per column
+ * the closest of the central and the two one-sided differences) at one F. */
 static PetscErrorCode DerivativeErrors(SimMaterial mat, const PetscReal F[9], PetscReal *perr, PetscReal *herr, PetscReal *hbest)
 {
   static const PetscReal steps[] = {1e-3, 1e-4, 1e-5, 1e-6, 1e-7};
@@ -132,11 +174,15 @@ static PetscErrorCode DerivativeErrors(SimMaterial mat, const PetscReal F[9], Pe
     PetscCall(SimMaterialPK1(mat, 18, Fp, Pp));
     for (int kl = 0; kl < 9; kl++) {
       const PetscReal d = (psi[2 * kl] - psi[2 * kl + 1]) / (2 * h) - P[kl];
+      PetscReal ec = 0, ef = 0, eb = 0;
       pe += d * d;
       for (int ij = 0; ij < 9; ij++) {
-        const PetscReal e = (Pp[9 * (2 * kl) + ij] - Pp[9 * (2 * kl + 1) + ij]) / (2 * h) - H[9 * ij + kl];
-        he += e * e;
+        const PetscReal plus = Pp[9 * (2 * kl) + ij], minus = Pp[9 * (2 * kl + 1) + ij], a = H[9 * ij + kl];
+        ec += PetscSqr((plus - minus) / (2 * h) - a);
+        ef += PetscSqr((plus - P[ij]) / h - a);
+        eb += PetscSqr((P[ij] - minus) / h - a);
       }
+      he += PetscMin(ec, PetscMin(ef, eb));
     }
     pe = PetscSqrtReal(pe) / pscale;
     he = PetscSqrtReal(he) / hscale;
@@ -146,36 +192,68 @@ static PetscErrorCode DerivativeErrors(SimMaterial mat, const PetscReal F[9], Pe
   PetscFunctionReturn(0);
 }
 
-void MaterialCheckDerivatives(SimMaterial mat, const MaterialTestSet *set)
+void MaterialCheckDerivativesReport(SimMaterial mat, const MaterialTestSet *set, MaterialCheckReport *r)
 {
   for (PetscInt c = 0; c < set->n; c++) {
     PetscReal perr, herr, h = 0;
-    CHECK_PETSC(DerivativeErrors(mat, set->F[c], &perr, &herr, &h));
-    ck_assert_msg(perr < 1e-6, "%s (E %g, nu %g), %s: P differs from finite differences of psi by %g (relative, best step)",
-                  mat->name, (double)mat->par.youngs, (double)mat->par.poisson, set->label[c], (double)perr);
-    ck_assert_msg(herr < 1e-6, "%s (E %g, nu %g), %s: dP/dF differs from finite differences of P by %g (relative, best step %g)",
-                  mat->name, (double)mat->par.youngs, (double)mat->par.poisson, set->label[c], (double)herr, (double)h);
+    PetscErrorCode ierr;
+    TRY(ierr, DerivativeErrors(mat, set->F[c], &perr, &herr, &h));
+    if (Failed(r, ierr, mat, set->label[c])) continue;
+    if (!(perr < 1e-6))
+      MaterialCheckFail(r, "%s (E %g, nu %g), %s: P differs from finite differences of psi by %g (relative, best step)",
+                        mat->name, (double)mat->par.youngs, (double)mat->par.poisson, set->label[c], (double)perr);
+    if (!(herr < 1e-6))
+      MaterialCheckFail(r, "%s (E %g, nu %g), %s: dP/dF differs from finite differences of P by %g (relative, best step %g)",
+                        mat->name, (double)mat->par.youngs, (double)mat->par.poisson, set->label[c], (double)herr, (double)h);
+  }
+}
+
+void MaterialCheckDerivatives(SimMaterial mat, const MaterialTestSet *set)
+{
+  MaterialCheckReport r = {0};
+  MaterialCheckDerivativesReport(mat, set, &r);
+  AssertClean(&r);
+}
+
+static PetscErrorCode RestValues(SimMaterial mat, unsigned long seed, PetscReal psi[6], PetscReal P[6 * 9])
+{
+  PetscRandom rnd;
+  PetscReal R[6][9] = {{1, 0, 0, 0, 1, 0, 0, 0, 1}};
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, seed));
+  PetscCall(PetscRandomSeed(rnd));
+  for (int k = 1; k < 6; k++) PetscCall(MaterialTestRotation(rnd, R[k]));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(SimMaterialEnergy(mat, 6, &R[0][0], psi));
+  PetscCall(SimMaterialPK1(mat, 6, &R[0][0], P));
+  PetscFunctionReturn(0);
+}
+
+void MaterialCheckRestReport(SimMaterial mat, unsigned long seed, MaterialCheckReport *r)
+{
+  PetscReal psi[6], P[6 * 9];
+  const PetscReal tol = 1e-10 * (mat->par.mu + PetscAbsReal(mat->par.lambda));
+  PetscErrorCode ierr;
+
+  TRY(ierr, RestValues(mat, seed, psi, P));
+  if (Failed(r, ierr, mat, "rest state")) return;
+  for (int k = 0; k < 6; k++) {
+    if (!(PetscAbsReal(psi[k]) < tol))
+      MaterialCheckFail(r, "%s (E %g, nu %g): psi(R) = %g at rotation %d, should be 0", mat->name, (double)mat->par.youngs,
+                        (double)mat->par.poisson, (double)psi[k], k);
+    if (!(Norm(P + 9 * k, 9) < tol))
+      MaterialCheckFail(r, "%s (E %g, nu %g): |P(R)| = %g at rotation %d, should be 0", mat->name, (double)mat->par.youngs,
+                        (double)mat->par.poisson, (double)Norm(P + 9 * k, 9), k);
   }
 }
 
 void MaterialCheckRest(SimMaterial mat, unsigned long seed)
 {
-  PetscRandom rnd;
-  PetscReal R[6][9] = {{1, 0, 0, 0, 1, 0, 0, 0, 1}}, psi[6], P[6 * 9];
-  const PetscReal tol = 1e-10 * (mat->par.mu + PetscAbsReal(mat->par.lambda));
-
-  CHECK_PETSC(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
-  CHECK_PETSC(PetscRandomSetSeed(rnd, seed));
-  CHECK_PETSC(PetscRandomSeed(rnd));
-  for (int k = 1; k < 6; k++) CHECK_PETSC(MaterialTestRotation(rnd, R[k]));
-  CHECK_PETSC(PetscRandomDestroy(&rnd));
-  CHECK_PETSC(SimMaterialEnergy(mat, 6, &R[0][0], psi));
-  CHECK_PETSC(SimMaterialPK1(mat, 6, &R[0][0], P));
-  for (int k = 0; k < 6; k++) {
-    ck_assert_msg(PetscAbsReal(psi[k]) < tol, "%s: psi(R) = %g at rotation %d, should be 0", mat->name, (double)psi[k], k);
-    ck_assert_msg(Norm(P + 9 * k, 9) < tol, "%s: |P(R)| = %g at rotation %d, should be 0", mat->name, (double)Norm(P + 9 * k, 9),
-                  k);
-  }
+  MaterialCheckReport r = {0};
+  MaterialCheckRestReport(mat, seed, &r);
+  AssertClean(&r);
 }
 
 /* Symmetry, smallest eigenvalue of the projection and distance to GSL clamping, all relative to
@@ -216,35 +294,49 @@ static PetscErrorCode ProjectionErrors(SimMaterial mat, const PetscReal F[9], Pe
   PetscFunctionReturn(0);
 }
 
-void MaterialCheckProjection(SimMaterial mat, const MaterialTestSet *set)
+void MaterialCheckProjectionReport(SimMaterial mat, const MaterialTestSet *set, MaterialCheckReport *r)
 {
   for (PetscInt c = 0; c < set->n; c++) {
     PetscReal asym, minev, clamp;
-    CHECK_PETSC(ProjectionErrors(mat, set->F[c], &asym, &minev, &clamp));
-    ck_assert_msg(asym < 1e-12, "%s, %s: dP/dF is not symmetric (relative asymmetry %g)", mat->name, set->label[c], (double)asym);
-    ck_assert_msg(minev > -1e-8, "%s, %s: projected dP/dF has eigenvalue %g (relative) < 0", mat->name, set->label[c],
-                  (double)minev);
-    ck_assert_msg(clamp < 1e-8, "%s, %s: projected dP/dF differs from GSL eigenvalue clamping by %g (relative)", mat->name,
-                  set->label[c], (double)clamp);
+    PetscErrorCode ierr;
+    TRY(ierr, ProjectionErrors(mat, set->F[c], &asym, &minev, &clamp));
+    if (Failed(r, ierr, mat, set->label[c])) continue;
+    if (!(asym < 1e-12))
+      MaterialCheckFail(r, "%s (E %g, nu %g), %s: dP/dF is not symmetric (relative asymmetry %g)", mat->name,
+                        (double)mat->par.youngs, (double)mat->par.poisson, set->label[c], (double)asym);
+    if (!(minev > -1e-8))
+      MaterialCheckFail(r, "%s (E %g, nu %g), %s: projected dP/dF has eigenvalue %g (relative) < 0", mat->name,
+                        (double)mat->par.youngs, (double)mat->par.poisson, set->label[c], (double)minev);
+    if (!(clamp < 1e-8))
+      MaterialCheckFail(r, "%s (E %g, nu %g), %s: projected dP/dF differs from GSL eigenvalue clamping by %g (relative)",
+                        mat->name, (double)mat->par.youngs, (double)mat->par.poisson, set->label[c], (double)clamp);
   }
 }
 
-void MaterialCheckRestTensor(SimMaterial mat, PetscReal mu_f, PetscReal lambda_f)
+void MaterialCheckProjection(SimMaterial mat, const MaterialTestSet *set)
+{
+  MaterialCheckReport r = {0};
+  MaterialCheckProjectionReport(mat, set, &r);
+  AssertClean(&r);
+}
+
+static PetscErrorCode RestTensorErrors(SimMaterial mat, PetscReal mu_f, PetscReal lambda_f, PetscReal *e0, PetscReal *e1)
 {
   const PetscReal mu = mu_f * mat->par.mu, lambda = lambda_f * mat->par.lambda;
-  PetscReal C[81], CR[81], F[2][9] = {{1, 0, 0, 0, 1, 0, 0, 0, 1}}, H[2 * 81], e0 = 0, e1 = 0, cn;
+  PetscReal C[81], CR[81], F[2][9] = {{1, 0, 0, 0, 1, 0, 0, 0, 1}}, H[2 * 81], cn, a0 = 0, a1 = 0;
   PetscRandom rnd;
 
+  PetscFunctionBeginUser;
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
       for (int k = 0; k < 3; k++)
         for (int l = 0; l < 3; l++)
           C[9 * (3 * i + j) + 3 * k + l] = mu * ((i == k && j == l) + (i == l && j == k)) + lambda * (i == j && k == l);
-  CHECK_PETSC(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
-  CHECK_PETSC(PetscRandomSetSeed(rnd, 11));
-  CHECK_PETSC(PetscRandomSeed(rnd));
-  CHECK_PETSC(MaterialTestRotation(rnd, F[1]));
-  CHECK_PETSC(PetscRandomDestroy(&rnd));
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, 11));
+  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(MaterialTestRotation(rnd, F[1]));
+  PetscCall(PetscRandomDestroy(&rnd));
   /* frame indifference: dP/dF(R)_ijkl = sum_ac R_ia R_kc C_ajcl */
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
@@ -255,26 +347,149 @@ void MaterialCheckRestTensor(SimMaterial mat, PetscReal mu_f, PetscReal lambda_f
             for (int c = 0; c < 3; c++) s += F[1][3 * i + a] * F[1][3 * k + c] * C[9 * (3 * a + j) + 3 * c + l];
           CR[9 * (3 * i + j) + 3 * k + l] = s;
         }
-  CHECK_PETSC(SimMaterialHessian(mat, 2, &F[0][0], PETSC_FALSE, H));
+  PetscCall(SimMaterialHessian(mat, 2, &F[0][0], PETSC_FALSE, H));
   for (int k = 0; k < 81; k++) {
-    e0 += (H[k] - C[k]) * (H[k] - C[k]);
-    e1 += (H[81 + k] - CR[k]) * (H[81 + k] - CR[k]);
+    a0 += (H[k] - C[k]) * (H[k] - C[k]);
+    a1 += (H[81 + k] - CR[k]) * (H[81 + k] - CR[k]);
   }
   cn = Norm(C, 81);
-  ck_assert_msg(PetscSqrtReal(e0) < 1e-10 * cn,
-                "%s: dP/dF(I) differs from the linear elastic tensor (mu = %g mu, lambda = %g lambda) by %g (relative)",
-                mat->name, (double)mu_f, (double)lambda_f, (double)(PetscSqrtReal(e0) / cn));
-  ck_assert_msg(PetscSqrtReal(e1) < 1e-10 * cn, "%s: dP/dF(R) differs from the rotated linear elastic tensor by %g (relative)",
-                mat->name, (double)(PetscSqrtReal(e1) / cn));
+  *e0 = PetscSqrtReal(a0) / cn;
+  *e1 = PetscSqrtReal(a1) / cn;
+  PetscFunctionReturn(0);
 }
 
-void MaterialCheckAll(SimMaterial mat, PetscReal mu_f, PetscReal lambda_f)
+void MaterialCheckRestTensorReport(SimMaterial mat, PetscReal mu_f, PetscReal lambda_f, MaterialCheckReport *r)
+{
+  PetscReal e0, e1;
+  PetscErrorCode ierr;
+
+  TRY(ierr, RestTensorErrors(mat, mu_f, lambda_f, &e0, &e1));
+  if (Failed(r, ierr, mat, "rest tensor")) return;
+  if (!(e0 < 1e-10))
+    MaterialCheckFail(
+        r, "%s (E %g, nu %g): dP/dF(I) differs from the linear elastic tensor (mu = %g mu, lambda = %g lambda) by %g (relative)",
+        mat->name, (double)mat->par.youngs, (double)mat->par.poisson, (double)mu_f, (double)lambda_f, (double)e0);
+  if (!(e1 < 1e-10))
+    MaterialCheckFail(r, "%s (E %g, nu %g): dP/dF(R) differs from the rotated linear elastic tensor by %g (relative)", mat->name,
+                      (double)mat->par.youngs, (double)mat->par.poisson, (double)e1);
+}
+
+void MaterialCheckRestTensor(SimMaterial mat, PetscReal mu_f, PetscReal lambda_f)
+{
+  MaterialCheckReport r = {0};
+  MaterialCheckRestTensorReport(mat, mu_f, lambda_f, &r);
+  AssertClean(&r);
+}
+
+void MaterialCheckAllReport(SimMaterial mat, PetscReal mu_f, PetscReal lambda_f, MaterialCheckReport *r)
 {
   MaterialTestSet set;
 
   CHECK_PETSC(MaterialTestSetCreate(2024, mat->inversion_safe, &set));
-  MaterialCheckDerivatives(mat, &set);
-  MaterialCheckProjection(mat, &set);
-  MaterialCheckRest(mat, 7);
-  MaterialCheckRestTensor(mat, mu_f, lambda_f);
+  MaterialCheckDerivativesReport(mat, &set, r);
+  MaterialCheckProjectionReport(mat, &set, r);
+  MaterialCheckRestReport(mat, 7, r);
+  MaterialCheckRestTensorReport(mat, mu_f, lambda_f, r);
+}
+
+void MaterialCheckAll(SimMaterial mat, PetscReal mu_f, PetscReal lambda_f)
+{
+  MaterialCheckReport r = {0};
+  MaterialCheckAllReport(mat, mu_f, lambda_f, &r);
+  AssertClean(&r);
+}
+
+/* ---- draws over the declared parameter ranges ---- */
+
+/* One parameter set drawn into mat (see material_checks.h); *ierr is the material's answer (0, or a
+ * refusal by its setup); `desc` receives the drawn values. */
+static PetscErrorCode DrawParameters(SimMaterial mat, gsl_rng *rng, char *desc, size_t len, PetscErrorCode *ierr)
+{
+  PetscInt counts[16][2], ncounts = 0; /* count_offset -> drawn count */
+  size_t used;
+
+  PetscFunctionBeginUser;
+  *ierr = 0;
+  used = strlen(desc);
+  for (PetscInt k = 0; k < mat->nparams && !*ierr; k++) {
+    const SimMaterialParam *p = &mat->params[k];
+    PetscReal v[SIM_MATERIAL_PARAM_MAX];
+    PetscInt n = p->n;
+
+    if (p->count) { /* one count per count_offset */
+      PetscInt found = -1;
+      for (PetscInt j = 0; j < ncounts; j++)
+        if (counts[j][0] == (PetscInt)p->count_offset) found = j;
+      if (found < 0) {
+        PetscCheck(ncounts < 16, PETSC_COMM_SELF, PETSC_ERR_SUP, "too many counted parameters");
+        counts[ncounts][0] = (PetscInt)p->count_offset,
+        counts[ncounts][1] = 1 + (PetscInt)gsl_rng_uniform_int(rng, (unsigned long)p->n);
+        found = ncounts++;
+      }
+      n = counts[found][1];
+    }
+    for (PetscInt i = 0; i < n; i++) v[i] = p->lo + (p->hi - p->lo) * gsl_rng_uniform(rng);
+    for (PetscInt i = 0; i < n && used + 40 < len; i++) {
+      snprintf(desc + used, len - used, "%s%s%s%.6g", i ? "," : " ", i ? "" : p->name, i ? "" : " ", (double)v[i]);
+      used = strlen(desc);
+    }
+    TRY(*ierr, SimMaterialSetParameter(mat, p->name, n, v));
+  }
+  PetscFunctionReturn(0);
+}
+
+void MaterialCheckRangesReport(SimRegistry reg, const char *name, PetscReal mu_f, PetscReal lambda_f, unsigned long seed,
+                               PetscInt ndraws, MaterialCheckReport *r)
+{
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+  gsl_rng_set(rng, seed);
+  for (PetscInt d = 0; d < ndraws; d++) {
+    SimMaterial mat = NULL;
+    MaterialTestSet set;
+    MaterialCheckReport one = {0};
+    char desc[512];
+    PetscInt tries;
+
+    for (tries = 0; tries < 20; tries++) {
+      const PetscReal E = PetscPowReal(10.0, 3 + 5 * gsl_rng_uniform(rng)), nu = -0.5 + 0.99 * gsl_rng_uniform(rng);
+      PetscErrorCode ierr;
+
+      CHECK_PETSC(SimMaterialDestroy(&mat));
+      TRY(ierr, SimMaterialCreateWithParams(reg, name, E, nu, 1000, &mat));
+      if (ierr) continue; /* refused at creation (e.g. a constant the setup checks) */
+      snprintf(desc, sizeof(desc), "E %.6g nu %.6g", (double)E, (double)nu);
+      if (mat->strain_limits) {
+        mat->par.strain_min = 0.5 + 0.5 * gsl_rng_uniform(rng);
+        mat->par.strain_max = 1 + 0.5 * gsl_rng_uniform(rng);
+        snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc), " strain limits [%.6g, %.6g]", (double)mat->par.strain_min,
+                 (double)mat->par.strain_max);
+      }
+      CHECK_PETSC(DrawParameters(mat, rng, desc, sizeof(desc), &ierr));
+      if (!ierr) break;
+    }
+    if (tries == 20) {
+      MaterialCheckFail(r, "%s: 20 parameter draws in a row were refused (last: %s)", name, mat ? desc : "at creation");
+      CHECK_PETSC(SimMaterialDestroy(&mat));
+      continue;
+    }
+    CHECK_PETSC(MaterialTestSetCreate(seed + 1000 * (unsigned long)d, mat->inversion_safe, &set));
+    MaterialCheckDerivativesReport(mat, &set, &one);
+    MaterialCheckProjectionReport(mat, &set, &one);
+    MaterialCheckRestReport(mat, seed + d, &one);
+    if (!mat->strain_limits) MaterialCheckRestTensorReport(mat, mu_f, lambda_f, &one); /* inside a band dP/dF(I) = 0 */
+    if (one.failures)
+      MaterialCheckFail(r, "%s at the drawn parameters %s: %d failure(s):\n%s", name, desc, (int)one.failures, one.text);
+    r->failures += one.failures - (one.failures ? 1 : 0); /* MaterialCheckFail counted the draw once */
+    CHECK_PETSC(SimMaterialDestroy(&mat));
+  }
+  gsl_rng_free(rng);
+}
+
+void MaterialCheckRanges(SimRegistry reg, const char *name, PetscReal mu_f, PetscReal lambda_f, unsigned long seed,
+                         PetscInt ndraws)
+{
+  MaterialCheckReport r = {0};
+  MaterialCheckRangesReport(reg, name, mu_f, lambda_f, seed, ndraws, &r);
+  AssertClean(&r);
 }

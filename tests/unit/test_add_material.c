@@ -1,107 +1,165 @@
-/* docs/materials.md "adding a material" done for real: a Hencky (logarithmic strain) material
- * defined only in this file, registered from the test, passes the same checks as the built-in ones
- * (it supplies no closed-form quotients, so the generic flip/twist limits are tested too). */
+/* docs/materials.md "Adding a material" done for real: the worked example, materials/mooney_rivlin.c,
+ * built here from that very file as a researcher's own material would be and registered from the
+ * test; and the conformance suite catching a bug planted where only a non-default parameter shows it. */
+#include <stddef.h>
 #include "material_checks.h"
-#include "framework/linalg/isotropic.h"
 
-/* ---- the whole material: energy in singular values, ops, constructor ---- */
+/* ---- the worked example, exactly the file (its constructor renamed: the library has its own) ---- */
+#define SimMaterialCreate_MooneyRivlin SimMaterialCreate_MyMooneyRivlin
+#include "materials/mooney_rivlin.c"
+#undef SimMaterialCreate_MooneyRivlin
 
-/* Hencky 1933 / e.g. Xu et al. 2015: psi = mu |log S|^2 + lambda/2 tr(log S)^2 with the
- * logarithmic strain log S = V diag(log s) V^T; in singular values, with L_i = log s_i:
- *   psi(s) = mu sum L_i^2 + lambda/2 (sum L_i)^2, defined for s_i > 0 (J > 0) only. */
-static PetscBool DefinedSigma_Hencky(const void *ctx, const PetscReal s[3])
-{
-  return (PetscBool)(s[0] > 0 && s[1] > 0 && s[2] > 0);
-}
-
-static void PsiSigma_Hencky(const void *ctx, const PetscReal s[3], PetscReal *psi)
-{
-  const SimMaterialParams *p = (const SimMaterialParams *)ctx;
-  const PetscReal L0 = PetscLogReal(s[0]), L1 = PetscLogReal(s[1]), L2 = PetscLogReal(s[2]), tr = L0 + L1 + L2;
-
-  *psi = p->mu * (L0 * L0 + L1 * L1 + L2 * L2) + 0.5 * p->lambda * tr * tr;
-}
-
-/* g_i = (2 mu L_i + lambda trL) / s_i */
-static void GradientSigma_Hencky(const void *ctx, const PetscReal s[3], PetscReal g[3])
-{
-  const SimMaterialParams *p = (const SimMaterialParams *)ctx;
-  const PetscReal tr = PetscLogReal(s[0] * s[1] * s[2]);
-
-  for (int i = 0; i < 3; i++) g[i] = (2 * p->mu * PetscLogReal(s[i]) + p->lambda * tr) / s[i];
-}
-
-/* H_ii = (2 mu + lambda - 2 mu L_i - lambda trL) / s_i^2,  H_ij = lambda / (s_i s_j) */
-static void HessianSigma_Hencky(const void *ctx, const PetscReal s[3], PetscReal H[9])
-{
-  const SimMaterialParams *p = (const SimMaterialParams *)ctx;
-  const PetscReal tr = PetscLogReal(s[0] * s[1] * s[2]);
-
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++)
-      H[3 * i + j] = i == j ? (2 * p->mu + p->lambda - 2 * p->mu * PetscLogReal(s[i]) - p->lambda * tr) / (s[i] * s[i])
-                            : p->lambda / (s[i] * s[j]);
-}
-
-/* no .quotients: SimIsotropicQuotients derives flip/twist from g and H */
-static const SimIsotropicEnergy energy_hencky = {.name = "hencky",
-                                                 .defined = DefinedSigma_Hencky,
-                                                 .psi = PsiSigma_Hencky,
-                                                 .gradient = GradientSigma_Hencky,
-                                                 .hessian = HessianSigma_Hencky};
-
-static PetscErrorCode Energy_Hencky(SimMaterial m, PetscInt n, const PetscReal *F, PetscReal *psi)
-{
-  PetscFunctionBeginUser;
-  PetscCall(SimIsotropicEvaluate(&energy_hencky, &m->par, n, F, psi, NULL, NULL, PETSC_FALSE));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PK1_Hencky(SimMaterial m, PetscInt n, const PetscReal *F, PetscReal *P)
-{
-  PetscFunctionBeginUser;
-  PetscCall(SimIsotropicEvaluate(&energy_hencky, &m->par, n, F, NULL, P, NULL, PETSC_FALSE));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode Hessian_Hencky(SimMaterial m, PetscInt n, const PetscReal *F, PetscBool psd, PetscReal *dPdF)
-{
-  PetscFunctionBeginUser;
-  PetscCall(SimIsotropicEvaluate(&energy_hencky, &m->par, n, F, NULL, NULL, dPdF, psd));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode SimMaterialCreate_Hencky(SimMaterial m)
-{
-  static const SimMaterialOps ops = {.energy = Energy_Hencky, .pk1 = PK1_Hencky, .hessian = Hessian_Hencky};
-
-  PetscFunctionBeginUser;
-  m->ops = ops;
-  m->inversion_safe = PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
-/* ---- the test: register it and use it like any other material ---- */
-
-START_TEST(hencky_conformance)
+START_TEST(mooney_rivlin_as_a_plugin)
 {
   SimRegistry reg;
   SimMaterial mat;
-  PetscReal F[9] = {1, 0, 0, 0, 1, 0, 0, 0, -1}, psi;
+  PetscReal F[9] = {1, 0, 0, 0, 1, 0, 0, 0, -1}, psi, ratio;
+  PetscInt n;
 
   CHECK_PETSC(TestRegistryCreate(&reg));
-  CHECK_PETSC(SimRegistryAdd(reg, SIM_KIND_MATERIAL, "hencky", "Hencky mu |log S|^2 + lambda/2 tr(log S)^2 (test plugin)",
-                             (SimGenericFn)SimMaterialCreate_Hencky, 0));
-  /* created by name, options read under its prefix, like a built-in material */
-  CHECK_PETSC(TestSetOptions("-flesh_youngs 3e5 -flesh_poisson 0.4"));
-  CHECK_PETSC(SimMaterialCreate(reg, "hencky", "flesh_", &mat));
+  CHECK_PETSC(SimRegistryAdd(reg, SIM_KIND_MATERIAL, "my_mooney_rivlin", "compressible Mooney-Rivlin (docs/materials.md)",
+                             (SimGenericFn)SimMaterialCreate_MyMooneyRivlin, 0));
+  /* created by name, its options read under the body's prefix, like a built-in material */
+  CHECK_PETSC(TestSetOptions("-flesh_youngs 3e5 -flesh_poisson 0.4 -flesh_my_mooney_rivlin_c01_ratio 0.25"));
+  CHECK_PETSC(SimMaterialCreate(reg, "my_mooney_rivlin", "flesh_", &mat));
   CHECK_PETSC(TestSetOptions(NULL));
-  ck_assert(mat->par.youngs == 3e5 && mat->par.poisson == 0.4);
-  /* Hencky reduces to linear elasticity at rest (log s ~ s - 1) */
+  CHECK_PETSC(SimMaterialGetParameter(mat, "c01_ratio", &n, &ratio));
+  ck_assert(mat->par.youngs == 3e5 && mat->par.poisson == 0.4 && n == 1 && ratio == 0.25);
+  {
+    const MooneyRivlin *p = (const MooneyRivlin *)mat->data; /* the setup's constants */
+    ck_assert(PetscAbsReal(p->c01 - 0.125 * mat->par.mu) < 1e-12 * mat->par.mu &&
+              PetscAbsReal(p->c10 - 0.375 * mat->par.mu) < 1e-12 * mat->par.mu);
+  }
+  /* the conformance checks at these parameters, then over its declared range */
   MaterialCheckAll(mat, 1, 1);
   CHECK_PETSC(SimMaterialEnergy(mat, 1, F, &psi));
-  ck_assert_msg(PetscIsInfReal(psi) && psi > 0, "Hencky energy of an inverted F is %g, expected +inf", (double)psi);
+  ck_assert_msg(PetscIsInfReal(psi) && psi > 0, "Mooney-Rivlin energy of an inverted F is %g, expected +inf", (double)psi);
   CHECK_PETSC(SimMaterialDestroy(&mat));
+  MaterialCheckRanges(reg, "my_mooney_rivlin", 1, 1, 77, 4);
+  CHECK_PETSC(SimRegistryDestroy(&reg));
+}
+END_TEST
+
+/* ---- a planted bug that only a non-default parameter shows ----
+ * psi = mu/2 (I_C - 3) - mu log J + lambda/2 (log J)^2 + k mu (I_C - 3)^3 / 3, in invariants: the
+ * neo-Hookean plus a cubic term that vanishes to second order at rest, with k = 0 by default. The
+ * planted version drops the factor 2 of d2/dI_C^2 of the cubic term, 2 k mu (I_C - 3): with k = 0
+ * it is exactly the neo-Hookean, so every check at the defaults passes. */
+typedef struct {
+  PetscReal k;
+  PetscReal mu, lambda;
+} Cubic;
+
+static const SimMaterialParam params_cubic[] = {
+    {.name = "k",
+     .help = "weight of the cubic term k mu (I_C - 3)^3 / 3",
+     .n = 1,
+     .def = {0},
+     .lo = 0,
+     .hi = 2,
+     .offset = offsetof(Cubic, k)},
+};
+
+static PetscErrorCode Setup_Cubic(SimMaterial m)
+{
+  Cubic *p = (Cubic *)m->data;
+
+  PetscFunctionBeginUser;
+  p->mu = m->par.mu, p->lambda = m->par.lambda;
+  PetscFunctionReturn(0);
+}
+
+static PetscBool Defined_Cubic(const void *ctx, const PetscReal inv[3])
+{
+  return (PetscBool)(inv[2] > 0);
+}
+
+static void Psi_Cubic(const void *ctx, const PetscReal inv[3], PetscReal *psi)
+{
+  const Cubic *p = (const Cubic *)ctx;
+  const PetscReal t = inv[0] - 3, L = PetscLogReal(inv[2]);
+
+  *psi = 0.5 * p->mu * t - p->mu * L + 0.5 * p->lambda * L * L + p->k * p->mu * t * t * t / 3;
+}
+
+static void Gradient_Cubic(const void *ctx, const PetscReal inv[3], PetscReal d[3])
+{
+  const Cubic *p = (const Cubic *)ctx;
+  const PetscReal t = inv[0] - 3;
+
+  d[0] = 0.5 * p->mu + p->k * p->mu * t * t;
+  d[1] = 0;
+  d[2] = (p->lambda * PetscLogReal(inv[2]) - p->mu) / inv[2];
+}
+
+static void HessianWith(const Cubic *p, const PetscReal inv[3], PetscReal factor, PetscReal D[9])
+{
+  for (int k = 0; k < 9; k++) D[k] = 0;
+  D[0] = factor * p->k * p->mu * (inv[0] - 3);
+  D[8] = (p->mu + p->lambda - p->lambda * PetscLogReal(inv[2])) / (inv[2] * inv[2]);
+}
+
+static void Hessian_Cubic(const void *ctx, const PetscReal inv[3], PetscReal D[9])
+{
+  HessianWith((const Cubic *)ctx, inv, 2, D);
+}
+
+static void Hessian_CubicPlanted(const void *ctx, const PetscReal inv[3], PetscReal D[9])
+{
+  HessianWith((const Cubic *)ctx, inv, 1, D); /* the planted bug: 1 instead of 2 */
+}
+
+static const SimMaterialModel cubic = {
+    .invariants = {.defined = Defined_Cubic, .psi = Psi_Cubic, .gradient = Gradient_Cubic, .hessian = Hessian_Cubic},
+    .size = sizeof(Cubic),
+    .params = params_cubic,
+    .nparams = 1,
+    .setup = Setup_Cubic};
+static const SimMaterialModel cubic_planted = {
+    .invariants = {.defined = Defined_Cubic, .psi = Psi_Cubic, .gradient = Gradient_Cubic, .hessian = Hessian_CubicPlanted},
+    .size = sizeof(Cubic),
+    .params = params_cubic,
+    .nparams = 1,
+    .setup = Setup_Cubic};
+
+static PetscErrorCode SimMaterialCreate_Cubic(SimMaterial m)
+{
+  return SimMaterialSetModel(m, &cubic);
+}
+
+static PetscErrorCode SimMaterialCreate_CubicPlanted(SimMaterial m)
+{
+  return SimMaterialSetModel(m, &cubic_planted);
+}
+
+START_TEST(planted_bug_at_a_non_default_parameter)
+{
+  const PetscReal sets[][2] = {{1e5, 0.3}, {2e6, 0.45}, {5e4, -0.3}}; /* those of test_materials */
+  SimRegistry reg;
+  MaterialCheckReport defaults = {0}, ranges = {0}, correct = {0};
+
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  CHECK_PETSC(SimRegistryAdd(reg, SIM_KIND_MATERIAL, "cubic", "neo-Hookean + k mu (I_C - 3)^3/3",
+                             (SimGenericFn)SimMaterialCreate_Cubic, 0));
+  CHECK_PETSC(SimRegistryAdd(reg, SIM_KIND_MATERIAL, "cubic_planted", "the same with a bug in d2psi/dI_C^2",
+                             (SimGenericFn)SimMaterialCreate_CubicPlanted, 0));
+  /* at its defaults (k = 0) the planted material passes every check */
+  for (size_t q = 0; q < sizeof(sets) / sizeof(sets[0]); q++) {
+    SimMaterial mat;
+    CHECK_PETSC(SimMaterialCreateWithParams(reg, "cubic_planted", sets[q][0], sets[q][1], 1000, &mat));
+    MaterialCheckAllReport(mat, 1, 1, &defaults);
+    CHECK_PETSC(SimMaterialDestroy(&mat));
+  }
+  ck_assert_msg(defaults.failures == 0, "the planted bug should be invisible at k = 0:\n%s", defaults.text);
+  /* over the declared range of k the checker reports it, naming the drawn k */
+  MaterialCheckRangesReport(reg, "cubic_planted", 1, 1, 5, 3, &ranges);
+  ck_assert_msg(ranges.failures > 0, "the conformance suite missed a bug at k != 0");
+  ck_assert_msg(strstr(ranges.text, "cubic_planted at the drawn parameters") && strstr(ranges.text, " k ") &&
+                    strstr(ranges.text, "dP/dF differs from finite differences of P"),
+                "the report should name the drawn k and the failing check:\n%s", ranges.text);
+  /* and the correct material passes the same draws: the failures are the bug's */
+  MaterialCheckRangesReport(reg, "cubic", 1, 1, 5, 3, &correct);
+  ck_assert_msg(correct.failures == 0, "the correct material fails:\n%s", correct.text);
   CHECK_PETSC(SimRegistryDestroy(&reg));
 }
 END_TEST
@@ -140,7 +198,8 @@ Suite *test_suite(void)
   TCase *tc = tcase_create("core");
 
   tcase_set_timeout(tc, 300);
-  tcase_add_test(tc, hencky_conformance);
+  tcase_add_test(tc, mooney_rivlin_as_a_plugin);
+  tcase_add_test(tc, planted_bug_at_a_non_default_parameter);
   tcase_add_test(tc, generic_quotients);
   suite_add_tcase(s, tc);
   return s;

@@ -3,6 +3,7 @@
 #include "testing.h"
 #include "framework/solver_impl.h"
 #include "framework/scene.h"
+#include "problems/mesh/mesh.h"
 
 /* ---- the whole solver: private data, ops, constructor ---- */
 typedef struct {
@@ -14,7 +15,7 @@ static PetscErrorCode Setup_PositionVerlet(SimSolver s)
   PositionVerlet *pv = (PositionVerlet *)s->data;
 
   PetscFunctionBeginUser;
-  PetscCall(VecDuplicate(s->model->x, &pv->a));
+  PetscCall(VecDuplicate(SimMeshModel(s->problem)->x, &pv->a));
   PetscFunctionReturn(0);
 }
 
@@ -22,7 +23,7 @@ static PetscErrorCode Setup_PositionVerlet(SimSolver s)
 static PetscErrorCode Step_PositionVerlet(SimSolver s, PetscReal h)
 {
   PositionVerlet *pv = (PositionVerlet *)s->data;
-  SimModel m = s->model;
+  SimModel m = SimMeshModel(s->problem);
 
   PetscFunctionBeginUser;
   PetscCall(VecAXPY(m->x, 0.5 * h, m->v));
@@ -57,6 +58,7 @@ static PetscErrorCode SimSolverCreate_PositionVerlet(SimSolver s)
 static PetscErrorCode OscillatorError(SimRegistry reg, PetscReal dt, PetscReal *err, PetscReal *energy_drift)
 {
   SimScene scene;
+  SimProblem problem;
   SimModel model;
   SimSolver s;
   PetscReal xe[6], ve[6], diff[6], t, E0;
@@ -67,8 +69,9 @@ static PetscErrorCode OscillatorError(SimRegistry reg, PetscReal dt, PetscReal *
 
   PetscFunctionBeginUser;
   PetscCall(SimSceneCreate(reg, "oscillator", &scene));
-  PetscCall(SimSceneBuildModel(scene, reg, PETSC_COMM_SELF, &model));
-  PetscCall(SimSolverCreate(reg, "position_verlet", model, &s));
+  PetscCall(SimSceneBuild(scene, PETSC_COMM_SELF, &problem));
+  PetscCall(SimMeshProblemGetModel(problem, &model));
+  PetscCall(SimSolverCreate(reg, "position_verlet", problem, &s));
   PetscCall(SimSolverSetFromOptions(s));
   PetscCall(SimSolverEnergy(s, &rep));
   E0 = rep.total;
@@ -85,7 +88,7 @@ static PetscErrorCode OscillatorError(SimRegistry reg, PetscReal dt, PetscReal *
   PetscCall(VecRestoreArrayRead(model->x, &x));
   PetscCall(SimModelMassNorm(model, diff, err));
   PetscCall(SimSolverDestroy(&s));
-  PetscCall(SimModelDestroy(&model));
+  PetscCall(SimProblemDestroy(&problem));
   PetscCall(SimSceneDestroy(&scene));
   PetscFunctionReturn(0);
 }
@@ -98,8 +101,8 @@ START_TEST(registered_solver_is_second_order)
 
   CHECK_PETSC(TestSetOptions(NULL));
   CHECK_PETSC(TestRegistryCreate(&reg));
-  CHECK_PETSC(SimRegistryAdd(reg, SIM_KIND_SOLVER, "position_verlet", "position Verlet: drift-kick-drift (order 2)",
-                             (SimGenericFn)SimSolverCreate_PositionVerlet, 0));
+  CHECK_PETSC(SimRegistryAddFor(reg, SIM_KIND_SOLVER, "position_verlet", "position Verlet: drift-kick-drift (order 2)",
+                                (SimGenericFn)SimSolverCreate_PositionVerlet, 0, "mesh"));
   CHECK_PETSC(SimRegistryFind(reg, SIM_KIND_SOLVER, "position_verlet", &e));
   ck_assert_str_eq(e->help, "position Verlet: drift-kick-drift (order 2)");
   CHECK_PETSC(OscillatorError(reg, 0.01, &e1, &d1));
@@ -118,7 +121,7 @@ START_TEST(duplicate_name_is_an_error)
 
   CHECK_PETSC(TestRegistryCreate(&reg));
   CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = SimRegistryAdd(reg, SIM_KIND_SOLVER, "rk4", "again", (SimGenericFn)SimSolverCreate_PositionVerlet, 0);
+  ierr = SimRegistryAddFor(reg, SIM_KIND_SOLVER, "rk4", "again", (SimGenericFn)SimSolverCreate_PositionVerlet, 0, "mesh");
   CHECK_PETSC(PetscPopErrorHandler());
   ck_assert_msg(ierr != 0, "registering 'rk4' twice must fail");
   CHECK_PETSC(SimRegistryDestroy(&reg));

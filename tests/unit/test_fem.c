@@ -6,6 +6,7 @@
 #include "framework/material.h"
 #include "framework/mesh/mesh.h"
 #include "energies/fem.h"
+#include "framework/linalg/vec3.h"
 
 /* A 2x2x2-cell box (27 vertices, 48 tets) with an FEM term of material `name`, at rest positions. */
 static PetscErrorCode BoxModel(SimRegistry reg, const char *name, PetscInt cells, SimModel *model, SimEnergy *term)
@@ -123,6 +124,91 @@ START_TEST(derivatives_every_material)
 }
 END_TEST
 
+/* A box of `cells`^3 cells with an FEM term of an existing material (taken over), at rest. */
+static PetscErrorCode BoxModelWith(SimMaterial mat, PetscInt cells, SimModel *model, SimEnergy *term)
+{
+  const PetscInt n[3] = {cells, cells, cells};
+  const PetscReal lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  SimMesh mesh;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimMeshCreateBox(n, lo, hi, &mesh));
+  PetscCall(SimModelCreate(PETSC_COMM_SELF, model));
+  PetscCall(SimModelSetVertices(*model, mesh.nv, mesh.xyz));
+  PetscCall(SimFEMAddLumpedMass(*model, mesh.xyz, mesh.ntet, mesh.tet, 1000));
+  PetscCall(SimFEMCreate("elastic", mesh.nv, mesh.xyz, mesh.ntet, mesh.tet, mat, term));
+  PetscCall(SimModelAddTerm(*model, *term));
+  PetscCall(SimModelFinalize(*model));
+  PetscCall(SimMeshFree(&mesh));
+  PetscFunctionReturn(0);
+}
+
+/* Issue 21: a fibre direction per body (-<prefix>hgo_fiber) or per element (material frames).
+ * (1) frames that all turn the material's x axis into b equal the body direction b; (2) random
+ * per-element frames: gradient and Hessian against finite differences, and FVM forces = -gradient. */
+START_TEST(fibre_directions_per_element)
+{
+  SimRegistry reg;
+  SimMaterial a, b, c;
+  SimModel ma, mb, mc;
+  SimEnergy ta, tb, tc;
+  const PetscReal ex[3] = {1, 0, 0}, dir[3] = {1, 2, -0.5};
+  const PetscInt ntet = 48; /* 2^3 cells */
+  PetscReal bn[3], R[9], *frames, *x, *ga, *gb, *f, *v, Ea, Eb, gerr, herr, scale = 0, diff = 0;
+  PetscRandom rnd;
+
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  for (int d = 0; d < 3; d++) bn[d] = dir[d] / Vec3Norm(dir);
+  Vec3RotationBetween(ex, bn, R);
+  CHECK_PETSC(SimMaterialCreateWithParams(reg, "hgo", 1e5, 0.3, 1000, &a)); /* fibre x, frames R */
+  CHECK_PETSC(SimMaterialCreateWithParams(reg, "hgo", 1e5, 0.3, 1000, &b)); /* fibre b */
+  CHECK_PETSC(SimMaterialCreateWithParams(reg, "hgo", 1e5, 0.3, 1000, &c)); /* random fibres */
+  CHECK_PETSC(SimMaterialSetParameter(b, "fiber", 3, bn));
+  CHECK_PETSC(BoxModelWith(a, 2, &ma, &ta));
+  CHECK_PETSC(BoxModelWith(b, 2, &mb, &tb));
+  CHECK_PETSC(BoxModelWith(c, 2, &mc, &tc));
+  CHECK_PETSC(PetscMalloc1(9 * ntet, &frames));
+  for (PetscInt e = 0; e < ntet; e++) CHECK_PETSC(PetscArraycpy(frames + 9 * e, R, 9));
+  CHECK_PETSC(SimFEMSetMaterialFrames(ta, frames));
+  CHECK_PETSC(PetscCalloc5(3 * ma->nv, &x, 3 * ma->nv, &ga, 3 * ma->nv, &gb, 3 * ma->nv, &f, 3 * ma->nv, &v));
+  CHECK_PETSC(Deform(ma, 23, x));
+  CHECK_PETSC(ta->ops.value(ta, x, v, &Ea));
+  CHECK_PETSC(tb->ops.value(tb, x, v, &Eb));
+  CHECK_PETSC(ta->ops.gradient(ta, x, v, ga));
+  CHECK_PETSC(tb->ops.gradient(tb, x, v, gb));
+  for (PetscInt k = 0; k < 3 * ma->nv; k++) diff = PetscMax(diff, PetscAbsReal(ga[k] - gb[k])), scale = PetscMax(scale, PetscAbsReal(gb[k]));
+  ck_assert_msg(PetscAbsReal(Ea - Eb) < 1e-12 * PetscAbsReal(Eb) && diff < 1e-11 * scale,
+                "frames R e_x = b differ from the fibre b: energy %.17g vs %.17g, gradient by %g (scale %g)", Ea, Eb, diff, scale);
+  /* random per-element fibres b_e */
+  CHECK_PETSC(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  CHECK_PETSC(PetscRandomSetSeed(rnd, 8));
+  CHECK_PETSC(PetscRandomSeed(rnd));
+  for (PetscInt e = 0; e < ntet; e++) {
+    PetscReal be[3], nb;
+    for (int d = 0; d < 3; d++) CHECK_PETSC(PetscRandomGetValueReal(rnd, &be[d])), be[d] = 2 * be[d] - 1;
+    nb = Vec3Norm(be);
+    for (int d = 0; d < 3; d++) be[d] /= nb;
+    Vec3RotationBetween(ex, be, frames + 9 * e);
+  }
+  CHECK_PETSC(PetscRandomDestroy(&rnd));
+  CHECK_PETSC(SimFEMSetMaterialFrames(tc, frames));
+  CHECK_PETSC(DerivativeErrors(mc, x, &gerr, &herr));
+  ck_assert_msg(gerr < 1e-6 && herr < 1e-6, "hgo with per-element fibres: gradient error %g, Hessian error %g", gerr, herr);
+  CHECK_PETSC(PetscArrayzero(ga, 3 * mc->nv));
+  CHECK_PETSC(tc->ops.gradient(tc, x, v, ga));
+  CHECK_PETSC(SimFEMForcesFVM(tc, x, f));
+  diff = scale = 0;
+  for (PetscInt k = 0; k < 3 * mc->nv; k++) diff = PetscMax(diff, PetscAbsReal(f[k] + ga[k])), scale = PetscMax(scale, PetscAbsReal(ga[k]));
+  ck_assert_msg(diff < 1e-12 * scale, "FVM forces with material frames differ from -gradient by %g (scale %g)", diff, scale);
+  CHECK_PETSC(PetscFree5(x, ga, gb, f, v));
+  CHECK_PETSC(PetscFree(frames));
+  CHECK_PETSC(SimModelDestroy(&ma));
+  CHECK_PETSC(SimModelDestroy(&mb));
+  CHECK_PETSC(SimModelDestroy(&mc));
+  CHECK_PETSC(SimRegistryDestroy(&reg));
+}
+END_TEST
+
 /* Teran et al. 2003: the FVM force equals -dE/dx for linear tetrahedra. */
 START_TEST(fvm_equals_fem)
 {
@@ -206,6 +292,7 @@ static PetscErrorCode BeamTipError(PetscInt n, PetscReal *rel_err)
   SimRegistry reg;
   SimScene scene;
   SimModel model;
+  SimProblem problem;
   SimSolver s;
   const PetscScalar *x, *x0;
   Vec rest;
@@ -218,10 +305,11 @@ static PetscErrorCode BeamTipError(PetscInt n, PetscReal *rel_err)
   PetscCall(TestSetOptions(opts));
   PetscCall(TestRegistryCreate(&reg));
   PetscCall(SimSceneCreate(reg, "beam", &scene));
-  PetscCall(SimSceneBuildModel(scene, reg, PETSC_COMM_SELF, &model));
+  PetscCall(SimSceneBuild(scene, PETSC_COMM_SELF, &problem));
+  model = SimMeshModel(problem);
   PetscCall(VecDuplicate(model->x, &rest));
   PetscCall(VecCopy(model->x, rest));
-  PetscCall(SimSolverCreate(reg, "implicit_euler", model, &s));
+  PetscCall(SimSolverCreate(reg, "implicit_euler", problem, &s));
   PetscCall(SimSolverSetFromOptions(s));
   for (int k = 0; k < 3; k++) PetscCall(SimSolverStep(s, 1e3, NULL));
   PetscCall(VecGetArrayRead(model->x, &x));
@@ -237,7 +325,7 @@ static PetscErrorCode BeamTipError(PetscInt n, PetscReal *rel_err)
                         (double)exact, (double)*rel_err));
   PetscCall(VecDestroy(&rest));
   PetscCall(SimSolverDestroy(&s));
-  PetscCall(SimModelDestroy(&model));
+  PetscCall(SimProblemDestroy(&problem));
   PetscCall(SimSceneDestroy(&scene));
   PetscCall(SimRegistryDestroy(&reg));
   PetscCall(TestSetOptions(NULL));
@@ -343,6 +431,7 @@ Suite *test_suite(void)
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, derivatives_every_material);
   tcase_add_test(tc, fvm_equals_fem);
+  tcase_add_test(tc, fibre_directions_per_element);
   tcase_add_test(tc, patch_test);
   tcase_add_test(tc, cantilever_euler_bernoulli);
   tcase_add_test(tc, newton_converges_on_stiff_neohookean_beam);

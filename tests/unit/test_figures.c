@@ -7,14 +7,16 @@
 #include "scenes/scenes.h"
 
 /* The oscillator with two analytic observables: its exact position and the error of the run's. */
-static PetscErrorCode Figures_OscillatorFig(SimScene scene, SimModel model, PetscReal t, PetscInt *n, const char *names[],
+static PetscErrorCode Figures_OscillatorFig(SimScene scene, SimProblem problem, PetscReal t, PetscInt *n, const char *names[],
                                             PetscReal values[])
 {
   PetscReal x[6], v[6];
   PetscBool has;
   const PetscScalar *xs;
+  SimModel model;
 
   PetscFunctionBeginUser;
+  PetscCall(SimMeshProblemGetModel(problem, &model));
   PetscCall(SimSceneExact(scene, t, x, v, &has));
   PetscCall(VecGetArrayRead(model->x, &xs));
   names[0] = "x_exact", values[0] = x[3];
@@ -63,8 +65,8 @@ START_TEST(scene_figures_reach_csv_and_monitors)
   const char *dir = "test_figures_out";
 
   CHECK_PETSC(TestRegistryCreate(&reg));
-  CHECK_PETSC(SimRegistryAdd(reg, SIM_KIND_SCENE, "oscillator_fig", "oscillator with figures",
-                             (SimGenericFn)SimSceneCreate_OscillatorFig, 0));
+  CHECK_PETSC(SimRegistryAddFor(reg, SIM_KIND_SCENE, "oscillator_fig", "oscillator with figures",
+                                (SimGenericFn)SimSceneCreate_OscillatorFig, 0, "mesh"));
   CHECK_PETSC(TestSetOptions(
       "-scene oscillator_fig -solver verlet -dt 0.01 -steps 4 -snapshots 0 -output_every 0 -progress 0 -o test_figures_out"));
   CHECK_PETSC(SimRunCreate(PETSC_COMM_SELF, reg, &run));

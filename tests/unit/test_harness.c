@@ -158,6 +158,7 @@ START_TEST(test_reference_ode)
   SimRegistry reg;
   SimScene scene;
   SimModel model;
+  SimProblem problem;
   PetscReal xT[6], vT[6], xe[6], ve[6], d[6], ex, ev;
   const PetscScalar *x, *v;
   PetscBool has;
@@ -165,7 +166,8 @@ START_TEST(test_reference_ode)
   CHECK_PETSC(TestSetOptions("-oscillator_damping 2"));
   CHECK_PETSC(TestRegistryCreate(&reg));
   CHECK_PETSC(SimSceneCreate(reg, "oscillator", &scene));
-  CHECK_PETSC(SimSceneBuildModel(scene, reg, PETSC_COMM_SELF, &model));
+  CHECK_PETSC(SimSceneBuild(scene, PETSC_COMM_SELF, &problem));
+  model = SimMeshModel(problem);
   CHECK_PETSC(VecGetArrayRead(model->x, &x));
   CHECK_PETSC(VecGetArrayRead(model->v, &v));
   CHECK_PETSC(BenchReferenceODE(model, x, v, 1.0, 1e-12, 1e-14, xT, vT));
@@ -178,7 +180,7 @@ START_TEST(test_reference_ode)
   for (int k = 0; k < 6; k++) d[k] = vT[k] - ve[k];
   CHECK_PETSC(SimModelMassNorm(model, d, &ev));
   ck_assert_msg(ex < 1e-10 && ev < 1e-9, "ODE reference error x %g, v %g", ex, ev);
-  CHECK_PETSC(SimModelDestroy(&model));
+  CHECK_PETSC(SimProblemDestroy(&problem));
   CHECK_PETSC(SimSceneDestroy(&scene));
   CHECK_PETSC(SimRegistryDestroy(&reg));
   CHECK_PETSC(TestSetOptions(NULL));

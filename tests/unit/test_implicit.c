@@ -382,7 +382,7 @@ static PetscErrorCode BadBeta(PetscErrorCode *ierr, TestErrorCapture *cap)
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(cap, sizeof(*cap)));
   PetscCall(TestSimCreate("oscillator", NULL, "-linearized_beta 2", &s));
-  PetscCall(SimSolverCreate(s.reg, "linearized_implicit", s.model, &solver));
+  PetscCall(SimSolverCreate(s.reg, "linearized_implicit", s.problem, &solver));
   PetscCall(PetscPushErrorHandler(TestCaptureError, cap));
   *ierr = SimSolverSetFromOptions(solver);
   PetscCall(PetscPopErrorHandler());
@@ -444,7 +444,7 @@ static PetscErrorCode BadNewtonOption(const char *opts, PetscErrorCode *ierr, Te
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(cap, sizeof(*cap)));
   PetscCall(TestSimCreate("oscillator", NULL, opts, &s));
-  PetscCall(SimSolverCreate(s.reg, "implicit_euler", s.model, &solver));
+  PetscCall(SimSolverCreate(s.reg, "implicit_euler", s.problem, &solver));
   PetscCall(PetscPushErrorHandler(TestCaptureError, cap));
   *ierr = SimSolverSetFromOptions(solver);
   PetscCall(PetscPopErrorHandler());

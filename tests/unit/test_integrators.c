@@ -27,6 +27,7 @@ static PetscErrorCode RunOscillator(const char *solver, PetscReal dt, PetscInt n
   SimRegistry reg;
   SimScene scene;
   SimModel model;
+  SimProblem problem;
   SimSolver s;
   PetscReal xe[6], ve[6], diff[6], t;
   PetscBool has;
@@ -39,8 +40,9 @@ static PetscErrorCode RunOscillator(const char *solver, PetscReal dt, PetscInt n
   PetscCall(TestSetOptions(opts));
   PetscCall(TestRegistryCreate(&reg));
   PetscCall(SimSceneCreate(reg, "oscillator", &scene));
-  PetscCall(SimSceneBuildModel(scene, reg, PETSC_COMM_SELF, &model));
-  PetscCall(SimSolverCreate(reg, solver, model, &s));
+  PetscCall(SimSceneBuild(scene, PETSC_COMM_SELF, &problem));
+  model = SimMeshModel(problem);
+  PetscCall(SimSolverCreate(reg, solver, problem, &s));
   PetscCall(SimSolverSetFromOptions(s));
   if (E) {
     PetscCall(SimSolverEnergy(s, &rep));
@@ -63,7 +65,7 @@ static PetscErrorCode RunOscillator(const char *solver, PetscReal dt, PetscInt n
   PetscCall(VecRestoreArrayRead(model->x, &x));
   if (err) PetscCall(SimModelMassNorm(model, diff, err));
   PetscCall(SimSolverDestroy(&s));
-  PetscCall(SimModelDestroy(&model));
+  PetscCall(SimProblemDestroy(&problem));
   PetscCall(SimSceneDestroy(&scene));
   PetscCall(SimRegistryDestroy(&reg));
   PetscCall(TestSetOptions(NULL));
@@ -158,17 +160,19 @@ START_TEST(every_solver_steps_a_cloth)
     const SimRegEntry *e;
     SimScene scene;
     SimModel model;
+    SimProblem problem;
     SimSolver s;
     SimStepOutcome outcome;
     PetscReal y0, y1;
     const PetscScalar *x;
 
     CHECK_PETSC(SimRegistryGet(reg, SIM_KIND_SOLVER, i, &e));
-    if (e->flags & SIM_REG_GRID) continue;
+    if (!SimRegistrySolverFits(e, "mesh")) continue;
     CHECK_PETSC(TestSetOptions("-cloth_n 6 -cloth_pin none"));
     CHECK_PETSC(SimSceneCreate(reg, "cloth", &scene));
-    CHECK_PETSC(SimSceneBuildModel(scene, reg, PETSC_COMM_SELF, &model));
-    CHECK_PETSC(SimSolverCreate(reg, e->name, model, &s));
+    CHECK_PETSC(SimSceneBuild(scene, PETSC_COMM_SELF, &problem));
+    model = SimMeshModel(problem);
+    CHECK_PETSC(SimSolverCreate(reg, e->name, problem, &s));
     CHECK_PETSC(SimSolverSetFromOptions(s));
     CHECK_PETSC(VecGetArrayRead(model->x, &x));
     y0 = x[1];
@@ -182,7 +186,7 @@ START_TEST(every_solver_steps_a_cloth)
     ck_assert_msg(PetscAbsReal((y0 - y1) - 0.5 * 9.81 * 0.03 * 0.03) < 0.5 * 9.81 * 0.03 * 0.03 * 0.6,
                   "%s: dropped %g m in 0.03 s, free fall is %g m", e->name, y0 - y1, 0.5 * 9.81 * 0.03 * 0.03);
     CHECK_PETSC(SimSolverDestroy(&s));
-    CHECK_PETSC(SimModelDestroy(&model));
+    CHECK_PETSC(SimProblemDestroy(&problem));
     CHECK_PETSC(SimSceneDestroy(&scene));
   }
   CHECK_PETSC(SimRegistryDestroy(&reg));

@@ -306,20 +306,30 @@ END_TEST
 
 START_TEST(test_pvd)
 {
-  char dir[PETSC_MAX_PATH_LEN], path[PETSC_MAX_PATH_LEN], *buf;
-  size_t len;
+  char dir[PETSC_MAX_PATH_LEN], path[PETSC_MAX_PATH_LEN], *buf, *prev;
+  size_t len, prevlen;
   SimPVD pvd;
+  const size_t tail = strlen("  </Collection>\n</VTKFile>\n");
 
   MakeTempDir(dir);
   JoinPath(path, dir, "run.pvd");
   CHECK_PETSC(SimPVDCreate(path, &pvd));
+  /* Valid from the start (an empty series) and after every add, not only at the end of the run. */
+  buf = ReadWholeFile(path, &len);
+  ck_assert_int_eq(CountOccurrences(buf, "<DataSet "), 0);
+  AssertEndsWithVTKFile(buf, len);
+  free(buf);
   CHECK_PETSC(SimPVDAdd(pvd, 0.0, "frame_0000.vtu"));
-  /* Valid after every add, not only at the end of the run. */
   buf = ReadWholeFile(path, &len);
   ck_assert_int_eq(CountOccurrences(buf, "<DataSet "), 1);
   AssertEndsWithVTKFile(buf, len);
-  free(buf);
+  prev = buf, prevlen = len;
   CHECK_PETSC(SimPVDAdd(pvd, 0.1, "frame_0001.vtu"));
+  /* Appended in place: everything before the closing tags is kept byte for byte. */
+  buf = ReadWholeFile(path, &len);
+  ck_assert_msg(len > prevlen && !memcmp(buf, prev, prevlen - tail), "the earlier entries were rewritten");
+  free(buf);
+  free(prev);
   CHECK_PETSC(SimPVDAdd(pvd, 0.2, "frame_0002.vtu"));
 
   buf = ReadWholeFile(path, &len);
@@ -602,7 +612,7 @@ START_TEST(test_write_to_missing_directory)
   SimEnergyReport rep = {0};
   SimModel m = QuadModel();
   SimCSVLog log = NULL;
-  SimPVD pvd;
+  SimPVD pvd = NULL;
   SimCamera cam;
 
   MakeTempDir(dir);
@@ -615,11 +625,10 @@ START_TEST(test_write_to_missing_directory)
   JoinPath(path, dir, "missing/log.csv");
   ck_assert_int_ne(SimCSVLogCreate(path, &rep, &log), 0);
   JoinPath(path, dir, "missing/run.pvd");
-  ck_assert_int_eq(SimPVDCreate(path, &pvd), 0); /* only stores the path */
-  ck_assert_int_ne(SimPVDAdd(pvd, 0.0, "frame_0000.vtu"), 0);
+  ck_assert_int_ne(SimPVDCreate(path, &pvd), 0); /* writes the empty series at once */
   CHECK_PETSC(PetscPopErrorHandler());
   ck_assert_ptr_null(log);
-  CHECK_PETSC(SimPVDDestroy(&pvd));
+  ck_assert_ptr_null(pvd);
   CHECK_PETSC(SimModelDestroy(&m));
   RemoveTempDir(dir);
 }

@@ -7,6 +7,7 @@
 #include "material_checks.h"
 #include "framework/linalg/svd3.h"
 #include "framework/linalg/isotropic.h"
+#include "framework/linalg/psd.h"
 
 /* What each built-in material satisfies; the conformance loop checks these rows, and a material
  * missing from the table is checked against its own inversion_safe flag and the full linear
@@ -23,9 +24,15 @@ static const struct {
     {"neohookean", PETSC_FALSE, 1, 1},       /* +inf for J <= 0 */
     {"stable_neohookean", PETSC_TRUE, 1, 1}, /* Lame reparametrized so that it reduces to linear elasticity */
     {"arap", PETSC_TRUE, 1, 0},              /* no volume term: linear elasticity with lambda = 0 */
+    {"mooney_rivlin", PETSC_FALSE, 1, 1},    /* C10 + C01 = mu/2, kappa = lambda + 2/3 mu; +inf for J <= 0 */
+    {"ogden", PETSC_FALSE, 1, 1},            /* sum mu_p alpha_p / 2 = mu, kappa = lambda + 2/3 mu; +inf for J <= 0 */
+    {"fung", PETSC_TRUE, 1, 1},              /* StVK at small strain; a function of F^T F */
+    {"hgo", PETSC_TRUE, 1, 1},               /* fibres slack at rest: the stable neo-Hookean matrix's tensor */
 };
 
-/* Parameter sets every material is checked with: moderate, nearly incompressible, auxetic. */
+/* Parameter sets every material is checked with: moderate, nearly incompressible, auxetic; then
+ * RANGE_DRAWS random sets over E, nu and its declared parameter ranges (material_checks.h). */
+#define RANGE_DRAWS 6
 static const PetscReal param_sets[][2] = {{1e5, 0.3}, {2e6, 0.45}, {5e4, -0.3}};
 
 /* ---- SVD ---- */
@@ -278,6 +285,8 @@ START_TEST(materials_conformance)
       MaterialCheckAll(mat, mu_f, lambda_f);
       CHECK_PETSC(SimMaterialDestroy(&mat));
     }
+    /* and over its declared parameter ranges, not only the defaults */
+    MaterialCheckRanges(reg, e->name, mu_f, lambda_f, 4242 + (unsigned long)i, RANGE_DRAWS);
   }
   CHECK_PETSC(SimRegistryDestroy(&reg));
 }
@@ -490,12 +499,107 @@ START_TEST(arap_strain_limits)
       CHECK_PETSC(PetscPopErrorHandler());
       ck_assert_msg(ierr && !mat, "%s was accepted", bad[k]);
       CHECK_PETSC(PetscErrorMessage(ierr, NULL, &msg));
-      ck_assert_msg(msg && strstr(msg, "0 <= strain_min <= 1 <= strain_max") && strstr(msg, "-bunny_strain_min"), "%s: %s", bad[k],
-                    msg ? msg : "(none)");
+      ck_assert_msg(msg && strstr(msg, "0 <= strain_min <= 1 <= strain_max") && strstr(msg, "-bunny_strain_min"), "%s: %s",
+                    bad[k], msg ? msg : "(none)");
     }
   }
   CHECK_PETSC(TestSetOptions(NULL));
   CHECK_PETSC(SimRegistryDestroy(&reg));
+}
+END_TEST
+
+/* ---- the pieces the anisotropic material needs ---- */
+
+/* SimSymProjectPSD (cyclic Jacobi) against GSL's eigenvalue clamping, random symmetric n x n. */
+START_TEST(psd_projection)
+{
+  PetscRandom rnd;
+
+  CHECK_PETSC(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  CHECK_PETSC(PetscRandomSetSeed(rnd, 41));
+  CHECK_PETSC(PetscRandomSeed(rnd));
+  for (int rep = 0; rep < 200; rep++) {
+    const PetscInt n = rep % 3 == 0 ? 12 : rep % 3 == 1 ? 9 : 4;
+    PetscReal A[144], B[144], C[144] = {0}, err = 0, norm = 0;
+    gsl_matrix_view Bv = gsl_matrix_view_array(B, n, n);
+    gsl_vector *eval = gsl_vector_alloc(n);
+    gsl_matrix *evec = gsl_matrix_alloc(n, n);
+    gsl_eigen_symmv_workspace *w = gsl_eigen_symmv_alloc(n);
+
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt j = i; j < n; j++) {
+        CHECK_PETSC(PetscRandomGetValueReal(rnd, &A[i * n + j]));
+        A[i * n + j] = A[j * n + i] = 2 * A[i * n + j] - 1 + (i == j && rep % 5 == 0 ? (PetscReal)n : 0); /* some are PSD */
+      }
+    for (PetscInt k = 0; k < n * n; k++) B[k] = A[k], norm += A[k] * A[k];
+    gsl_eigen_symmv(&Bv.matrix, eval, evec, w);
+    for (PetscInt m = 0; m < n; m++)
+      for (PetscInt i = 0; i < n; i++)
+        for (PetscInt j = 0; j < n; j++)
+          C[i * n + j] += PetscMax(gsl_vector_get(eval, m), 0.0) * gsl_matrix_get(evec, i, m) * gsl_matrix_get(evec, j, m);
+    CHECK_PETSC(SimSymProjectPSD(n, A));
+    for (PetscInt k = 0; k < n * n; k++) err += (A[k] - C[k]) * (A[k] - C[k]);
+    ck_assert_msg(PetscSqrtReal(err / norm) < 1e-12, "projection #%d (n = %d) differs from GSL clamping by %g (relative)", rep,
+                  (int)n, (double)PetscSqrtReal(err / norm));
+    gsl_eigen_symmv_free(w);
+    gsl_matrix_free(evec);
+    gsl_vector_free(eval);
+  }
+  CHECK_PETSC(PetscRandomDestroy(&rnd));
+}
+END_TEST
+
+/* I4 = |F a|^2 and the fibre term: P_f against central differences of psi_f(I4) and dP_f/dF against
+ * central differences of P_f, for psi_f = I4^2 (d1 = 2 I4, d2 = 2); and the fibre tangent's
+ * eigenvalues 2 d1 (twice), 2 d1 + 4 d2 I4 and 0 (six times), by GSL. */
+START_TEST(fibre_invariant)
+{
+  PetscRandom rnd;
+
+  CHECK_PETSC(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  CHECK_PETSC(PetscRandomSetSeed(rnd, 43));
+  CHECK_PETSC(PetscRandomSeed(rnd));
+  for (int rep = 0; rep < 20; rep++) {
+    PetscReal F[9], a[3], na = 0, I4, P[9] = {0}, H[81] = {0}, perr = 0, herr = 0, pn = 0, hn = 0, ev[9], ex[9];
+    const PetscReal h = 1e-6;
+    gsl_vector *eval = gsl_vector_alloc(9);
+    gsl_eigen_symm_workspace *w = gsl_eigen_symm_alloc(9);
+    PetscReal A[81];
+    gsl_matrix_view Av = gsl_matrix_view_array(A, 9, 9);
+
+    for (int k = 0; k < 9; k++) CHECK_PETSC(PetscRandomGetValueReal(rnd, &F[k])), F[k] = 2 * F[k] - 1 + (k % 4 == 0);
+    for (int k = 0; k < 3; k++) CHECK_PETSC(PetscRandomGetValueReal(rnd, &a[k])), a[k] = 2 * a[k] - 1, na += a[k] * a[k];
+    for (int k = 0; k < 3; k++) a[k] /= PetscSqrtReal(na);
+    I4 = SimFibreI4(F, a);
+    SimFibreAddPK1(F, a, 2 * I4, P);
+    SimFibreAddHessian(F, a, 2 * I4, 2, H);
+    for (int kl = 0; kl < 9; kl++) {
+      PetscReal Fp[9], Fm[9], Pp[9] = {0}, Pm[9] = {0}, ip, im;
+      for (int c = 0; c < 9; c++) Fp[c] = Fm[c] = F[c];
+      Fp[kl] += h, Fm[kl] -= h;
+      ip = SimFibreI4(Fp, a), im = SimFibreI4(Fm, a);
+      SimFibreAddPK1(Fp, a, 2 * ip, Pp);
+      SimFibreAddPK1(Fm, a, 2 * im, Pm);
+      perr += PetscSqr((ip * ip - im * im) / (2 * h) - P[kl]), pn += P[kl] * P[kl];
+      for (int ij = 0; ij < 9; ij++)
+        herr += PetscSqr((Pp[ij] - Pm[ij]) / (2 * h) - H[9 * ij + kl]), hn += H[9 * ij + kl] * H[9 * ij + kl];
+    }
+    ck_assert_msg(PetscSqrtReal(perr / pn) < 1e-8 && PetscSqrtReal(herr / hn) < 1e-7, "fibre #%d: P error %g, dP/dF error %g",
+                  rep, (double)PetscSqrtReal(perr / pn), (double)PetscSqrtReal(herr / hn));
+    for (int k = 0; k < 81; k++) A[k] = H[k];
+    gsl_eigen_symm(&Av.matrix, eval, w);
+    for (int k = 0; k < 9; k++) ev[k] = gsl_vector_get(eval, k);
+    for (int k = 0; k < 6; k++) ex[k] = 0;
+    ex[6] = ex[7] = 4 * I4, ex[8] = 4 * I4 + 8 * I4; /* 2 d1 and 2 d1 + 4 d2 I4 with d1 = 2 I4, d2 = 2 */
+    CHECK_PETSC(PetscSortReal(9, ev));
+    CHECK_PETSC(PetscSortReal(9, ex));
+    for (int k = 0; k < 9; k++)
+      ck_assert_msg(PetscAbsReal(ev[k] - ex[k]) < 1e-10 * ex[8], "fibre #%d: eigenvalue %g, expected %g", rep, (double)ev[k],
+                    (double)ex[k]);
+    gsl_eigen_symm_free(w);
+    gsl_vector_free(eval);
+  }
+  CHECK_PETSC(PetscRandomDestroy(&rnd));
 }
 END_TEST
 
@@ -572,6 +676,8 @@ Suite *test_suite(void)
   tcase_add_test(tc, material_bad_params);
   tcase_add_test(tc, material_options);
   tcase_add_test(tc, arap_strain_limits);
+  tcase_add_test(tc, psd_projection);
+  tcase_add_test(tc, fibre_invariant);
   tcase_add_test(tc, material_throughput);
   suite_add_tcase(s, tc);
   return s;

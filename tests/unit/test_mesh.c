@@ -477,18 +477,22 @@ END_TEST
 
 /* Builds the "file" scene's model with `opts`. On failure *model may hold a partial model for
  * the caller to destroy; the scene and registry are always freed. */
-static PetscErrorCode BuildFileScene(const char *opts, SimModel *model)
+/* The file scene's problem (destroy it with SimProblemDestroy) and its model; the registry is gone
+ * when this returns, which a built problem no longer needs. */
+static PetscErrorCode BuildFileScene(const char *opts, SimProblem *problem, SimModel *model)
 {
   SimRegistry reg = NULL;
   SimScene scene = NULL;
   PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
+  *problem = NULL;
   *model = NULL;
   PetscCall(TestSetOptions(opts));
   PetscCall(TestRegistryCreate(&reg));
   ierr = SimSceneCreate(reg, "file", &scene);
-  if (!ierr) ierr = SimSceneBuildModel(scene, reg, PETSC_COMM_SELF, model);
+  if (!ierr) ierr = SimSceneBuild(scene, PETSC_COMM_SELF, problem);
+  if (*problem) *model = SimMeshModel(*problem);
   PetscCall(SimSceneDestroy(&scene));
   PetscCall(SimRegistryDestroy(&reg));
   PetscCall(ierr);
@@ -505,12 +509,13 @@ static PetscReal TotalMass(SimModel model)
 START_TEST(test_scene_tets)
 {
   SimModel model;
+  SimProblem problem;
   SimEnergy spring;
   PetscReal E, g[24] = {0};
   const PetscScalar *x;
 
   CHECK_PETSC(
-      BuildFileScene("-file_mesh " DATA("cube.msh") " -file_density 500 -file_pin 0,7", &model));
+      BuildFileScene("-file_mesh " DATA("cube.msh") " -file_density 500 -file_pin 0,7", &problem, &model));
   ck_assert_int_eq(model->nv, 8);
   ck_assert_double_eq_tol(TotalMass(model), 500.0, 1e-10);
   ck_assert_int_eq(model->ntet, 6);
@@ -528,20 +533,21 @@ START_TEST(test_scene_tets)
   ck_assert_double_eq_tol(E, 0, 1e-12);
   for (int k = 0; k < 24; k++)
     ck_assert_double_eq_tol(g[k], 0, 1e-9);
-  CHECK_PETSC(SimModelDestroy(&model));
+  CHECK_PETSC(SimProblemDestroy(&problem));
 }
 END_TEST
 
 START_TEST(test_scene_surface)
 {
   SimModel model;
+  SimProblem problem;
   const PetscScalar *x;
 
   /* default density 0.1 kg/m^2 on a square of side 2 (scaled) */
   CHECK_PETSC(BuildFileScene(
       "-file_mesh " DATA(
           "square.obj") " -file_scale 2 -file_translate 1,2,3 -file_pin_top_fraction 0.5",
-      &model));
+      &problem, &model));
   ck_assert_int_eq(model->nv, 4);
   ck_assert_double_eq_tol(TotalMass(model), 0.4, 1e-14);
   ck_assert_int_eq(model->ntri, 2);
@@ -554,32 +560,33 @@ START_TEST(test_scene_surface)
   /* the top half in y: vertices 2 and 3 */
   ck_assert_int_eq(model->npinned, 2);
   ck_assert(model->pinned[2] && model->pinned[3]);
-  CHECK_PETSC(SimModelDestroy(&model));
+  CHECK_PETSC(SimProblemDestroy(&problem));
 }
 END_TEST
 
 START_TEST(test_scene_errors)
 {
   SimModel model;
+  SimProblem problem;
   char msg[1024];
 
-  EXPECT_ERROR(BuildFileScene("-steps 1", &model), msg);
+  EXPECT_ERROR(BuildFileScene("-steps 1", &problem, &model), msg);
   ASSERT_CONTAINS(msg, "-file_mesh");
-  CHECK_PETSC(SimModelDestroy(&model));
+  CHECK_PETSC(SimProblemDestroy(&problem));
 
-  EXPECT_ERROR(BuildFileScene("-file_mesh " DATA("square.obj") " -file_pin 1,4", &model), msg);
+  EXPECT_ERROR(BuildFileScene("-file_mesh " DATA("square.obj") " -file_pin 1,4", &problem, &model), msg);
   ASSERT_CONTAINS(msg, "-file_pin");
   ASSERT_CONTAINS(msg, "[0, 4)");
-  CHECK_PETSC(SimModelDestroy(&model));
+  CHECK_PETSC(SimProblemDestroy(&problem));
 
-  EXPECT_ERROR(BuildFileScene("-file_mesh " DATA("degenerate.obj"), &model), msg);
+  EXPECT_ERROR(BuildFileScene("-file_mesh " DATA("degenerate.obj"), &problem, &model), msg);
   ASSERT_CONTAINS(msg, "Triangle 1 ");
   ASSERT_CONTAINS(msg, "degenerate");
-  CHECK_PETSC(SimModelDestroy(&model));
+  CHECK_PETSC(SimProblemDestroy(&problem));
 
-  EXPECT_ERROR(BuildFileScene("-file_mesh " DATA("missing.obj"), &model), msg);
+  EXPECT_ERROR(BuildFileScene("-file_mesh " DATA("missing.obj"), &problem, &model), msg);
   ASSERT_CONTAINS(msg, "Cannot open mesh file");
-  CHECK_PETSC(SimModelDestroy(&model));
+  CHECK_PETSC(SimProblemDestroy(&problem));
   CHECK_PETSC(TestSetOptions(NULL));
 }
 END_TEST

@@ -11,7 +11,7 @@
 typedef struct {
   SimRegistry reg;
   SimScene scene;
-  SimGridProblem prob;
+  SimProblem problem;
   SimSolver solver;
   SF *sf;
 } GridSim;
@@ -24,10 +24,9 @@ static PetscErrorCode GridSimCreate(MPI_Comm comm, const char *scene, const SimG
   PetscCall(TestRegistryCreate(&g->reg));
   if (scene) {
     PetscCall(SimSceneCreate(g->reg, scene, &g->scene));
-    PetscCall(SimSceneBuildGrid(g->scene, &g->prob));
-  } else
-    g->prob = *prob;
-  PetscCall(SimSolverCreateOnGrid(g->reg, "stablefluids", comm, &g->prob, &g->solver));
+    PetscCall(SimSceneBuild(g->scene, comm, &g->problem));
+  } else PetscCall(SimGridProblemCreateFromDescription(g->reg, comm, prob, "test", &g->problem));
+  PetscCall(SimSolverCreate(g->reg, "stablefluids", g->problem, &g->solver));
   PetscCall(SimSolverSetFromOptions(g->solver));
   PetscCall(SimSolverSetUp(g->solver));
   g->sf = (SF *)g->solver->data;
@@ -38,6 +37,7 @@ static PetscErrorCode GridSimDestroy(GridSim *g)
 {
   PetscFunctionBeginUser;
   PetscCall(SimSolverDestroy(&g->solver));
+  PetscCall(SimProblemDestroy(&g->problem));
   PetscCall(SimSceneDestroy(&g->scene));
   PetscCall(SimRegistryDestroy(&g->reg));
   PetscCall(TestSetOptions(NULL));
@@ -865,7 +865,7 @@ START_TEST(every_grid_solver_on_every_grid_scene)
     for (PetscInt j = 0; j < nsc; j++) {
       const SimRegEntry *so, *sc;
       SimScene scene;
-      SimGridProblem prob;
+      SimProblem prob;
       SimSolver s;
       SimStepOutcome outcome;
       SimEnergyReport rep;
@@ -875,11 +875,11 @@ START_TEST(every_grid_solver_on_every_grid_scene)
 
       CHECK_PETSC(SimRegistryGet(reg, SIM_KIND_SOLVER, i, &so));
       CHECK_PETSC(SimRegistryGet(reg, SIM_KIND_SCENE, j, &sc));
-      if (!(so->flags & SIM_REG_GRID) || !(sc->flags & SIM_REG_GRID)) continue;
+      if (strcmp(sc->problem, "grid") || !SimRegistrySolverFits(so, sc->problem)) continue;
       CHECK_PETSC(TestSetOptions("-taylor_green_n 16 -lid_cavity_n 16 -smoke_plume_n 16"));
       CHECK_PETSC(SimSceneCreate(reg, sc->name, &scene));
-      CHECK_PETSC(SimSceneBuildGrid(scene, &prob));
-      CHECK_PETSC(SimSolverCreateOnGrid(reg, so->name, PETSC_COMM_WORLD, &prob, &s));
+      CHECK_PETSC(SimSceneBuild(scene, PETSC_COMM_WORLD, &prob));
+      CHECK_PETSC(SimSolverCreate(reg, so->name, prob, &s));
       CHECK_PETSC(SimSolverSetFromOptions(s));
       for (int k = 0; k < 2; k++) CHECK_PETSC(SimSolverStep(s, 0.01, &outcome));
       ck_assert_msg(outcome == SIM_STEP_OK, "%s on %s: outcome %d", so->name, sc->name, (int)outcome);
@@ -889,6 +889,7 @@ START_TEST(every_grid_solver_on_every_grid_scene)
       CHECK_PETSC(SimSolverFigures(s, &nfig, names, values));
       ck_assert_msg(nfig >= 1 && !strcmp(names[0], "div_l2") && values[0] < 1e-6, "%s on %s: figures", so->name, sc->name);
       CHECK_PETSC(SimSolverDestroy(&s));
+      CHECK_PETSC(SimProblemDestroy(&prob));
       CHECK_PETSC(SimSceneDestroy(&scene));
       pairs++;
     }
@@ -898,6 +899,21 @@ START_TEST(every_grid_solver_on_every_grid_scene)
 }
 END_TEST
 
+/* stablefluids on a grid problem made from a description by hand; the problem is gone on return
+ * (the solver is only created, to see what its constructor refuses). */
+static PetscErrorCode SolverOnDescription(SimRegistry reg, const SimGridProblem *q, SimSolver *s)
+{
+  SimProblem gp;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimGridProblemCreateFromDescription(reg, PETSC_COMM_WORLD, q, "test", &gp));
+  ierr = SimSolverCreate(reg, "stablefluids", gp, s);
+  if (!ierr) ierr = SimSolverDestroy(s);
+  PetscCall(SimProblemDestroy(&gp));
+  return ierr;
+}
+
 /* Bad input: a step beyond the ghost width, a ghost width below 2, an unknown scheme, and a grid
  * solver on a model (or a model solver on a grid problem). */
 START_TEST(bad_inputs)
@@ -906,6 +922,7 @@ START_TEST(bad_inputs)
   SimGridProblem p;
   TestErrorCapture cap = {{0}};
   SimRegistry reg;
+  SimProblem gp;
   SimSolver bad = NULL;
   TestSim t;
   PetscErrorCode ierr;
@@ -936,7 +953,7 @@ START_TEST(bad_inputs)
     CHECK_PETSC(TestRegistryCreate(&reg));
     cap.msg[0] = 0;
     CHECK_PETSC(PetscPushErrorHandler(TestCaptureError, &cap));
-    ierr = SimSolverCreateOnGrid(reg, "stablefluids", PETSC_COMM_WORLD, &q, &bad);
+    ierr = SolverOnDescription(reg, &q, &bad);
     CHECK_PETSC(PetscPopErrorHandler());
     ck_assert_msg(ierr != 0 && strstr(cap.msg, "scalar field 'dye'") && strstr(cap.msg, "density, temperature"),
                   "an unknown scalar field: '%s'", cap.msg);
@@ -945,7 +962,7 @@ START_TEST(bad_inputs)
     CHECK_PETSC(SimGridProblemSetParameter(&q, "swirl", 1, &one));
     cap.msg[0] = 0;
     CHECK_PETSC(PetscPushErrorHandler(TestCaptureError, &cap));
-    ierr = SimSolverCreateOnGrid(reg, "stablefluids", PETSC_COMM_WORLD, &q, &bad);
+    ierr = SolverOnDescription(reg, &q, &bad);
     CHECK_PETSC(PetscPopErrorHandler());
     ck_assert_msg(ierr != 0 && strstr(cap.msg, "parameter 'swirl'") && strstr(cap.msg, "buoyancy, vorticity"),
                   "an unknown parameter: '%s'", cap.msg);
@@ -953,7 +970,7 @@ START_TEST(bad_inputs)
     CHECK_PETSC(SimGridProblemSetParameter(&q, "buoyancy", 1, &one)); /* two values expected */
     cap.msg[0] = 0;
     CHECK_PETSC(PetscPushErrorHandler(TestCaptureError, &cap));
-    ierr = SimSolverCreateOnGrid(reg, "stablefluids", PETSC_COMM_WORLD, &q, &bad);
+    ierr = SolverOnDescription(reg, &q, &bad);
     CHECK_PETSC(PetscPopErrorHandler());
     ck_assert_msg(ierr != 0 && strstr(cap.msg, "'buoyancy' has 1 value"), "a parameter of the wrong size: '%s'", cap.msg);
     CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
@@ -967,16 +984,18 @@ START_TEST(bad_inputs)
   CHECK_PETSC(TestSimCreate("oscillator", NULL, NULL, &t));
   cap.msg[0] = 0;
   CHECK_PETSC(PetscPushErrorHandler(TestCaptureError, &cap));
-  ierr = SimSolverCreate(t.reg, "stablefluids", t.model, &bad);
+  ierr = SimSolverCreate(t.reg, "stablefluids", t.problem, &bad);
   CHECK_PETSC(PetscPopErrorHandler());
   ck_assert_msg(ierr != 0 && strstr(cap.msg, "Solvers for it: explicit_euler"), "stablefluids on a model: '%s'", cap.msg);
   CHECK_PETSC(TestSimDestroy(&t));
   CHECK_PETSC(TestRegistryCreate(&reg));
+  CHECK_PETSC(SimGridProblemCreateFromDescription(reg, PETSC_COMM_WORLD, &p, "test", &gp));
   cap.msg[0] = 0;
   CHECK_PETSC(PetscPushErrorHandler(TestCaptureError, &cap));
-  ierr = SimSolverCreateOnGrid(reg, "implicit_euler", PETSC_COMM_WORLD, &p, &bad);
+  ierr = SimSolverCreate(reg, "implicit_euler", gp, &bad);
   CHECK_PETSC(PetscPopErrorHandler());
   ck_assert_msg(ierr != 0 && strstr(cap.msg, "Solvers for it: stablefluids"), "implicit_euler on a grid: '%s'", cap.msg);
+  CHECK_PETSC(SimProblemDestroy(&gp));
   CHECK_PETSC(SimRegistryDestroy(&reg));
   CHECK_PETSC(TestSetOptions(NULL));
 }

@@ -311,8 +311,9 @@ START_TEST(test_bad_type)
   CHECK_PETSC(TestSetOptions("-ts_type no_such_integrator"));
   CHECK_PETSC(TestRegistryCreate(&s.reg));
   CHECK_PETSC(SimSceneCreate(s.reg, "oscillator", &s.scene));
-  CHECK_PETSC(SimSceneBuildModel(s.scene, s.reg, PETSC_COMM_SELF, &s.model));
-  CHECK_PETSC(SimSolverCreate(s.reg, "ts", s.model, &s.solver));
+  CHECK_PETSC(SimSceneBuild(s.scene, PETSC_COMM_SELF, &s.problem));
+  s.model = SimMeshModel(s.problem);
+  CHECK_PETSC(SimSolverCreate(s.reg, "ts", s.problem, &s.solver));
   CHECK_PETSC(PetscPushErrorHandler(TestCaptureError, &cap));
   ierr = SimSolverSetFromOptions(s.solver);
   CHECK_PETSC(PetscPopErrorHandler());

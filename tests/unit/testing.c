@@ -1,6 +1,7 @@
 /* Helpers shared by the Check unit tests (see testing.h). */
 #include <string.h>
 #include "testing.h"
+#include "problems/register.h"
 #include "solvers/register.h"
 #include "scenes/register.h"
 #include "energies/register.h"
@@ -10,6 +11,7 @@ PetscErrorCode TestRegistryCreate(SimRegistry *reg)
 {
   PetscFunctionBeginUser;
   PetscCall(SimRegistryCreate(reg));
+  PetscCall(SimRegisterProblems(*reg));
   PetscCall(SimRegisterSolvers(*reg));
   PetscCall(SimRegisterScenes(*reg));
   PetscCall(SimRegisterEnergies(*reg));
@@ -37,9 +39,10 @@ PetscErrorCode TestSimCreateOnComm(MPI_Comm comm, const char *scene, const char 
   PetscCall(TestSetOptions(opts));
   PetscCall(TestRegistryCreate(&t->reg));
   PetscCall(SimSceneCreate(t->reg, scene, &t->scene));
-  PetscCall(SimSceneBuildModel(t->scene, t->reg, comm, &t->model));
+  PetscCall(SimSceneBuild(t->scene, comm, &t->problem));
+  t->model = SimMeshModel(t->problem);
   if (solver) {
-    PetscCall(SimSolverCreate(t->reg, solver, t->model, &t->solver));
+    PetscCall(SimSolverCreate(t->reg, solver, t->problem, &t->solver));
     PetscCall(SimSolverSetFromOptions(t->solver));
   }
   PetscFunctionReturn(0);
@@ -49,7 +52,7 @@ PetscErrorCode TestSimDestroy(TestSim *t)
 {
   PetscFunctionBeginUser;
   PetscCall(SimSolverDestroy(&t->solver));
-  PetscCall(SimModelDestroy(&t->model));
+  PetscCall(SimProblemDestroy(&t->problem));
   PetscCall(SimSceneDestroy(&t->scene));
   PetscCall(SimRegistryDestroy(&t->reg));
   PetscFunctionReturn(0);

@@ -5,6 +5,8 @@
 #include "framework/registry.h"
 #include "framework/scene.h"
 #include "framework/solver.h"
+#include "problems/mesh/mesh.h"
+#include "problems/grid/grid.h"
 
 Suite *test_suite(void);
 
@@ -18,11 +20,13 @@ PetscErrorCode TestRegistryCreate(SimRegistry *reg);
  * (a command-line style string, e.g. "-dt 0.01 -cloth_n 8"). */
 PetscErrorCode TestSetOptions(const char *opts);
 
-/* A scene, its model and (optionally, solver != NULL) a solver, built from an options string
- * (which replaces the options database, as TestSetOptions). */
+/* A scene, its problem and (optionally, solver != NULL) a solver, built from an options string
+ * (which replaces the options database, as TestSetOptions). model is the problem's model for a
+ * mesh scene (borrowed), NULL otherwise. */
 typedef struct {
   SimRegistry reg;
   SimScene scene;
+  SimProblem problem;
   SimModel model;
   SimSolver solver;
 } TestSim;

@@ -1,0 +1,11 @@
+/* Exact projection of a small dense symmetric matrix onto the positive semi-definite cone. */
+#pragma once
+#include <petscsys.h>
+
+/* A (n x n, row-major, symmetric, n <= 12) is replaced by Q diag(max(lambda, 0)) Q^T, where
+ * A = Q diag(lambda) Q^T is its eigendecomposition: the nearest PSD matrix in the Frobenius norm.
+ * For energies without an analytic eigensystem (an isotropic energy plus a fibre term). Method:
+ * cyclic Jacobi rotations until every off-diagonal entry is below eps times the norm (Golub & Van
+ * Loan, 8.5; the rotation of Rutishauser's formulation). A matrix without a negative eigenvalue is
+ * left untouched. Errors: n out of range, a non-finite A, or no convergence in 50 sweeps. */
+PetscErrorCode SimSymProjectPSD(PetscInt n, PetscReal *A);

@@ -1,0 +1,379 @@
+/* The "mesh" problem type: the Lagrangian model with its option-driven terms, scripted pins,
+ * output (.vtu frames, PNG), last-good stash and checkpoint. */
+#include "framework/problem_impl.h"
+#include "framework/io/vtk.h"
+#include "framework/io/png.h"
+#include "problems/mesh/mesh.h"
+
+typedef struct {
+  SimModel model;
+  PetscBool owns_model;
+  char default_colliders[64];
+  SimCamera camera;   /* fitted at set-up, so every image of a run (and of its restart) shares it */
+  Vec xstash, vstash; /* the last good state */
+  PetscReal *xold;    /* 3*nv: positions before a step with scripted pins */
+} Mesh;
+
+static PetscErrorCode Size_Mesh(SimProblem p, PetscInt *count, const char **unit);
+
+/* The mesh of a problem, checked by the identity of its ops (a plugin may register the type under
+ * another name; it is still this implementation). */
+static PetscErrorCode GetMesh(SimProblem p, Mesh **mesh)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(p->ops.size == Size_Mesh, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Problem '%s' is a %s problem, not a mesh", p->name, p->type);
+  *mesh = (Mesh *)p->data;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimMeshProblemGetModel(SimProblem p, SimModel *model)
+{
+  Mesh *mesh = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(GetMesh(p, &mesh));
+  *model = mesh->model;
+  PetscFunctionReturn(0);
+}
+
+SimModel SimMeshModel(SimProblem p)
+{
+  return p->ops.size == Size_Mesh ? ((Mesh *)p->data)->model : NULL;
+}
+
+PetscErrorCode SimMeshProblemSetDefaultColliders(SimProblem p, const char *names)
+{
+  Mesh *mesh = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(GetMesh(p, &mesh));
+  PetscCall(PetscStrncpy(mesh->default_colliders, names, sizeof(mesh->default_colliders)));
+  PetscFunctionReturn(0);
+}
+
+/* Adds the option-driven terms: gravity, then each name in -colliders (looked up in the energy
+ * table and created with the prefix "<name>_"). */
+static PetscErrorCode AddOptionTerms(SimProblem p, Mesh *mesh)
+{
+  SimModel model = mesh->model;
+  const SimRegEntry *e;
+  SimEnergy term;
+  char *names[16];
+  PetscInt n = 16;
+  PetscBool set;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimRegistryLookup(p->reg, SIM_KIND_ENERGY, "gravity", &e));
+  if (e && e->create) {
+    PetscCall(((SimEnergyCreateFn)e->create)(model, NULL, &term));
+    if (term) PetscCall(SimModelAddTerm(model, term));
+  }
+  /* "-colliders none" turns off a scene's default collider */
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-colliders", names, &n, &set));
+  if (!set && mesh->default_colliders[0]) {
+    PetscCall(PetscStrallocpy(mesh->default_colliders, &names[0]));
+    n = 1;
+    set = PETSC_TRUE;
+  }
+  for (PetscInt c = 0; set && c < n; c++) {
+    char prefix[80];
+    if (!strcmp(names[c], "none")) continue;
+    PetscCall(SimRegistryFind(p->reg, SIM_KIND_ENERGY, names[c], &e));
+    PetscCheck(e->create, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "-colliders: energy term '%s' is built by scenes and cannot be created from options", names[c]);
+    PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%s_", names[c]));
+    PetscCall(((SimEnergyCreateFn)e->create)(model, prefix, &term));
+    PetscCall(SimModelAddTerm(model, term));
+  }
+  for (PetscInt c = 0; set && c < n; c++) PetscCall(PetscFree(names[c]));
+  PetscFunctionReturn(0);
+}
+
+/* One view for the whole run: the body's initial box plus the same box moved down (along gravity)
+ * by the body's diameter, the space a hanging or falling body swings into. */
+static PetscErrorCode FitCamera(Mesh *mesh)
+{
+  SimModel model = mesh->model;
+  const PetscScalar *x;
+  PetscReal *both, lo[3], hi[3], diam = 0, g = 0, gdir[3] = {0, -1, 0};
+  PetscInt nv = model->nv;
+
+  PetscFunctionBeginUser;
+  for (int d = 0; d < 3; d++) g += model->gravity[d] * model->gravity[d];
+  if (g > 0)
+    for (int d = 0; d < 3; d++) gdir[d] = model->gravity[d] / PetscSqrtReal(g);
+  PetscCall(VecGetArrayRead(model->x, &x));
+  for (int d = 0; d < 3; d++) lo[d] = PETSC_MAX_REAL, hi[d] = PETSC_MIN_REAL;
+  for (PetscInt i = 0; i < nv; i++)
+    for (int d = 0; d < 3; d++) lo[d] = PetscMin(lo[d], x[3 * i + d]), hi[d] = PetscMax(hi[d], x[3 * i + d]);
+  for (int d = 0; d < 3; d++) diam += (hi[d] - lo[d]) * (hi[d] - lo[d]);
+  diam = PetscSqrtReal(diam);
+  PetscCall(PetscMalloc1(6 * nv, &both));
+  for (PetscInt k = 0; k < 3 * nv; k++) both[k] = x[k], both[3 * nv + k] = x[k] + (g > 0 ? diam * gdir[k % 3] : 0);
+  PetscCall(VecRestoreArrayRead(model->x, &x));
+  PetscCall(SimCameraFit(2 * nv, both, 0.1, &mesh->camera));
+  PetscCall(PetscFree(both));
+  PetscFunctionReturn(0);
+}
+
+/* The scene has set vertices, masses, pins and its terms: add the option-driven terms and check. */
+static PetscErrorCode SetUp_Mesh(SimProblem p)
+{
+  Mesh *mesh = (Mesh *)p->data;
+  SimModel model = mesh->model;
+
+  PetscFunctionBeginUser;
+  if (!mesh->owns_model) PetscFunctionReturn(0); /* wrapped by hand: already complete */
+  PetscCheck(model->x, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Scene '%s' built no vertices", p->name);
+  PetscCall(VecAssemblyBegin(model->mass));
+  PetscCall(VecAssemblyEnd(model->mass));
+  PetscCall(AddOptionTerms(p, mesh));
+  PetscCall(SimModelFinalize(model));
+  PetscCall(FitCamera(mesh));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Size_Mesh(SimProblem p, PetscInt *count, const char **unit)
+{
+  PetscFunctionBeginUser;
+  *count = ((Mesh *)p->data)->model->nv;
+  *unit = "vertices";
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Summary_Mesh(SimProblem p, char *buf, size_t len)
+{
+  SimModel m = ((Mesh *)p->data)->model;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(buf, len, "%" PetscInt_FMT " vertices, %" PetscInt_FMT " pinned", m->nv, m->npinned));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode State_Mesh(SimProblem p, Vec *state)
+{
+  PetscFunctionBeginUser;
+  *state = ((Mesh *)p->data)->model->x;
+  PetscFunctionReturn(0);
+}
+
+/* Scripted pins, before the step: the pinned vertices jump to their positions at t + dt with zero
+ * velocity, so every integrator treats them as fixed during the step. */
+static PetscErrorCode BeforeStep_Mesh(SimProblem p, PetscReal t, PetscReal dt)
+{
+  Mesh *mesh = (Mesh *)p->data;
+  SimModel m = mesh->model;
+  PetscScalar *x, *v;
+
+  PetscFunctionBeginUser;
+  if (!m->kinematic) PetscFunctionReturn(0);
+  if (!mesh->xold) PetscCall(PetscMalloc1(3 * m->nv, &mesh->xold));
+  PetscCall(VecGetArray(m->x, &x));
+  PetscCall(VecGetArray(m->v, &v));
+  PetscCall(PetscArraycpy(mesh->xold, x, 3 * m->nv));
+  PetscCall(m->kinematic(m->kinematic_ctx, t + dt, x));
+  for (PetscInt i = 0; i < m->nv; i++)
+    if (m->pinned[i]) v[3 * i] = v[3 * i + 1] = v[3 * i + 2] = 0;
+  PetscCall(VecRestoreArray(m->v, &v));
+  PetscCall(VecRestoreArray(m->x, &x));
+  PetscFunctionReturn(0);
+}
+
+/* After the step: the pinned vertices carry the velocity of their scripted motion (for energy and
+ * momentum reports and damping at the next step). */
+static PetscErrorCode AfterStep_Mesh(SimProblem p, PetscReal t, PetscReal dt)
+{
+  Mesh *mesh = (Mesh *)p->data;
+  SimModel m = mesh->model;
+  PetscScalar *x, *v;
+
+  PetscFunctionBeginUser;
+  if (!m->kinematic) PetscFunctionReturn(0);
+  PetscCall(VecGetArray(m->x, &x));
+  PetscCall(VecGetArray(m->v, &v));
+  for (PetscInt i = 0; i < m->nv; i++)
+    if (m->pinned[i])
+      for (int d = 0; d < 3; d++) v[3 * i + d] = (x[3 * i + d] - mesh->xold[3 * i + d]) / dt;
+  PetscCall(VecRestoreArray(m->v, &v));
+  PetscCall(VecRestoreArray(m->x, &x));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Report_Mesh(SimProblem p, SimEnergyReport *rep)
+{
+  SimModel m = ((Mesh *)p->data)->model;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimModelReport(m, m->x, m->v, rep));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode IsFinite_Mesh(SimProblem p, PetscBool *finite)
+{
+  SimModel m = ((Mesh *)p->data)->model;
+  PetscReal nx, nv;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecNorm(m->x, NORM_INFINITY, &nx));
+  PetscCall(VecNorm(m->v, NORM_INFINITY, &nv));
+  *finite = (PetscBool)(!PetscIsInfOrNanReal(nx) && !PetscIsInfOrNanReal(nv));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Stash_Mesh(SimProblem p, PetscBool restore)
+{
+  Mesh *mesh = (Mesh *)p->data;
+  SimModel m = mesh->model;
+
+  PetscFunctionBeginUser;
+  if (!mesh->xstash) {
+    PetscCall(VecDuplicate(m->x, &mesh->xstash));
+    PetscCall(VecDuplicate(m->v, &mesh->vstash));
+  }
+  if (restore) {
+    PetscCall(VecCopy(mesh->xstash, m->x));
+    PetscCall(VecCopy(mesh->vstash, m->v));
+  } else {
+    PetscCall(VecCopy(m->x, mesh->xstash));
+    PetscCall(VecCopy(m->v, mesh->vstash));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The state is replicated: rank 0 writes the frame and the image. */
+static PetscErrorCode WriteFrame_Mesh(SimProblem p, const char *path)
+{
+  SimModel m = ((Mesh *)p->data)->model;
+  const PetscScalar *x, *v;
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(p->comm, &rank));
+  if (rank) PetscFunctionReturn(0);
+  PetscCall(VecGetArrayRead(m->x, &x));
+  PetscCall(VecGetArrayRead(m->v, &v));
+  PetscCall(SimVTKWriteFrame(m, x, v, path));
+  PetscCall(VecRestoreArrayRead(m->v, &v));
+  PetscCall(VecRestoreArrayRead(m->x, &x));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode WriteImage_Mesh(SimProblem p, const char *caption, const char *path)
+{
+  Mesh *mesh = (Mesh *)p->data;
+  const PetscScalar *x;
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(p->comm, &rank));
+  if (rank) PetscFunctionReturn(0);
+  PetscCall(VecGetArrayRead(mesh->model->x, &x));
+  PetscCall(SimPNGWrite(mesh->model, x, &mesh->camera, caption, path));
+  PetscCall(VecRestoreArrayRead(mesh->model->x, &x));
+  PetscFunctionReturn(0);
+}
+
+/* Checkpoint: the vertex count, then x and v in the input vertex order (SimModelWriteArray). */
+static PetscErrorCode Save_Mesh(SimProblem p, PetscViewer viewer)
+{
+  SimModel m = ((Mesh *)p->data)->model;
+  const PetscScalar *a;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscViewerBinaryWrite(viewer, &m->nv, 1, PETSC_INT));
+  PetscCall(VecGetArrayRead(m->x, &a));
+  PetscCall(SimModelWriteArray(m, a, viewer));
+  PetscCall(VecRestoreArrayRead(m->x, &a));
+  PetscCall(VecGetArrayRead(m->v, &a));
+  PetscCall(SimModelWriteArray(m, a, viewer));
+  PetscCall(VecRestoreArrayRead(m->v, &a));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Load_Mesh(SimProblem p, PetscViewer viewer)
+{
+  SimModel m = ((Mesh *)p->data)->model;
+  PetscScalar *a;
+  PetscInt nv;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscViewerBinaryRead(viewer, &nv, 1, NULL, PETSC_INT));
+  PetscCheck(nv == m->nv, p->comm, PETSC_ERR_ARG_INCOMP, "The checkpoint has %" PetscInt_FMT " vertices; scene '%s' built %" PetscInt_FMT
+             " (restart with the same scene options)", nv, p->name, m->nv);
+  PetscCall(VecGetArray(m->x, &a));
+  PetscCall(SimModelReadArray(m, a, viewer));
+  PetscCall(VecRestoreArray(m->x, &a));
+  PetscCall(VecGetArray(m->v, &a));
+  PetscCall(SimModelReadArray(m, a, viewer));
+  PetscCall(VecRestoreArray(m->v, &a));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode View_Mesh(SimProblem p, PetscViewer viewer)
+{
+  SimModel m = ((Mesh *)p->data)->model;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " energy terms:", m->nterms));
+  for (PetscInt i = 0; i < m->nterms; i++) PetscCall(PetscViewerASCIIPrintf(viewer, " %s", m->term[i]->name));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Destroy_Mesh(SimProblem p)
+{
+  Mesh *mesh = (Mesh *)p->data;
+
+  PetscFunctionBeginUser;
+  if (mesh->owns_model) PetscCall(SimModelDestroy(&mesh->model));
+  PetscCall(VecDestroy(&mesh->xstash));
+  PetscCall(VecDestroy(&mesh->vstash));
+  PetscCall(PetscFree(mesh->xold));
+  PetscCall(PetscFree(p->data));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimProblemCreate_Mesh(SimProblem p)
+{
+  static const SimProblemOps ops = {.setup = SetUp_Mesh,
+                                    .size = Size_Mesh,
+                                    .summary = Summary_Mesh,
+                                    .state = State_Mesh,
+                                    .before_step = BeforeStep_Mesh,
+                                    .after_step = AfterStep_Mesh,
+                                    .report = Report_Mesh,
+                                    .is_finite = IsFinite_Mesh,
+                                    .stash = Stash_Mesh,
+                                    .write_frame = WriteFrame_Mesh,
+                                    .write_image = WriteImage_Mesh,
+                                    .save = Save_Mesh,
+                                    .load = Load_Mesh,
+                                    .view = View_Mesh,
+                                    .destroy = Destroy_Mesh};
+  Mesh *mesh = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&mesh));
+  PetscCall(SimModelCreate(p->comm, &mesh->model));
+  mesh->model->gravity[1] = -9.81; /* DESIGN §6: y up; a scene may change it, -gravity overrides */
+  mesh->owns_model = PETSC_TRUE;
+  p->data = mesh;
+  p->ops = ops;
+  PetscCall(PetscStrncpy(p->frame_ext, "vtu", sizeof(p->frame_ext)));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimMeshProblemCreateFromModel(SimRegistry reg, SimModel model, SimProblem *problem)
+{
+  Mesh *mesh = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimProblemCreate(reg, "mesh", "model", model->comm, problem));
+  PetscCall(GetMesh(*problem, &mesh));
+  PetscCall(SimModelDestroy(&mesh->model));
+  mesh->model = model;
+  mesh->owns_model = PETSC_FALSE;
+  PetscCall(FitCamera(mesh));
+  PetscCall(SimProblemSetUp(*problem));
+  PetscFunctionReturn(0);
+}

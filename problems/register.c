@@ -1,0 +1,18 @@
+/* The problem-type table: one line per kind of simulated state, with the solver a run uses when
+ * -solver is not given. */
+#include "problems/register.h"
+#include "problems/mesh/mesh.h"
+#include "problems/grid/grid.h"
+
+#define ADD(name, help, fn, default_solver) \
+  PetscCall(SimRegistryAddFor(reg, SIM_KIND_PROBLEM, name, help, (SimGenericFn)(fn), 0, default_solver))
+
+PetscErrorCode SimRegisterProblems(SimRegistry reg)
+{
+  PetscFunctionBeginUser;
+  ADD("mesh", "Lagrangian model: vertices with masses, pins and energy terms (x, v replicated on every rank)", SimProblemCreate_Mesh,
+      "implicit_euler");
+  ADD("grid", "Eulerian box on a DMDA: domain, faces, initial and boundary fields; the solver keeps the fields", SimProblemCreate_Grid,
+      "stablefluids");
+  PetscFunctionReturn(0);
+}

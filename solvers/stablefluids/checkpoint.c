@@ -1,0 +1,61 @@
+/* The fields stablefluids keeps (the grid problem holds only their description): the last-good
+ * stash and the checkpoint, so that a restarted run continues bit for bit on any number of ranks
+ * (VecView/VecLoad of DMDA vectors use the natural ordering). */
+#include "solvers/stablefluids/sf_impl.h"
+
+/* The state: face velocity, pressure (written in frames), and the smoke's density and temperature
+ * (one interleaved vector). */
+static PetscInt StateVecs(SF *sf, Vec v[4])
+{
+  PetscInt n = 0;
+  v[n++] = sf->u;
+  v[n++] = sf->p;
+  if (sf->s) v[n++] = sf->s;
+  return n;
+}
+
+PetscErrorCode SFStash(SimSolver s, PetscBool restore)
+{
+  SF *sf = (SF *)s->data;
+  Vec v[4];
+  PetscInt n = StateVecs(sf, v);
+
+  PetscFunctionBegin;
+  if (!sf->stash[0])
+    for (PetscInt i = 0; i < n; i++) PetscCall(VecDuplicate(v[i], &sf->stash[i]));
+  for (PetscInt i = 0; i < n; i++) PetscCall(restore ? VecCopy(sf->stash[i], v[i]) : VecCopy(v[i], sf->stash[i]));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SFSave(SimSolver s, PetscViewer viewer)
+{
+  SF *sf = (SF *)s->data;
+  Vec v[4];
+  PetscInt n = StateVecs(sf, v);
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerBinaryWrite(viewer, &n, 1, PETSC_INT));
+  for (PetscInt i = 0; i < n; i++) PetscCall(VecView(v[i], viewer));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SFLoad(SimSolver s, PetscViewer viewer)
+{
+  SF *sf = (SF *)s->data;
+  Vec v[4];
+  PetscInt n = StateVecs(sf, v), m;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerBinaryRead(viewer, &m, 1, NULL, PETSC_INT));
+  PetscCheck(m == n, s->comm, PETSC_ERR_ARG_INCOMP, "The checkpoint holds %" PetscInt_FMT " fields, this stablefluids run %" PetscInt_FMT
+             " (smoke on in one and off in the other?)", m, n);
+  for (PetscInt i = 0; i < n; i++) PetscCall(VecLoad(v[i], viewer));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SFStashDestroy(SF *sf)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < 4; i++) PetscCall(VecDestroy(&sf->stash[i]));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,17 @@
+# PBD and XPBD (solvers/pbd): listed, run their config and the ARAP beam, refuse what they cannot run.
+pbsim_cli_test(NAME list.pbd ARGS list EXPECT "\n  pbd ")
+pbsim_cli_test(NAME list.xpbd ARGS list EXPECT "\n  xpbd ")
+pbsim_cli_test(NAME run.cloth_xpbd ARGS run ${PBSIM_CONFIGS}/cloth_xpbd.yaml -steps 3 -cloth_n 12 -output_every 0 -snapshot_every 0
+               -strict_options -o ${PBSIM_TEST_OUT}/cloth_xpbd EXPECT "done: 3 steps")
+pbsim_cli_test(NAME run.cloth_pbd_jacobi ARGS run -scene cloth -cloth_n 10 -solver pbd -pbd_method jacobi -pbd_omega 1.5 -pbd_spring_stiffness 0.8
+               -steps 3 -strict_options -o ${PBSIM_TEST_OUT}/cloth_pbd EXPECT "done: 3 steps")
+pbsim_cli_test(NAME run.beam_xpbd ARGS run -scene beam -beam_n 6 -beam_material arap -solver xpbd -steps 3 -strict_options
+               -o ${PBSIM_TEST_OUT}/beam_xpbd EXPECT "done: 3 steps")
+pbsim_cli_test(NAME run.cloth_fem_sphere_xpbd ARGS run -scene cloth -cloth_n 8 -cloth_model fem -colliders sphere -sphere_center 0,-0.4,0
+               -solver xpbd -steps 3 -strict_options -o ${PBSIM_TEST_OUT}/cloth_fem_xpbd EXPECT "done: 3 steps")
+pbsim_cli_test(NAME bad.xpbd_damping ARGS run -scene cloth -cloth_n 6 -solver xpbd -cloth_damping 0.5 -steps 1 -o ${PBSIM_TEST_OUT}/pbd_bad
+               FAIL EXPECT "energy term 'spring_damping'")
+pbsim_cli_test(NAME bad.xpbd_fem_material ARGS run -scene beam -beam_n 2 -solver xpbd -steps 1 -o ${PBSIM_TEST_OUT}/pbd_bad FAIL
+               EXPECT "arap")
+pbsim_cli_test(NAME bad.pbd_iterations ARGS run -scene cloth -cloth_n 4 -solver pbd -pbd_iterations 0 -steps 1 -o ${PBSIM_TEST_OUT}/pbd_bad
+               FAIL EXPECT "-pbd_iterations 0 is out of range")

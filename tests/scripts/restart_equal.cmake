@@ -1,0 +1,31 @@
+# Checkpoint and restart: runs `pbsim run ARGS -steps STEPS` writing a checkpoint every EVERY steps,
+# restarts a second run from the first checkpoint, and requires the two final checkpoints (time,
+# step, the whole state and the solver's history) to be byte for byte the same.
+# -DEXE=pbsim -DARGS=<;-list> -DSTEPS=N -DEVERY=K -DDIR=<out> [-DMPIEXEC=mpirun -DNP=2]
+set(launch ${EXE})
+if(MPIEXEC)
+  set(launch ${MPIEXEC} -np ${NP} --oversubscribe ${EXE})
+endif()
+file(REMOVE_RECURSE ${DIR})
+set(common ${ARGS} -steps ${STEPS} -checkpoint_every ${EVERY} -snapshots 0 -output_every 0 -progress 0 -strict_options)
+execute_process(COMMAND ${launch} run ${common} -o ${DIR}/full RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "uninterrupted run failed (${rc}):\n${out}${err}")
+endif()
+string(REGEX REPLACE "^0+" "" first "${EVERY}")
+execute_process(COMMAND ${launch} run ${common} -o ${DIR}/restart -restart ${DIR}/full/checkpoint_0000${EVERY}.bin
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "restarted from .* at step ${EVERY}")
+  message(FATAL_ERROR "restarted run failed (${rc}):\n${out}${err}")
+endif()
+math(EXPR last "(${STEPS} / ${EVERY}) * ${EVERY}")
+string(LENGTH "${last}" len)
+math(EXPR pad "5 - ${len}")
+string(REPEAT "0" ${pad} zeros)
+set(name checkpoint_${zeros}${last}.bin)
+file(SHA256 ${DIR}/full/${name} a)
+file(SHA256 ${DIR}/restart/${name} b)
+if(NOT a STREQUAL b)
+  message(FATAL_ERROR "step ${last}: the restarted run's state differs from the uninterrupted run's (${DIR}/full/${name} vs ${DIR}/restart/${name})")
+endif()
+message(STATUS "step ${last}: restarted state = uninterrupted state (${name}, sha256 ${a})")

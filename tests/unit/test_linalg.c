@@ -1,0 +1,160 @@
+/* Linear-algebra kernels of the Newton and PD steps: the warm-started polar rotation of the PD local
+ * step, and the BLAS thread count pbsim sets itself. */
+#include "testing.h"
+#include "framework/linalg/blas_threads.h"
+#include "framework/linalg/svd3.h"
+
+/* A random rotation (from a random unit quaternion) */
+static PetscErrorCode RandomRotation(PetscRandom rnd, PetscReal R[9])
+{
+  PetscReal q[4], n = 0;
+
+  PetscFunctionBeginUser;
+  for (int k = 0; k < 4; k++) {
+    PetscCall(PetscRandomGetValueReal(rnd, &q[k]));
+    q[k] = 2 * q[k] - 1;
+    n += q[k] * q[k];
+  }
+  n = PetscSqrtReal(n);
+  for (int k = 0; k < 4; k++) q[k] /= n;
+  R[0] = 1 - 2 * (q[2] * q[2] + q[3] * q[3]), R[1] = 2 * (q[1] * q[2] - q[0] * q[3]), R[2] = 2 * (q[1] * q[3] + q[0] * q[2]);
+  R[3] = 2 * (q[1] * q[2] + q[0] * q[3]), R[4] = 1 - 2 * (q[1] * q[1] + q[3] * q[3]), R[5] = 2 * (q[2] * q[3] - q[0] * q[1]);
+  R[6] = 2 * (q[1] * q[3] - q[0] * q[2]), R[7] = 2 * (q[2] * q[3] + q[0] * q[1]), R[8] = 1 - 2 * (q[1] * q[1] + q[2] * q[2]);
+  PetscFunctionReturn(0);
+}
+
+static void MatMul3(const PetscReal A[9], const PetscReal B[9], PetscReal C[9])
+{
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
+}
+
+/* Checks SimPolar3Warm on F from the start q (copied): R must be a rotation and equal SimPolar3's R
+ * to 1e-13 cond, cond = max(1, s_0/(s_1 + s_2)) the sensitivity of R to rounding in F;
+ * *fb tells whether it fell back to the SVD. */
+static void CheckWarm(const PetscReal F[9], const PetscReal q0[4], PetscReal cond, const char *label, PetscBool *fb)
+{
+  PetscReal q[4] = {q0[0], q0[1], q0[2], q0[3]}, R[9], Rref[9], err = 0, orth = 0, det;
+
+  CHECK_PETSC(SimPolar3Warm(F, q, R, fb));
+  CHECK_PETSC(SimPolar3(F, Rref, NULL));
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      PetscReal o = R[i] * R[j] + R[3 + i] * R[3 + j] + R[6 + i] * R[6 + j] - (i == j);
+      orth += o * o;
+      err += (R[3 * i + j] - Rref[3 * i + j]) * (R[3 * i + j] - Rref[3 * i + j]);
+    }
+  det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) + R[2] * (R[3] * R[7] - R[4] * R[6]);
+  ck_assert_msg(PetscSqrtReal(orth) < 1e-14 && PetscAbsReal(det - 1) < 1e-14, "%s: R is not a rotation (|R^T R - I| = %g, det %g)", label,
+                (double)PetscSqrtReal(orth), (double)det);
+  ck_assert_msg(PetscSqrtReal(err) < 1e-13 * cond, "%s: |R - R_svd| = %g (fallback %d)", label, (double)PetscSqrtReal(err), (int)*fb);
+}
+
+/* The warm-started polar rotation equals the SVD's R: from a cold start (identity) and from a start
+ * within 0.05 rad of the answer (then without falling back to the SVD: the fast path is what runs),
+ * over stretched, nearly degenerate, inverted, huge and tiny F; zero F gives the identity; a
+ * non-finite F is an error. */
+START_TEST(polar_warm_start)
+{
+  const PetscReal cases[][3] = {{1.5, 1.0, 0.5}, {1.2, 1.2, 0.7}, {1.3, 1.3, 1.3}, {2, 1, -0.5}, {1, 1, -0.3},
+                                {1.1, 0.9, 1e-9}, {3, 1e-8, 1e-9}, {1e3, 1, 1e-3}, {1, 1, 1}};
+  const PetscReal id[4] = {1, 0, 0, 0}, scales[] = {1, 1e300, 1e-300};
+  PetscRandom rnd;
+  PetscInt nfast = 0, nwarm = 0;
+  char label[160];
+
+  CHECK_PETSC(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  CHECK_PETSC(PetscRandomSetSeed(rnd, 17));
+  CHECK_PETSC(PetscRandomSeed(rnd));
+  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+    for (size_t sc = 0; sc < sizeof(scales) / sizeof(scales[0]); sc++)
+      for (int rep = 0; rep < 20; rep++) {
+        PetscReal R1[9], R2[9], D[9] = {0}, T[9], F[9], q[4], Rs[9], dR[9], Rw[9], cond;
+        PetscBool fb;
+        CHECK_PETSC(RandomRotation(rnd, R1));
+        CHECK_PETSC(RandomRotation(rnd, R2));
+        for (int k = 0; k < 3; k++) D[4 * k] = cases[c][k];
+        MatMul3(R1, D, T);
+        for (int i = 0; i < 3; i++) /* F = R1 D R2^T scaled */
+          for (int j = 0; j < 3; j++) F[3 * i + j] = scales[sc] * (T[3 * i] * R2[3 * j] + T[3 * i + 1] * R2[3 * j + 1] + T[3 * i + 2] * R2[3 * j + 2]);
+        /* conditioning of R: s_0 over the smallest pair sum s_1 + s_2 (rotation-variant s_2) */
+        cond = PetscMax(1.0, cases[c][0] / (cases[c][1] + cases[c][2]));
+        snprintf(label, sizeof(label), "diag(%g, %g, %g) x %g #%d, cold", (double)cases[c][0], (double)cases[c][1], (double)cases[c][2],
+                 (double)scales[sc], rep);
+        CheckWarm(F, id, cond, label, &fb);
+        /* warm: the answer turned by a random rotation of 0.05 rad */
+        CHECK_PETSC(SimPolar3(F, Rs, NULL));
+        {
+          PetscReal a[3], n = 0, qd[4], qs[4] = {1, 0, 0, 0};
+          for (int k = 0; k < 3; k++) {
+            CHECK_PETSC(PetscRandomGetValueReal(rnd, &a[k]));
+            a[k] = 2 * a[k] - 1, n += a[k] * a[k];
+          }
+          n = PetscSqrtReal(n);
+          qd[0] = PetscCosReal(0.025);
+          for (int k = 0; k < 3; k++) qd[k + 1] = PetscSinReal(0.025) * a[k] / n;
+          /* q of Rs via a cold call (exact by the check above), then q = qd * q */
+          CHECK_PETSC(SimPolar3Warm(F, qs, Rw, &fb));
+          q[0] = qd[0] * qs[0] - qd[1] * qs[1] - qd[2] * qs[2] - qd[3] * qs[3];
+          q[1] = qd[0] * qs[1] + qd[1] * qs[0] + qd[2] * qs[3] - qd[3] * qs[2];
+          q[2] = qd[0] * qs[2] - qd[1] * qs[3] + qd[2] * qs[0] + qd[3] * qs[1];
+          q[3] = qd[0] * qs[3] + qd[1] * qs[2] - qd[2] * qs[1] + qd[3] * qs[0];
+          (void)dR;
+        }
+        snprintf(label, sizeof(label), "diag(%g, %g, %g) x %g #%d, warm", (double)cases[c][0], (double)cases[c][1], (double)cases[c][2],
+                 (double)scales[sc], rep);
+        CheckWarm(F, q, cond, label, &fb);
+        if (cond <= 1e3) {
+          nwarm++;
+          if (!fb) nfast++;
+        }
+      }
+  ck_assert_msg(nfast == nwarm, "the warm start fell back to the SVD in %d of %d well-conditioned cases", (int)(nwarm - nfast), (int)nwarm);
+  {
+    const PetscReal Z[9] = {0};
+    PetscReal q[4] = {1, 0, 0, 0}, R[9];
+    PetscBool fb;
+    PetscErrorCode ierr;
+    PetscReal Fbad[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    CHECK_PETSC(SimPolar3Warm(Z, q, R, &fb));
+    for (int k = 0; k < 9; k++) ck_assert_msg(R[k] == (k % 4 == 0), "zero F: R is not the identity");
+    Fbad[4] = (PetscReal)NAN;
+    CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = SimPolar3Warm(Fbad, q, R, &fb);
+    CHECK_PETSC(PetscPopErrorHandler());
+    ck_assert_msg(ierr == PETSC_ERR_FP, "a NaN F must fail with PETSC_ERR_FP, got %d", (int)ierr);
+  }
+  CHECK_PETSC(PetscRandomDestroy(&rnd));
+}
+END_TEST
+
+/* pbsim sets the BLAS threads through the library's own call: the count reads back (where the
+ * library reports it), and an out-of-range count is refused naming the option. */
+START_TEST(blas_threads)
+{
+  const char *lib;
+  PetscInt n;
+  PetscErrorCode ierr;
+
+  CHECK_PETSC(SimBLASSetThreads(2, &lib));
+  CHECK_PETSC(SimBLASGetThreads(&n));
+  if (lib[0]) ck_assert_msg(n == 2 || n == -1, "%s(2): the BLAS reports %d threads", lib, (int)n);
+  CHECK_PETSC(SimBLASSetThreads(1, &lib));
+  CHECK_PETSC(SimBLASGetThreads(&n));
+  if (lib[0]) ck_assert_msg(n == 1 || n == -1, "%s(1): the BLAS reports %d threads", lib, (int)n);
+  CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = SimBLASSetThreads(0, &lib);
+  CHECK_PETSC(PetscPopErrorHandler());
+  ck_assert_msg(ierr == PETSC_ERR_ARG_OUTOFRANGE, "0 BLAS threads must be refused, got %d", (int)ierr);
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+  Suite *s = suite_create("linalg");
+  TCase *tc = tcase_create("blas");
+  tcase_add_test(tc, blas_threads);
+  tcase_add_test(tc, polar_warm_start);
+  suite_add_tcase(s, tc);
+  return s;
+}

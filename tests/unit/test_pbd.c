@@ -1,0 +1,410 @@
+/* Unit tests of the pbd and xpbd solvers (solvers/pbd): the PBD distance projection with its mass
+ * weights, momentum, a valid colouring, XPBD's convergence to implicit Euler (one step with many
+ * iterations; many substeps of one iteration), the static sag's independence of iterations and dt
+ * under XPBD (and its dependence under PBD), and the refusal of bad options and terms. */
+#include <string.h>
+#include "testing.h"
+#include "framework/newton/newton.h"
+#include "solvers/pbd/pbd_impl.h"
+#include "energies/springs.h"
+
+/* ---- the PBD distance constraint on two particles ---- */
+
+/* Two particles of masses m0, m1 at distance 1.5 joined by a spring of rest length 1: one PBD
+ * iteration (Müller et al. 2007, eq. 10-11) moves them to distance 1 exactly, particle i by
+ * w_i/(w_0 + w_1) of the error (w = 1/m; so x_1 by m_0/(m_0 + m_1), the seed note's erratum), and
+ * keeps the centre of mass. */
+START_TEST(distance_projection)
+{
+  SimRegistry reg;
+  SimModel m;
+  SimProblem p;
+  SimSolver s;
+  SimEnergy term;
+  const PetscReal xyz[6] = {0, 0, 0, 1.5, 0, 0}, rest = 1, k = 100, m0 = 1, m1 = 3;
+  const PetscInt pair[2] = {0, 1};
+  const PetscReal *x;
+
+  CHECK_PETSC(TestSetOptions("-pbd_iterations 1 -pbd_substeps 1"));
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  CHECK_PETSC(SimModelCreate(PETSC_COMM_SELF, &m));
+  CHECK_PETSC(SimModelSetVertices(m, 2, xyz));
+  CHECK_PETSC(SimModelSetVertexMass(m, 0, m0));
+  CHECK_PETSC(SimModelSetVertexMass(m, 1, m1));
+  CHECK_PETSC(SimSpringsCreate("spring", 1, pair, &rest, &k, &term));
+  CHECK_PETSC(SimModelAddTerm(m, term));
+  CHECK_PETSC(SimModelFinalize(m));
+  CHECK_PETSC(SimMeshProblemCreateFromModel(reg, m, &p));
+  CHECK_PETSC(SimSolverCreate(reg, "pbd", p, &s));
+  CHECK_PETSC(SimSolverSetFromOptions(s));
+  CHECK_PETSC(SimSolverStep(s, 0.01, NULL));
+  CHECK_PETSC(VecGetArrayRead(m->x, &x));
+  ck_assert_msg(PetscAbsReal(x[3] - x[0] - rest) < 1e-14, "distance after one projection %.16g, rest 1", (double)(x[3] - x[0]));
+  ck_assert_msg(PetscAbsReal(x[0] - 0.5 * m1 / (m0 + m1)) < 1e-14, "x0 moved %g, expected %g", (double)x[0], 0.5 * m1 / (m0 + m1));
+  ck_assert_msg(PetscAbsReal(m0 * x[0] + m1 * x[3] - m1 * 1.5) < 1e-13, "centre of mass moved");
+  CHECK_PETSC(VecRestoreArrayRead(m->x, &x));
+  CHECK_PETSC(SimSolverDestroy(&s));
+  CHECK_PETSC(SimProblemDestroy(&p));
+  CHECK_PETSC(SimModelDestroy(&m));
+  CHECK_PETSC(SimRegistryDestroy(&reg));
+  CHECK_PETSC(TestSetOptions(NULL));
+}
+END_TEST
+
+/* ---- colouring and momentum ---- */
+
+/* In every colour of every term, no two constraints share a vertex that is not pinned, and every
+ * constraint has exactly one colour. */
+static void CheckColouring(const char *scene, const char *opts)
+{
+  TestSim t;
+  const char *name;
+  PetscInt ncolor, nvert, nterms = 0;
+  const PetscInt *off, *order, *vert;
+
+  CHECK_PETSC(TestSimCreate(scene, "xpbd", opts, &t));
+  CHECK_PETSC(SimSolverSetUp(t.solver));
+  for (PetscInt k = 0;; k++) {
+    PetscInt *owner, nc;
+    PetscBool *seen;
+    PetscErrorCode ierr;
+    CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = SimPBDGetColouring(t.solver, k, &name, &ncolor, &off, &order, &nvert, &vert);
+    CHECK_PETSC(PetscPopErrorHandler());
+    if (ierr) break;
+    nterms++;
+    nc = off[ncolor];
+    ck_assert_msg(ncolor >= 2, "%s: term %s has %d colours", scene, name, (int)ncolor);
+    CHECK_PETSC(PetscMalloc2(t.model->nv, &owner, nc, &seen));
+    for (PetscInt c = 0; c < nc; c++) seen[c] = PETSC_FALSE;
+    for (PetscInt col = 0; col < ncolor; col++) {
+      for (PetscInt i = 0; i < t.model->nv; i++) owner[i] = -1;
+      for (PetscInt q = off[col]; q < off[col + 1]; q++) {
+        PetscInt c = order[q];
+        ck_assert_msg(!seen[c], "%s: constraint %d of %s listed twice", scene, (int)c, name);
+        seen[c] = PETSC_TRUE;
+        for (PetscInt a = 0; a < nvert; a++) {
+          PetscInt v = vert[c * nvert + a];
+          if (t.model->pinned[v]) continue;
+          ck_assert_msg(owner[v] < 0, "%s: term %s, colour %d: constraints %d and %d share vertex %d", scene, name, (int)col, (int)owner[v], (int)c,
+                        (int)v);
+          owner[v] = c;
+        }
+      }
+    }
+    for (PetscInt c = 0; c < nc; c++) ck_assert_msg(seen[c], "%s: constraint %d of %s has no colour", scene, (int)c, name);
+    CHECK_PETSC(PetscFree2(owner, seen));
+  }
+  ck_assert_msg(nterms > 0, "%s: no constraint terms", scene);
+  CHECK_PETSC(TestSimDestroy(&t));
+}
+
+START_TEST(colouring_valid)
+{
+  CheckColouring("cloth", "-cloth_n 7");
+  CheckColouring("cloth", "-cloth_n 6 -cloth_model fem");
+  CheckColouring("beam", "-beam_n 5 -beam_nw 2 -beam_material arap");
+}
+END_TEST
+
+/* A free cloth without gravity, thrown with a velocity: the internal constraints keep the linear
+ * momentum (each correction's rows sum to zero over its stencil) with Gauss-Seidel and Jacobi. */
+static void CheckMomentum(const char *solver, const char *extra)
+{
+  TestSim t;
+  char opts[512];
+  SimEnergyReport r0, r1;
+  PetscScalar *v;
+
+  CHECK_PETSC(PetscSNPrintf(opts, sizeof(opts), "-cloth_n 6 -cloth_pin none -gravity 0,0,0 -pbd_iterations 3 %s", extra));
+  CHECK_PETSC(TestSimCreate("cloth", solver, opts, &t));
+  CHECK_PETSC(VecGetArray(t.model->v, &v));
+  for (PetscInt i = 0; i < t.model->nv; i++) v[3 * i] = 1.0 + 0.3 * (i % 5), v[3 * i + 1] = 0.5 * (i % 3), v[3 * i + 2] = -0.2 * (i % 7);
+  CHECK_PETSC(VecRestoreArray(t.model->v, &v));
+  CHECK_PETSC(SimSolverEnergy(t.solver, &r0));
+  for (int k = 0; k < 10; k++) CHECK_PETSC(SimSolverStep(t.solver, 0.01, NULL));
+  CHECK_PETSC(SimSolverEnergy(t.solver, &r1));
+  CHECK_PETSC(SimSolverEnergy(t.solver, &r1));
+  ck_assert_msg(r1.potential > 1e-6, "%s %s: the constraints did nothing (potential %g)", solver, extra, (double)r1.potential);
+  for (int d = 0; d < 3; d++)
+    ck_assert_msg(PetscAbsReal(r1.momentum[d] - r0.momentum[d]) < 1e-12 * (1 + PetscAbsReal(r0.momentum[d])), "%s %s: momentum %d %g -> %g", solver,
+                  extra, d, (double)r0.momentum[d], (double)r1.momentum[d]);
+  CHECK_PETSC(TestSimDestroy(&t));
+}
+
+START_TEST(momentum_conserved)
+{
+  CheckMomentum("xpbd", "");
+  CheckMomentum("xpbd", "-pbd_method jacobi");
+  CheckMomentum("pbd", "");
+  CheckMomentum("pbd", "-pbd_method jacobi -pbd_omega 1.5");
+}
+END_TEST
+
+/* ---- XPBD converges to implicit Euler ---- */
+
+/* Newton's minimizer of the implicit-Euler incremental potential from the model's state (x_n, v_n):
+ * y = x_n + h v_n, pins at x_n. xs: 3*nv. */
+static PetscErrorCode NewtonStep(SimModel m, PetscReal h, PetscReal *xs)
+{
+  SimNewton nt;
+  SimStepStats st;
+  Vec xv;
+  PetscReal *a, *xn, *y;
+  const PetscReal *x, *v;
+  const PetscInt n = 3 * m->nv;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc2(n, &xn, n, &y));
+  PetscCall(VecGetArrayRead(m->x, &x));
+  PetscCall(VecGetArrayRead(m->v, &v));
+  for (PetscInt i = 0; i < n; i++) xn[i] = x[i], y[i] = x[i] + h * v[i];
+  PetscCall(VecRestoreArrayRead(m->v, &v));
+  PetscCall(VecRestoreArrayRead(m->x, &x));
+  PetscCall(SimNewtonCreate(m, "newton_", &nt));
+  PetscCall(SimNewtonSetFromOptions(nt));
+  PetscCall(VecDuplicate(m->x, &xv));
+  PetscCall(VecGetArray(xv, &a));
+  for (PetscInt i = 0; i < n; i++) a[i] = m->pinned[i / 3] ? xn[i] : y[i];
+  PetscCall(VecRestoreArray(xv, &a));
+  PetscCall(SimNewtonMinimize(nt, h, y, xn, xn, xv, &st));
+  PetscCheck(st.residual < 1e-8, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "Newton reference residual %g", (double)st.residual);
+  PetscCall(VecGetArray(xv, &a));
+  PetscCall(PetscArraycpy(xs, a, n));
+  PetscCall(VecRestoreArray(xv, &a));
+  PetscCall(VecDestroy(&xv));
+  PetscCall(SimNewtonDestroy(&nt));
+  PetscCall(PetscFree2(xn, y));
+  PetscFunctionReturn(0);
+}
+
+/* From a cloth swinging after a few implicit-Euler steps: one XPBD step of one substep with
+ * `iterations` sweeps, against Newton's step from the same state. *rel = max |x - x*| / max |x* - x_n|. */
+static PetscErrorCode OneStepVsNewton(const char *scene_opts, const char *method, PetscInt iterations, PetscReal h, PetscReal *rel)
+{
+  TestSim t;
+  SimSolver ie;
+  char opts[1024];
+  PetscReal *xs, *xn, num = 0, den = 0;
+  const PetscReal *x;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(opts, sizeof(opts),
+                          "%s -pbd_substeps 1 -pbd_iterations %" PetscInt_FMT " -pbd_method %s -newton_rtol 0 -newton_atol 1e-11 -newton_vtol 0 "
+                          "-newton_max_it 200",
+                          scene_opts, iterations, method));
+  PetscCall(TestSimCreate("cloth", "xpbd", opts, &t));
+  PetscCall(SimSolverCreate(t.reg, "implicit_euler", t.problem, &ie));
+  PetscCall(SimSolverSetFromOptions(ie));
+  for (int k = 0; k < 6; k++) PetscCall(SimSolverStep(ie, 0.02, NULL));
+  PetscCall(SimSolverDestroy(&ie));
+  PetscCall(PetscMalloc2(3 * t.model->nv, &xs, 3 * t.model->nv, &xn));
+  PetscCall(VecGetArrayRead(t.model->x, &x));
+  PetscCall(PetscArraycpy(xn, x, 3 * t.model->nv));
+  PetscCall(VecRestoreArrayRead(t.model->x, &x));
+  PetscCall(NewtonStep(t.model, h, xs));
+  PetscCall(SimSolverStep(t.solver, h, NULL));
+  PetscCall(VecGetArrayRead(t.model->x, &x));
+  for (PetscInt i = 0; i < 3 * t.model->nv; i++) {
+    num = PetscMax(num, PetscAbsReal(x[i] - xs[i]));
+    den = PetscMax(den, PetscAbsReal(xs[i] - xn[i]));
+  }
+  PetscCall(VecRestoreArrayRead(t.model->x, &x));
+  *rel = num / den;
+  PetscCall(PetscFree2(xs, xn));
+  PetscCall(TestSimDestroy(&t));
+  PetscFunctionReturn(0);
+}
+
+/* A converged XPBD step is a converged implicit-Euler step on the same energy: the error to
+ * Newton's minimizer falls with the iteration count and vanishes, for springs, for the membrane +
+ * bending cloth, with soft attachments and with a sphere collider, by Gauss-Seidel and by Jacobi. */
+START_TEST(converges_to_newton)
+{
+  const char *scenes[] = {"-cloth_n 6 -cloth_k_struct 300", "-cloth_n 6 -cloth_model fem -cloth_mu 300 -cloth_bending 1e-3",
+                          "-cloth_n 6 -cloth_k_struct 300 -cloth_pin none -cloth_attach corners -cloth_attach_stiffness 1e3",
+                          "-cloth_n 6 -cloth_k_struct 300 -colliders sphere -sphere_center 0,-0.45,0.2 -sphere_radius 0.4 -sphere_stiffness 1e3"};
+  for (size_t sc = 0; sc < sizeof(scenes) / sizeof(scenes[0]); sc++)
+    for (int meth = 0; meth < 2; meth++) {
+      const char *method = meth ? "jacobi" : "gauss_seidel";
+      PetscReal few, many;
+      CHECK_PETSC(OneStepVsNewton(scenes[sc], method, 3, 0.02, &few));
+      CHECK_PETSC(OneStepVsNewton(scenes[sc], method, meth ? 20000 : 4000, 0.02, &many));
+      ck_assert_msg(many < 1e-7 && many < 1e-3 * few, "%s, %s: XPBD differs from Newton by %g (3 iterations: %g)", scenes[sc], method, (double)many,
+                    (double)few);
+    }
+}
+END_TEST
+
+/* Small steps (Macklin et al. 2019): S substeps of one iteration each against implicit Euler with the
+ * same substep dt/S, over 0.1 s of a swinging cloth: the gap shrinks as S grows and is within 1% of
+ * the motion at S = 64. */
+static PetscErrorCode SubstepGap(PetscInt S, PetscReal *rel)
+{
+  TestSim a, b;
+  char opts[512];
+  const PetscReal dt = 0.02;
+  const PetscReal *xa, *xb;
+  PetscReal num = 0, den = 0, *x0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-cloth_n 6 -cloth_k_struct 300 -pbd_iterations 1 -pbd_substeps %" PetscInt_FMT, S));
+  PetscCall(TestSimCreate("cloth", "xpbd", opts, &a));
+  PetscCall(TestSimCreate("cloth", "implicit_euler", opts, &b));
+  PetscCall(PetscMalloc1(3 * a.model->nv, &x0));
+  PetscCall(VecGetArrayRead(a.model->x, &xa));
+  PetscCall(PetscArraycpy(x0, xa, 3 * a.model->nv));
+  PetscCall(VecRestoreArrayRead(a.model->x, &xa));
+  for (int k = 0; k < 5; k++) PetscCall(SimSolverStep(a.solver, dt, NULL));
+  for (PetscInt k = 0; k < 5 * S; k++) PetscCall(SimSolverStep(b.solver, dt / S, NULL));
+  PetscCall(VecGetArrayRead(a.model->x, &xa));
+  PetscCall(VecGetArrayRead(b.model->x, &xb));
+  for (PetscInt i = 0; i < 3 * a.model->nv; i++) {
+    num = PetscMax(num, PetscAbsReal(xa[i] - xb[i]));
+    den = PetscMax(den, PetscAbsReal(xb[i] - x0[i]));
+  }
+  PetscCall(VecRestoreArrayRead(b.model->x, &xb));
+  PetscCall(VecRestoreArrayRead(a.model->x, &xa));
+  *rel = num / den;
+  PetscCall(PetscFree(x0));
+  PetscCall(TestSimDestroy(&a));
+  PetscCall(TestSimDestroy(&b));
+  PetscFunctionReturn(0);
+}
+
+START_TEST(substeps_converge_to_implicit_euler)
+{
+  PetscReal g4, g16, g64;
+
+  CHECK_PETSC(SubstepGap(4, &g4));
+  CHECK_PETSC(SubstepGap(16, &g16));
+  CHECK_PETSC(SubstepGap(64, &g64));
+  ck_assert_msg(g16 < g4 && g64 < g16 && g64 < 1e-2, "XPBD (S substeps x 1 iteration) vs implicit Euler at dt/S: %g, %g, %g for S = 4, 16, 64",
+                (double)g4, (double)g16, (double)g64);
+}
+END_TEST
+
+/* ---- the static sag of a hanging cloth ---- */
+
+/* The drop of the centre of mass (m) of a cloth hanging from its top edge once it is at rest (2 s of
+ * (6 s of
+ * simulated time; the kinetic energy is checked to be negligible). */
+static PetscErrorCode Sag(const char *solver, const char *extra, PetscReal dt, PetscReal *sag)
+{
+  TestSim t;
+  char opts[512];
+  SimEnergyReport r0, r;
+  PetscReal M = 0;
+  const PetscScalar *mass;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-cloth_n 6 -cloth_vertical -cloth_pin edge -cloth_k_struct 50 %s", extra));
+  PetscCall(TestSimCreate("cloth", solver, opts, &t));
+  PetscCall(SimSolverEnergy(t.solver, &r0));
+  for (PetscInt k = 0; k < (PetscInt)(6.0 / dt + 0.5); k++) PetscCall(SimSolverStep(t.solver, dt, NULL));
+  PetscCall(SimSolverEnergy(t.solver, &r));
+  PetscCall(VecGetArrayRead(t.model->mass, &mass));
+  for (PetscInt i = 0; i < t.model->nv; i++) M += mass[3 * i];
+  PetscCall(VecRestoreArrayRead(t.model->mass, &mass));
+  PetscCheck(r.kinetic < 1e-6 * M * 9.81 * 0.1, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "%s %s dt %g: not at rest (kinetic %g J)", solver, extra,
+             (double)dt, (double)r.kinetic);
+  {
+    /* the potential holds gravity and the springs' energy: the drop is gravity's change alone */
+    SimEnergy spring;
+    const PetscReal *x;
+    PetscReal Es;
+    PetscCall(SimModelFindTerm(t.model, "spring", &spring));
+    PetscCall(VecGetArrayRead(t.model->x, &x));
+    PetscCall(spring->ops.value(spring, x, NULL, &Es));
+    PetscCall(VecRestoreArrayRead(t.model->x, &x));
+    *sag = (r0.potential - (r.potential - Es)) / (M * 9.81);
+  }
+  PetscCall(TestSimDestroy(&t));
+  PetscFunctionReturn(0);
+}
+
+/* Acceptance 1 (issue 13): under XPBD the static sag is the same within 1% for 5, 20 and 100
+ * iterations and for dt and dt/2, and it is the sag of the elastic energy (Newton's implicit Euler);
+ * under PBD, whose constraints carry no physical stiffness, it changes with dt. */
+START_TEST(sag_independent_of_iterations_and_dt)
+{
+  const PetscInt its[] = {5, 20, 100};
+  const PetscReal dts[] = {0.005, 0.0025};
+  PetscReal ref, sag, p1, p2;
+
+  CHECK_PETSC(Sag("implicit_euler", "", 0.02, &ref));
+  ck_assert_msg(ref > 0.01, "the sag %g m is too small to compare", (double)ref);
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 2; j++) {
+      char extra[128];
+      CHECK_PETSC(PetscSNPrintf(extra, sizeof(extra), "-pbd_substeps 1 -pbd_iterations %" PetscInt_FMT, its[i]));
+      CHECK_PETSC(Sag("xpbd", extra, dts[j], &sag));
+      ck_assert_msg(PetscAbsReal(sag - ref) < 0.01 * ref, "XPBD, %d iterations, dt %g: sag %g m, implicit Euler %g m", (int)its[i], (double)dts[j],
+                    (double)sag, (double)ref);
+    }
+  CHECK_PETSC(Sag("pbd", "-pbd_substeps 1 -pbd_iterations 20 -pbd_stiffness 0.5", dts[0], &p1));
+  CHECK_PETSC(Sag("pbd", "-pbd_substeps 1 -pbd_iterations 20 -pbd_stiffness 0.5", dts[1], &p2));
+  ck_assert_msg(PetscAbsReal(p1 - p2) > 0.1 * p1, "PBD's sag should change with dt: %g m and %g m", (double)p1, (double)p2);
+}
+END_TEST
+
+/* ---- bad input ---- */
+
+static PetscErrorCode ExpectError(const char *solver, const char *opts, int what, PetscErrorCode *ierr, TestErrorCapture *cap)
+{
+  TestSim s;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(&s, sizeof(s)));
+  PetscCall(PetscMemzero(cap, sizeof(*cap)));
+  PetscCall(TestSetOptions(opts));
+  PetscCall(TestRegistryCreate(&s.reg));
+  PetscCall(SimSceneCreate(s.reg, "cloth", &s.scene));
+  PetscCall(SimSceneBuild(s.scene, PETSC_COMM_SELF, &s.problem));
+  PetscCall(SimSolverCreate(s.reg, solver, s.problem, &s.solver));
+  PetscCall(PetscPushErrorHandler(TestCaptureError, cap));
+  *ierr = SimSolverSetFromOptions(s.solver);
+  if (!*ierr && what) *ierr = SimSolverSetUp(s.solver);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(TestSimDestroy(&s));
+  PetscFunctionReturn(0);
+}
+
+START_TEST(bad_input)
+{
+  const struct {
+    const char *solver, *opts, *expect;
+    int what;
+  } cases[] = {
+    {"xpbd", "-cloth_n 4 -pbd_iterations 0", "-pbd_iterations", 0},
+    {"xpbd", "-cloth_n 4 -pbd_substeps -2", "-pbd_substeps", 0},
+    {"pbd", "-cloth_n 4 -pbd_omega 2", "-pbd_omega", 0},
+    {"pbd", "-cloth_n 4 -pbd_stiffness 1.5", "-pbd_stiffness", 0},
+    {"pbd", "-cloth_n 4 -pbd_spring_stiffness -1", "-pbd_spring_stiffness", 1},
+    {"xpbd", "-cloth_n 4 -cloth_damping 0.5", "spring_damping", 1},
+  };
+  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+    PetscErrorCode ierr;
+    TestErrorCapture cap;
+    CHECK_PETSC(ExpectError(cases[c].solver, cases[c].opts, cases[c].what, &ierr, &cap));
+    ck_assert_msg(ierr != 0 && strstr(cap.msg, cases[c].expect), "%s %s: message '%s'", cases[c].solver, cases[c].opts, cap.msg);
+  }
+  CHECK_PETSC(TestSetOptions(NULL));
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+  Suite *s = suite_create("pbd");
+  TCase *tc = tcase_create("pbd");
+  tcase_set_timeout(tc, 240);
+  tcase_add_test(tc, distance_projection);
+  tcase_add_test(tc, colouring_valid);
+  tcase_add_test(tc, momentum_conserved);
+  tcase_add_test(tc, converges_to_newton);
+  tcase_add_test(tc, substeps_converge_to_implicit_euler);
+  tcase_add_test(tc, sag_independent_of_iterations_and_dt);
+  tcase_add_test(tc, bad_input);
+  suite_add_tcase(s, tc);
+  return s;
+}
