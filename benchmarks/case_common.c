@@ -1,6 +1,17 @@
 /* Helpers the case drivers share: CSV files, run options, step counts, notes (see cases.h). */
 #include <math.h>
 #include "benchmarks/cases.h"
+#include "problems/mesh/mesh.h"
+
+PetscErrorCode BenchRunGetModel(SimRun run, SimModel *model)
+{
+  SimProblem problem;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimRunGetProblem(run, &problem));
+  *model = SimMeshModel(problem);
+  PetscFunctionReturn(0);
+}
 
 PetscErrorCode BenchCSVOpen(BenchContext *bc, BenchCaseResult *res, const char *suffix, const char *header, FILE **fp)
 {

@@ -5,6 +5,7 @@
 #pragma once
 #include <stdio.h>
 #include "benchmarks/isolate.h"
+#include "framework/model/model.h"
 
 typedef PetscErrorCode (*BenchCaseDriver)(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
 
@@ -14,6 +15,8 @@ PetscErrorCode BenchCaseRun_Stability(BenchContext *bc, const BenchCase *c, Benc
 PetscErrorCode BenchCaseRun_Solver(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
 PetscErrorCode BenchCaseRun_Performance(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
 PetscErrorCode BenchCaseRun_Spatial(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
+PetscErrorCode BenchCaseRun_Oscillation(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
+PetscErrorCode BenchCaseRun_WorkPrecision(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
 PetscErrorCode BenchCaseRun_Poisson(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
 PetscErrorCode BenchCaseRun_Stream(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
 PetscErrorCode BenchCaseRun_Scaling(BenchContext *bc, const BenchCase *c, BenchCaseResult *res);
@@ -26,6 +29,8 @@ PetscErrorCode BenchPoissonSeries(const BenchCase *c, PetscInt point, char *seri
 PetscErrorCode BenchCSVOpen(BenchContext *bc, BenchCaseResult *res, const char *suffix, const char *header, FILE **fp);
 /* Options of one run: the point's options, then -dt and -steps. */
 PetscErrorCode BenchRunOptions(const char *point_options, PetscReal dt, PetscInt steps, char *buf, size_t len);
+/* The run's Lagrangian model (a mesh problem's), or NULL for another problem type (a grid). */
+PetscErrorCode BenchRunGetModel(SimRun run, SimModel *model);
 /* A note on the row for a run that did not finish: "<status> at t = ... (step n): message". */
 PetscErrorCode BenchRowNoteRun(BenchRow *row, const BenchRunRecord *rec);
 /* Runs a case's point at its dt for its steps (BenchCasePointTime): the common part of the energy,

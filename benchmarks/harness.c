@@ -16,7 +16,8 @@ static const BenchCaseDriver drivers[BENCH_NMETRICS] = {
     [BENCH_STABILITY] = BenchCaseRun_Stability,     [BENCH_SOLVER] = BenchCaseRun_Solver,
     [BENCH_PERFORMANCE] = BenchCaseRun_Performance, [BENCH_SPATIAL] = BenchCaseRun_Spatial,
     [BENCH_POISSON] = BenchCaseRun_Poisson,         [BENCH_STREAM] = BenchCaseRun_Stream,
-    [BENCH_SCALING] = BenchCaseRun_Scaling,
+    [BENCH_SCALING] = BenchCaseRun_Scaling,         [BENCH_OSCILLATION] = BenchCaseRun_Oscillation,
+    [BENCH_WORK_PRECISION] = BenchCaseRun_WorkPrecision,
 };
 
 /* <case>_timing.csv: one row per run, everything that differs between identical runs. */

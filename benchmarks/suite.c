@@ -15,10 +15,12 @@ static const struct {
 } metrics[BENCH_NMETRICS] = {
     [BENCH_CONVERGENCE] = {"convergence", "dt, t_end, refinements, reference, ode_rtol, ode_atol"},
     [BENCH_ENERGY] = {"energy", "dt, t_end or steps, samples"},
-    [BENCH_STABILITY] = {"stability", "t_end, dt_min, dt_max, threshold, bisect_rtol"},
+    [BENCH_STABILITY] = {"stability", "t_end, dt_min, dt_max, dt_start, growth, threshold, bisect_rtol, max_its"},
     [BENCH_SOLVER] = {"solver", "dt, t_end or steps, plot_step, gap_target"},
     [BENCH_PERFORMANCE] = {"performance", "dt, t_end or steps"},
     [BENCH_SPATIAL] = {"spatial", "dt, t_end or steps, figure, size, refine_dt"},
+    [BENCH_OSCILLATION] = {"oscillation", "dt, t_end or steps, signal, reference, ode_rtol, ode_atol, samples"},
+    [BENCH_WORK_PRECISION] = {"work_precision", "dt, t_end, reference, ode_rtol, ode_atol, samples, repeats, accuracy"},
     [BENCH_POISSON] = {"poisson", "repeats, stream_mb"},
     [BENCH_STREAM] = {"stream", "mb, repeats"},
     [BENCH_SCALING] = {"scaling", "inner, ranks, mode, stream, mpirun"},
@@ -284,6 +286,14 @@ static PetscErrorCode CheckPointTimes(Loader *L, BenchCase *c)
                "%s: case '%s' needs the key 'dt' (or sweep_dt, or -dt in every value of a sweep): point '%s' has none", L->path, n, label);
     PetscCheck(pt.t_end > 0 || pt.steps > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: case '%s' (metric %s) needs the key 't_end'%s%s%s",
                L->path, n, BenchMetricName(c->metric), stab || conv ? "" : " or 'steps'", c->nsweeps ? ": point " : "", c->nsweeps ? label : "");
+    if (c->metric == BENCH_WORK_PRECISION) {
+      /* the error is taken at every (steps / samples)-th step */
+      PetscInt steps = BenchPointSteps(&pt, pt.dt);
+      PetscCheck(steps % c->samples == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+                 "%s: case '%s': point '%s' runs %" PetscInt_FMT " steps, not a multiple of samples (%" PetscInt_FMT
+                 "): the errors over time are taken at t_end / samples apart, which must be whole steps",
+                 L->path, n, label, steps, c->samples);
+    }
     if (conv) {
       /* every refinement must land exactly on t_end */
       PetscReal steps = pt.t_end / pt.dt;
@@ -423,6 +433,14 @@ static PetscErrorCode ReadMetricKeys(Loader *L, BenchCase *c)
     PetscCall(GetReal(L, n, "bisect_rtol", PETSC_FALSE, &c->bisect_rtol, NULL));
     PetscCheck(c->threshold > 0 && c->bisect_rtol > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
                "%s: case '%s': threshold and bisect_rtol must be > 0", L->path, n);
+    c->dt_start = PetscSqrtReal(c->dt_min * c->dt_max);
+    c->growth = 2;
+    PetscCall(GetReal(L, n, "dt_start", PETSC_FALSE, &c->dt_start, NULL));
+    PetscCall(GetReal(L, n, "growth", PETSC_FALSE, &c->growth, NULL));
+    PetscCall(GetInt(L, n, "max_its", &c->max_its, NULL));
+    PetscCheck(c->dt_start >= c->dt_min && c->dt_start <= c->dt_max && c->growth > 1 && c->max_its >= 0, PETSC_COMM_SELF,
+               PETSC_ERR_ARG_OUTOFRANGE, "%s: case '%s': need dt_min <= dt_start <= dt_max, growth > 1, max_its >= 0 (got %.6g, %.6g, %" PetscInt_FMT ")",
+               L->path, n, (double)c->dt_start, (double)c->growth, c->max_its);
     break;
   case BENCH_SOLVER:
     PetscCall(GetInt(L, n, "plot_step", &c->plot_step, NULL));
@@ -444,6 +462,45 @@ static PetscErrorCode ReadMetricKeys(Loader *L, BenchCase *c)
       char prefix[80];
       PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%s_", n));
       PetscCall(PetscOptionsGetBool(L->db, prefix, "-refine_dt", &c->refine_dt, NULL));
+    }
+  } break;
+  case BENCH_OSCILLATION:
+  case BENCH_WORK_PRECISION: {
+    const PetscBool osc = (PetscBool)(c->metric == BENCH_OSCILLATION);
+    char signal[16] = "com_x", list[1024] = "", *save = NULL;
+    c->ode_rtol = 1e-12;
+    c->ode_atol = 1e-14;
+    c->samples = osc ? 2000 : 10;
+    c->repeats = 3;
+    PetscCall(PetscStrcpy(c->reference, osc ? "analytic" : "ode"));
+    PetscCall(GetString(L, n, "reference", c->reference, sizeof(c->reference), NULL));
+    PetscCheck(!strcmp(c->reference, "analytic") || !strcmp(c->reference, "ode"), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "%s: case '%s': reference must be analytic or ode (got '%s')", L->path, n, c->reference);
+    PetscCall(GetReal(L, n, "ode_rtol", PETSC_FALSE, &c->ode_rtol, NULL));
+    PetscCall(GetReal(L, n, "ode_atol", PETSC_FALSE, &c->ode_atol, NULL));
+    PetscCheck(c->ode_rtol > 0 && c->ode_atol > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "%s: case '%s': ode_rtol and ode_atol must be > 0", L->path, n);
+    PetscCall(GetInt(L, n, "samples", &c->samples, NULL));
+    PetscCheck(c->samples >= (osc ? 16 : 1), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "%s: case '%s': samples must be >= %d (got %" PetscInt_FMT ")", L->path, n, osc ? 16 : 1, c->samples);
+    if (osc) {
+      PetscCall(GetString(L, n, "signal", signal, sizeof(signal), NULL));
+      PetscCheck(!strcmp(signal, "com_x") || !strcmp(signal, "com_y") || !strcmp(signal, "com_z"), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+                 "%s: case '%s': signal must be com_x, com_y or com_z (a component of the free vertices' mass-weighted mean; got '%s')",
+                 L->path, n, signal);
+      c->signal_axis = signal[4] - 'x';
+      break;
+    }
+    PetscCall(GetInt(L, n, "repeats", &c->repeats, NULL));
+    PetscCheck(c->repeats >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: case '%s': repeats must be >= 1", L->path, n);
+    PetscCall(GetString(L, n, "accuracy", list, sizeof(list), NULL));
+    for (char *tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+      char *end;
+      PetscReal a = strtod(tok, &end);
+      PetscCheck(!*end && a > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: case '%s': accuracy values must be positive numbers (got '%s')",
+                 L->path, n, tok);
+      PetscCheck(c->naccuracy < 8, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%s: case '%s': at most 8 accuracy values", L->path, n);
+      c->accuracy[c->naccuracy++] = a;
     }
   } break;
   case BENCH_POISSON:
@@ -750,5 +807,23 @@ PetscErrorCode BenchCasePointSeries(const BenchCase *c, PetscInt i, const char *
     PetscCall(PetscStrlcat(series, c->sweep[s].label[k], len));
   }
   if (!series[0]) PetscCall(PetscStrncpy(series, c->name, len));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode BenchCasePointModelKey(const BenchCase *c, PetscInt i, char *key, size_t len)
+{
+  PetscInt stride = BenchCaseNumPoints(c);
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(key, c->options, len));
+  for (PetscInt s = 0; s < c->nsweeps; s++) {
+    PetscInt k;
+    size_t n;
+    stride /= c->sweep[s].n;
+    k = (i / stride) % c->sweep[s].n;
+    if (!strcmp(c->sweep[s].option, "solver") || !c->sweep[s].run[k]) continue;
+    PetscCall(PetscStrlen(key, &n));
+    PetscCall(PetscSNPrintf(key + n, len - n, " -%s %s", c->sweep[s].option, c->sweep[s].run[k]));
+  }
   PetscFunctionReturn(0);
 }

@@ -17,6 +17,8 @@ typedef enum {
   BENCH_SOLVER,
   BENCH_PERFORMANCE,
   BENCH_SPATIAL, /* error against mesh size from named run figures */
+  BENCH_OSCILLATION,    /* phase error and numerical damping of the dominant oscillation */
+  BENCH_WORK_PRECISION, /* error (final, max over time) against wall time over a dt sweep */
   BENCH_POISSON, /* the pressure solve alone (no SimRun): iterations, times, residual */
   BENCH_STREAM,  /* STREAM triad memory bandwidth */
   BENCH_SCALING, /* other cases of the suite under mpirun -np N */
@@ -63,10 +65,18 @@ typedef struct {
   PetscInt refinements; /* runs at dt / 2^k, k = 0..refinements */
   char reference[16];   /* analytic | ode | finest */
   PetscReal ode_rtol, ode_atol;
-  /* energy */
-  PetscInt samples; /* CSV rows per run (evenly spaced steps, plus the last) */
+  /* energy: CSV rows per run (evenly spaced steps, plus the last); oscillation: reference samples;
+   * work_precision: times at which the error is taken (t_end / samples apart) */
+  PetscInt samples;
+  /* oscillation */
+  PetscInt signal_axis; /* 0, 1, 2: the x, y, z of the free vertices' mass-weighted mean (signal: com_x ...) */
+  /* work_precision */
+  PetscInt naccuracy;
+  PetscReal accuracy[8]; /* target errors of the cost-at-equal-accuracy table */
   /* stability */
   PetscReal dt_min, dt_max, threshold, bisect_rtol;
+  PetscReal dt_start, growth; /* the bracketing's first probe (default sqrt(dt_min dt_max)) and factor */
+  PetscInt max_its;           /* a step needing more nonlinear iterations is unstable (0: no limit) */
   /* solver */
   PetscInt plot_step; /* the step whose residual history is plotted; 0: the last */
   PetscReal gap_target; /* relative gap at which iterations and time to reach it are counted */
@@ -74,8 +84,9 @@ typedef struct {
   char figure[64]; /* the named run figure that is the error (e.g. tip_error) */
   char size[64];   /* the named run figure that is the mesh size h */
   PetscBool refine_dt; /* point k runs at dt / 2^k (a constant Courant number when h halves) */
-  /* poisson, stream */
-  PetscInt repeats;    /* poisson: timed solves per point (best and median); stream: triad passes (best) */
+  /* poisson, stream, work_precision */
+  PetscInt repeats; /* poisson: timed solves per point (best and median); stream: triad passes (best);
+                     * work_precision: timed runs per point (median and spread) */
   PetscReal stream_mb; /* MB per STREAM array per rank (stream: `mb`; poisson: `stream_mb`, 0 = no bandwidth bound) */
   /* scaling */
   PetscInt nranks, ranks[BENCH_MAX_RANKS]; /* mpirun -np values */
@@ -122,5 +133,9 @@ PetscInt BenchPointSteps(const BenchPointTime *pt, PetscReal dt);
 /* The label of point i without the part given by the sweep of `option` (e.g. "dt"): the series a
  * point belongs to when that sweep is the x axis of a figure; the case name when nothing is left. */
 PetscErrorCode BenchCasePointSeries(const BenchCase *c, PetscInt i, const char *option, char *series, size_t len);
+/* What names the model of point i for the reference cache (reference_ode.h): the case's options and
+ * its sweeps' values except the solver sweep's, so that the integrators of a case share one reference
+ * (a solver sweep value must therefore not change the model). */
+PetscErrorCode BenchCasePointModelKey(const BenchCase *c, PetscInt i, char *key, size_t len);
 /* Index of the sweep of `option` in c->sweep, or -1. */
 PetscInt BenchCaseFindSweep(const BenchCase *c, const char *option);

@@ -6,6 +6,7 @@
 #include <petscsys.h>
 #include "framework/registry.h"
 #include "framework/sim.h"
+#include "framework/plugin.h"
 #include "problems/register.h"
 #include "solvers/register.h"
 #include "scenes/register.h"
@@ -25,6 +26,7 @@ static const char usage[] =
   "  pbsim help                                     this text\n"
   "\n"
   "common run options: -scene NAME -solver NAME -dt SECONDS -steps N -o DIR -output_every N\n"
+  "                    -checkpoint_every N -restart FILE -plugin lib.so\n"
   "                    -snapshot_every N -gravity gx,gy,gz -colliders plane,sphere -log_view\n"
   "example: pbsim run configs/cloth.yaml -steps 20 -o out\n";
 
@@ -59,6 +61,7 @@ static PetscErrorCode RegisterAll(SimRegistry reg)
   PetscCall(SimRegisterScenes(reg));
   PetscCall(SimRegisterEnergies(reg));
   PetscCall(SimRegisterMaterials(reg));
+  PetscCall(SimPluginLoadFromOptions(reg)); /* -plugin lib.so: more of any kind, by the same calls */
   PetscFunctionReturn(0);
 }
 

@@ -276,6 +276,39 @@ static PetscErrorCode PDProject_FEM(SimEnergy term, const PetscReal *x, PetscRea
   PetscFunctionReturn(0);
 }
 
+/* Checkpoint: the rotations that warm-start the next local step (PD), as a Vec over the term's
+ * elements in rank order (the term may be distributed). */
+static PetscErrorCode RotationsVec_FEM(SimEnergy term, PetscViewer viewer, Vec *q)
+{
+  FEM *fem = (FEM *)term->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecCreateMPIWithArray(PetscObjectComm((PetscObject)viewer), 1, 4 * fem->ntet, PETSC_DECIDE, fem->pd_q, q));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Save_FEM(SimEnergy term, PetscViewer viewer)
+{
+  Vec q;
+
+  PetscFunctionBeginUser;
+  PetscCall(RotationsVec_FEM(term, viewer, &q));
+  PetscCall(VecView(q, viewer));
+  PetscCall(VecDestroy(&q));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Load_FEM(SimEnergy term, PetscViewer viewer)
+{
+  Vec q;
+
+  PetscFunctionBeginUser;
+  PetscCall(RotationsVec_FEM(term, viewer, &q));
+  PetscCall(VecLoad(q, viewer));
+  PetscCall(VecDestroy(&q));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Destroy_FEM(SimEnergy term)
 {
   FEM *fem = (FEM *)term->data;
@@ -294,7 +327,8 @@ PetscErrorCode SimFEMCreate(const char *name, PetscInt nv, const PetscReal *rest
                             SimEnergy *term)
 {
   static const SimEnergyOps ops = {.value = Value_FEM, .gradient = Gradient_FEM, .hessian = Hessian_FEM, .pattern = Pattern_FEM, .destroy = Destroy_FEM,
-                                   .pd_count = PDCount_FEM, .pd_stencil = PDStencil_FEM, .pd_project = PDProject_FEM};
+                                   .pd_count = PDCount_FEM, .pd_stencil = PDStencil_FEM, .pd_project = PDProject_FEM,
+                                   .save = Save_FEM, .load = Load_FEM};
   FEM *fem;
 
   PetscFunctionBeginUser;

@@ -3,6 +3,7 @@
 #include "problems/register.h"
 #include "problems/mesh/mesh.h"
 #include "problems/grid/grid.h"
+#include "problems/particles/particles.h"
 
 #define ADD(name, help, fn, default_solver) \
   PetscCall(SimRegistryAddFor(reg, SIM_KIND_PROBLEM, name, help, (SimGenericFn)(fn), 0, default_solver))
@@ -14,5 +15,7 @@ PetscErrorCode SimRegisterProblems(SimRegistry reg)
       "implicit_euler");
   ADD("grid", "Eulerian box on a DMDA: domain, faces, initial and boundary fields; the solver keeps the fields", SimProblemCreate_Grid,
       "stablefluids");
+  ADD("particles", "particles in a DMSwarm over a DMDA background grid, migrating with the grid's decomposition (MPM, SPH, PBF)",
+      SimProblemCreate_Particles, "");
   PetscFunctionReturn(0);
 }

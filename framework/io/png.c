@@ -403,3 +403,55 @@ PetscErrorCode SimPNGWriteRaster(PetscInt nx, PetscInt ny, const PetscReal *valu
   PetscCheck(rename(tmp, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
   PetscFunctionReturn(0);
 }
+
+/* Particles as discs coloured by value on the ramp, drawn back to front. */
+PetscErrorCode SimPNGWritePoints(PetscInt n, const PetscReal *x, const PetscReal *values, PetscReal vmin, PetscReal vmax, PetscReal radius,
+                                 const SimCamera *cam, const char *caption, const char *path)
+{
+  char tmp[PETSC_MAX_PATH_LEN];
+  DepthKey *keys;
+  double *s;
+  View view;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  cairo_status_t status;
+
+  PetscFunctionBeginUser;
+  PetscCheck(cam->width > 0 && cam->height > 0 && cam->width <= CAMERA_MAX_PIXELS && cam->height <= CAMERA_MAX_PIXELS && cam->radius > 0,
+             PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Cannot render '%s': the camera is not fitted", path);
+  PetscCheck(snprintf(tmp, sizeof(tmp), "%s.tmp", path) < (int)sizeof(tmp), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Output path '%s' is too long",
+             path);
+  PetscCall(PetscMalloc2(3 * n, &s, n, &keys));
+  ViewSetUp(cam, &view);
+  Project(&view, n, x, s);
+  for (PetscInt i = 0; i < n; i++) keys[i].depth = Dot(&x[3 * i], view.toward), keys[i].face = i;
+  if (n) qsort(keys, (size_t)n, sizeof(DepthKey), CompareDepth);
+  surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)cam->width, (int)cam->height);
+  cr = cairo_create(surface);
+  status = cairo_status(cr);
+  if (status == CAIRO_STATUS_SUCCESS) {
+    cairo_set_source_rgb(cr, kBackground[0], kBackground[1], kBackground[2]);
+    cairo_paint(cr);
+    for (PetscInt k = 0; k < n; k++) {
+      const PetscInt i = keys[k].face;
+      double rgb[3];
+      if (values) RampColour(vmax > vmin ? (values[i] - vmin) / (vmax - vmin) : 0.5, rgb);
+      else rgb[0] = kCloth[0], rgb[1] = kCloth[1], rgb[2] = kCloth[2];
+      cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+      cairo_new_sub_path(cr);
+      cairo_arc(cr, s[3 * i], s[3 * i + 1], radius, 0, 2 * PETSC_PI);
+      cairo_fill(cr);
+    }
+    if (caption && caption[0]) DrawCaption(cr, caption);
+    status = cairo_status(cr);
+  }
+  if (status == CAIRO_STATUS_SUCCESS) status = cairo_surface_write_to_png(surface, tmp);
+  cairo_destroy(cr);
+  cairo_surface_destroy(surface);
+  PetscCall(PetscFree2(s, keys));
+  if (status != CAIRO_STATUS_SUCCESS) remove(tmp);
+  PetscCheck(status == CAIRO_STATUS_SUCCESS, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot write '%s': %s (cairo)", path,
+             cairo_status_to_string(status));
+  PetscCheck(rename(tmp, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+  PetscFunctionReturn(0);
+}

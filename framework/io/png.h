@@ -22,6 +22,10 @@ PetscErrorCode SimCameraFit(PetscInt npoints, const PetscReal *x, PetscReal marg
  * corner. The image is written to path + ".tmp" and renamed. */
 PetscErrorCode SimPNGWrite(SimModel model, const PetscReal *x, const SimCamera *cam, const char *caption, const char *path);
 
+/* n points x (flat 3n) as discs of `radius` pixels seen by cam, back to front, coloured by values[i]
+ * on the ramp over [vmin, vmax] (values NULL: one colour), with the caption; particles, bodies. */
+PetscErrorCode SimPNGWritePoints(PetscInt n, const PetscReal *x, const PetscReal *values, PetscReal vmin, PetscReal vmax, PetscReal radius,
+                                 const SimCamera *cam, const char *caption, const char *path);
 /* A colour-mapped raster image of a scalar field: values[i + nx j] on an nx x ny grid, j = 0 at
  * the bottom; each grid cell becomes a square of `scale` pixels (nearest neighbour), coloured by
  * a perceptual ramp (dark blue - teal - yellow, viridis-like) over [vmin, vmax] (values outside

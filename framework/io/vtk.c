@@ -227,6 +227,60 @@ PetscErrorCode SimVTKWriteFrame(SimModel model, const PetscReal *x, const PetscR
   PetscFunctionReturn(0);
 }
 
+/* A point cloud: the points as VTK_VERTEX cells, each field as Float64 point data. */
+PetscErrorCode SimVTKWritePoints(const char *path, PetscInt n, const PetscReal *xyz, PetscInt nfields, const SimVTKField fields[])
+{
+  char tmp[PETSC_MAX_PATH_LEN];
+  int64_t *conn, *offsets;
+  uint8_t *types;
+  size_t offset = 0, nbytes;
+  FILE *fp;
+
+  PetscFunctionBeginUser;
+  PetscCheck(3 * (size_t)n * sizeof(PetscReal) <= UINT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "Cannot write '%s': %" PetscInt_FMT " points are too many for the UInt32 array headers of a VTU file", path, n);
+  PetscCall(TmpPath(path, tmp));
+  PetscCall(OpenForWriting(tmp, path, &fp));
+  PetscCall(PetscMalloc3(n, &conn, n, &offsets, n, &types));
+  for (PetscInt i = 0; i < n; i++) conn[i] = i, offsets[i] = i + 1, types[i] = VTK_VERTEX;
+  fprintf(fp, "<?xml version=\"1.0\"?>\n");
+  fprintf(fp, "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"%s\" header_type=\"UInt32\">\n", ByteOrder());
+  fprintf(fp, "  <UnstructuredGrid>\n    <Piece NumberOfPoints=\"%" PetscInt_FMT "\" NumberOfCells=\"%" PetscInt_FMT "\">\n", n, n);
+  fprintf(fp, "      <PointData>\n");
+  for (PetscInt f = 0; f < nfields; f++) {
+    WriteArrayTag(fp, "Float64", fields[f].name, (int)fields[f].ncomp, offset);
+    offset += sizeof(uint32_t) + (size_t)n * fields[f].ncomp * sizeof(PetscReal);
+  }
+  fprintf(fp, "      </PointData>\n      <Points>\n");
+  WriteArrayTag(fp, "Float64", "Points", 3, offset);
+  offset += sizeof(uint32_t) + 3 * (size_t)n * sizeof(PetscReal);
+  fprintf(fp, "      </Points>\n      <Cells>\n");
+  WriteArrayTag(fp, "Int64", "connectivity", 1, offset);
+  offset += sizeof(uint32_t) + (size_t)n * sizeof(int64_t);
+  WriteArrayTag(fp, "Int64", "offsets", 1, offset);
+  offset += sizeof(uint32_t) + (size_t)n * sizeof(int64_t);
+  WriteArrayTag(fp, "UInt8", "types", 1, offset);
+  fprintf(fp, "      </Cells>\n    </Piece>\n  </UnstructuredGrid>\n  <AppendedData encoding=\"raw\">\n_");
+  for (PetscInt f = 0; f < nfields; f++) {
+    uint32_t b = (uint32_t)((size_t)n * fields[f].ncomp * sizeof(PetscReal));
+    fwrite(&b, sizeof(b), 1, fp);
+    if (b) fwrite(fields[f].data, 1, b, fp);
+  }
+  {
+    const void *data[4] = {xyz, conn, offsets, types};
+    const size_t size[4] = {3 * sizeof(PetscReal), sizeof(int64_t), sizeof(int64_t), 1};
+    for (int k = 0; k < 4; k++) {
+      uint32_t b = (uint32_t)(nbytes = (size_t)n * size[k]);
+      fwrite(&b, sizeof(b), 1, fp);
+      if (nbytes) fwrite(data[k], 1, nbytes, fp);
+    }
+  }
+  fprintf(fp, "\n  </AppendedData>\n</VTKFile>\n");
+  PetscCall(PetscFree3(conn, offsets, types));
+  PetscCall(CommitFile(fp, tmp, path));
+  PetscFunctionReturn(0);
+}
+
 struct _p_SimPVD {
   char path[PETSC_MAX_PATH_LEN];
   PetscInt n; /* entries written */

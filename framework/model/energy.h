@@ -2,6 +2,7 @@
  * colliders, FEM elements, ...) implements. */
 #pragma once
 #include <petscsys.h>
+#include <petscviewer.h>
 
 /* What a term contributes.
  * POTENTIAL:   E(x), a conservative energy; the force is -dE/dx.
@@ -62,6 +63,12 @@ typedef struct {
    * sees the positions the previous ones left (the classic PBD distance projection for springs);
    * without it the solver calls pd_project once per sweep and the projections lag by that sweep. */
   PetscErrorCode (*pd_project_some)(SimEnergy, const PetscReal *x, PetscInt n, const PetscInt *idx, PetscReal *p);
+  /* optional, for a term that carries state from one step to the next (a warm start, a lagged
+   * contact set): writes it to / reads it from a checkpoint (binary viewer, collective on its
+   * communicator; a distributed term writes its own elements' share in rank order). The mesh
+   * problem calls them for every term, in model order, after x and v. */
+  PetscErrorCode (*save)(SimEnergy, PetscViewer);
+  PetscErrorCode (*load)(SimEnergy, PetscViewer);
 } SimEnergyOps;
 
 struct _p_SimEnergy {

@@ -273,7 +273,8 @@ static PetscErrorCode WriteImage_Mesh(SimProblem p, const char *caption, const c
   PetscFunctionReturn(0);
 }
 
-/* Checkpoint: the vertex count, then x and v in the input vertex order (SimModelWriteArray). */
+/* Checkpoint: the vertex count, x and v in the input vertex order (SimModelWriteArray), then the
+ * state of every term that carries one (SimEnergyOps save/load). */
 static PetscErrorCode Save_Mesh(SimProblem p, PetscViewer viewer)
 {
   SimModel m = ((Mesh *)p->data)->model;
@@ -287,6 +288,8 @@ static PetscErrorCode Save_Mesh(SimProblem p, PetscViewer viewer)
   PetscCall(VecGetArrayRead(m->v, &a));
   PetscCall(SimModelWriteArray(m, a, viewer));
   PetscCall(VecRestoreArrayRead(m->v, &a));
+  for (PetscInt t = 0; t < m->nterms; t++)
+    if (m->term[t]->ops.save) PetscCall(m->term[t]->ops.save(m->term[t], viewer));
   PetscFunctionReturn(0);
 }
 
@@ -306,6 +309,8 @@ static PetscErrorCode Load_Mesh(SimProblem p, PetscViewer viewer)
   PetscCall(VecGetArray(m->v, &a));
   PetscCall(SimModelReadArray(m, a, viewer));
   PetscCall(VecRestoreArray(m->v, &a));
+  for (PetscInt t = 0; t < m->nterms; t++)
+    if (m->term[t]->ops.load) PetscCall(m->term[t]->ops.load(m->term[t], viewer));
   PetscFunctionReturn(0);
 }
 

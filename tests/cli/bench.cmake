@@ -45,3 +45,18 @@ pbsim_cli_test(NAME bench.unused_option ARGS bench ${PBSIM_TEST_DATA}/bench_unus
                EXPECT "case 'typo': no run read the option\\(s\\) -oscillator_kk")
 pbsim_cli_test(NAME bench.dt_in_options ARGS bench ${PBSIM_TEST_DATA}/bench_dt_in_options.yaml -o ${PBSIM_TEST_OUT}/bench_dt_opt FAIL
                EXPECT "case 'a': `options` may not set -dt: give the key dt")
+
+# The twist's GSL reference includes its scripted pins: the error falls with dt at the expected
+# order (implicit Euler 1, Verlet 2), and one reference serves both integrators.
+add_test(NAME cli.bench.twist_reference COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:pbsim>
+         -DSUITE=${PBSIM_TEST_DATA}/bench_twist.yaml -DDIR=${PBSIM_TEST_OUT}/bench_twist
+         "-DCHECKS=twist|implicit_euler|order_x_last|0.85|1.15;twist|verlet|order_x_last|1.8|2.2;twist|verlet|error_x_finest|0|1e-5"
+         "-DOUTPUT=ODE reference computed 1 time\\(s\\) for 2 sweep point\\(s\\)"
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/check_bench_values.cmake)
+
+# The damping ratio of implicit Euler on the oscillator is the scheme's |1 + i w h|^-1 per step (and
+# its frequency atan(w h) / h), to 1e-6: the phase-and-damping fit on a run, against the analytic value.
+add_test(NAME cli.bench.damping COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:pbsim>
+         -DSUITE=${PBSIM_TEST_DATA}/bench_damping.yaml -DDIR=${PBSIM_TEST_OUT}/bench_damping
+         "-DCHECKS=damping|0.01/implicit_euler|damping_per_step|0.995036190210|0.995038190210;damping|0.05/implicit_euler|damping_per_step|0.894426191000|0.894428191000;damping|0.01/implicit_euler|omega|9.966864249116|9.966866249116;damping|0.05/implicit_euler|omega|9.272951180016|9.272953180016;damping|0.05/implicit_euler|omega_ref|9.999999|10.000001"
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/check_bench_values.cmake)

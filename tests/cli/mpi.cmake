@@ -48,3 +48,6 @@ if(MPIEXEC_EXECUTABLE)
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/check_mpi_frames.cmake)
   set_tests_properties(cli.mpi.beam_outputs PROPERTIES TIMEOUT 300 ENVIRONMENT "${PBSIM_MPI_ENV}")
 endif()
+
+# The particles problem type on 2 ranks: ownership by cell, migration, checkpoint.
+pbsim_mpi_unit_test(mpi.test_particles_2ranks test_particles)

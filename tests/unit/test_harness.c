@@ -117,20 +117,55 @@ END_TEST
 typedef struct {
   PetscReal limit;
   PetscInt calls;
+  PetscReal smallest; /* the smallest dt probed */
 } Synthetic;
 
 static PetscErrorCode StableBelow(void *ctx, PetscReal dt, PetscBool *stable)
 {
   Synthetic *s = (Synthetic *)ctx;
+  if (!s->calls || dt < s->smallest) s->smallest = dt;
   s->calls++;
   *stable = (PetscBool)(dt < s->limit);
   return 0;
 }
 
+/* Bracketing from a start, up or down by a factor, then bisection: the boundary within the tolerance,
+ * and no probe far below it (never dt_min = 1e-5 when the boundary is at 0.0123); both one-sided cases. */
+START_TEST(test_bracketing)
+{
+  const PetscReal starts[3] = {1e-3, 0.0123 * 0.999, 0.5};
+  PetscReal dt;
+  BenchBracket how;
+  PetscInt probes;
+
+  for (int k = 0; k < 3; k++) {
+    Synthetic s = {0.0123, 0, 0};
+    CHECK_PETSC(BenchBracketStable(1e-5, 1.0, starts[k], 2, 1e-3, StableBelow, &s, &dt, &how, &probes));
+    ck_assert_int_eq(how, BENCH_BRACKETED);
+    ck_assert_msg(dt < 0.0123 && dt > 0.0123 / (1 + 1e-3), "start %g: found %.8g, expected within 0.1%% below 0.0123", starts[k], dt);
+    ck_assert_int_eq(probes, s.calls);
+    ck_assert_msg(s.smallest >= PetscMin(starts[k], 0.0123 / 2), "start %g: probed %g, below the bracket", starts[k], s.smallest);
+    ck_assert_msg(probes < 25, "%d probes", (int)probes);
+  }
+  {
+    Synthetic s = {10, 0, 0};
+    CHECK_PETSC(BenchBracketStable(1e-5, 1.0, 1e-3, 2, 1e-3, StableBelow, &s, &dt, &how, NULL));
+    ck_assert_int_eq(how, BENCH_STABLE_AT_HI);
+    ck_assert(dt == 1.0);
+  }
+  {
+    Synthetic s = {1e-6, 0, 0};
+    CHECK_PETSC(BenchBracketStable(1e-5, 1.0, 1e-3, 2, 1e-3, StableBelow, &s, &dt, &how, NULL));
+    ck_assert_int_eq(how, BENCH_UNSTABLE_AT_LO);
+    ck_assert(dt == 1e-5);
+  }
+}
+END_TEST
+
 /* Stable iff dt < 0.0123: found within the tolerance, below the limit; the two one-sided cases. */
 START_TEST(test_bisection)
 {
-  Synthetic s = {0.0123, 0};
+  Synthetic s = {0.0123, 0, 0};
   PetscReal dt;
   BenchBracket how;
   PetscInt probes;
@@ -184,6 +219,96 @@ START_TEST(test_reference_ode)
   CHECK_PETSC(SimSceneDestroy(&scene));
   CHECK_PETSC(SimRegistryDestroy(&reg));
   CHECK_PETSC(TestSetOptions(NULL));
+}
+END_TEST
+
+/* The reference trajectory at 4 sample times matches the analytic solution at each; the cache computes
+ * it once for repeated requests of the same model and again when the initial state differs. */
+START_TEST(test_reference_cache)
+{
+  SimRegistry reg;
+  SimScene scene;
+  SimModel model;
+  SimProblem problem;
+  BenchRefCache cache;
+  const PetscReal *xs, *vs, *xs2, *vs2;
+  PetscReal xe[6], ve[6], d[6], ex, ev;
+  PetscScalar *v;
+  PetscBool has;
+
+  CHECK_PETSC(TestSetOptions("-oscillator_damping 2"));
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  CHECK_PETSC(SimSceneCreate(reg, "oscillator", &scene));
+  CHECK_PETSC(SimSceneBuild(scene, PETSC_COMM_SELF, &problem));
+  model = SimMeshModel(problem);
+  CHECK_PETSC(BenchRefCacheCreate(&cache));
+  CHECK_PETSC(BenchRefCacheGet(cache, "osc", model, 1.0, 4, 1e-12, 1e-14, &xs, &vs));
+  for (int k = 0; k <= 4; k++) {
+    CHECK_PETSC(SimSceneExact(scene, 0.25 * k, xe, ve, &has));
+    ck_assert(has);
+    for (int i = 0; i < 6; i++) d[i] = xs[6 * k + i] - xe[i];
+    CHECK_PETSC(SimModelMassNorm(model, d, &ex));
+    for (int i = 0; i < 6; i++) d[i] = vs[6 * k + i] - ve[i];
+    CHECK_PETSC(SimModelMassNorm(model, d, &ev));
+    ck_assert_msg(ex < 1e-10 && ev < 1e-9, "sample %d: error x %g, v %g", k, ex, ev);
+  }
+  CHECK_PETSC(BenchRefCacheGet(cache, "osc", model, 1.0, 4, 1e-12, 1e-14, &xs2, &vs2));
+  ck_assert_int_eq(BenchRefCacheComputed(cache), 1);
+  ck_assert(xs2 == xs && vs2 == vs);
+  CHECK_PETSC(VecGetArray(model->v, &v));
+  v[3] = 0.5; /* another initial state under the same key: computed again */
+  CHECK_PETSC(VecRestoreArray(model->v, &v));
+  CHECK_PETSC(BenchRefCacheGet(cache, "osc", model, 1.0, 4, 1e-12, 1e-14, &xs2, &vs2));
+  ck_assert_int_eq(BenchRefCacheComputed(cache), 2);
+  ck_assert(vs2[3] == 0.5);
+  CHECK_PETSC(BenchRefCacheGet(cache, "other", model, 1.0, 4, 1e-12, 1e-14, &xs2, &vs2));
+  ck_assert_int_eq(BenchRefCacheComputed(cache), 3);
+  CHECK_PETSC(BenchRefCacheDestroy(&cache));
+  CHECK_PETSC(SimProblemDestroy(&problem));
+  CHECK_PETSC(SimSceneDestroy(&scene));
+  CHECK_PETSC(SimRegistryDestroy(&reg));
+  CHECK_PETSC(TestSetOptions(NULL));
+}
+END_TEST
+
+/* Implicit Euler on x'' = -w^2 x produces x_n = Re(C lambda^n) with lambda = 1 / (1 + i w h): the fit
+ * returns |lambda| = |1 + i w h|^-1 per step and the phase atan(w h) per step, light and heavy damping;
+ * a sampled damped cosine with an offset gives its parameters back. */
+START_TEST(test_oscillation_fit)
+{
+  const PetscReal w = 10, hs[2] = {0.01, 0.05};
+  const PetscInt ns[2] = {1000, 120};
+
+  for (int c = 0; c < 2; c++) {
+    PetscReal h = hs[c], x = 0.1, v = 0, *t, *y;
+    BenchOscFit fit;
+    PetscInt n = ns[c];
+
+    CHECK_PETSC(PetscMalloc2(n, &t, n, &y));
+    for (PetscInt i = 0; i < n; i++) {
+      /* (x, v)_{n+1} solves x' = x + h v', v' = v - h w^2 x' */
+      PetscReal xn = (x + h * v) / (1 + h * h * w * w);
+      v = v - h * w * w * xn;
+      x = xn;
+      t[i] = (i + 1) * h, y[i] = 1 + x; /* an offset, as a position has */
+    }
+    CHECK_PETSC(BenchFitOscillation(n, t, y, &fit));
+    ck_assert_msg(fabs(exp(-fit.sigma * h) - 1 / sqrt(1 + w * w * h * h)) < 1e-9, "h %g: damping per step %.12g, expected %.12g", h,
+                  exp(-fit.sigma * h), 1 / sqrt(1 + w * w * h * h));
+    ck_assert_msg(fabs(fit.omega * h - atan(w * h)) < 1e-9, "h %g: phase per step %.12g, expected %.12g", h, fit.omega * h, atan(w * h));
+    ck_assert_msg(fabs(fit.offset - 1) < 1e-9 && fit.residual < 1e-8, "offset %g, residual %g", fit.offset, fit.residual);
+    CHECK_PETSC(PetscFree2(t, y));
+  }
+  {
+    PetscReal t[500], y[500];
+    BenchOscFit fit;
+    for (int i = 0; i < 500; i++) t[i] = 0.01 * i, y[i] = -0.3 + 2 * exp(-0.4 * t[i]) * cos(7.3 * t[i] + 0.6);
+    CHECK_PETSC(BenchFitOscillation(500, t, y, &fit));
+    ck_assert_msg(fabs(fit.omega - 7.3) < 1e-9 && fabs(fit.sigma - 0.4) < 1e-9 && fabs(fit.amplitude - 2) < 1e-9,
+                  "omega %g sigma %g amplitude %g", fit.omega, fit.sigma, fit.amplitude);
+    for (int i = 0; i < 500; i++) y[i] = 1;
+    ck_assert(BenchFitOscillation(500, t, y, &fit) != 0); /* no oscillation: an error */
+  }
 }
 END_TEST
 
@@ -360,7 +485,10 @@ Suite *test_suite(void)
   tcase_add_test(tc, test_local_order);
   tcase_add_test(tc, test_drift_fit);
   tcase_add_test(tc, test_bisection);
+  tcase_add_test(tc, test_bracketing);
   tcase_add_test(tc, test_reference_ode);
+  tcase_add_test(tc, test_reference_cache);
+  tcase_add_test(tc, test_oscillation_fit);
   tcase_add_test(tc, test_suite_parse);
   tcase_add_test(tc, test_suite_bad_key);
   tcase_add_test(tc, test_summary_fields);
