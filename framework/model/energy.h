@@ -63,6 +63,16 @@ typedef struct {
    * sees the positions the previous ones left (the classic PBD distance projection for springs);
    * without it the solver calls pd_project once per sweep and the projections lag by that sweep. */
   PetscErrorCode (*pd_project_some)(SimEnergy, const PetscReal *x, PetscInt n, const PetscInt *idx, PetscReal *p);
+  /* optional, a bound on the Newton line search (IPC's continuous collision detection): lowers *alpha
+   * (in (0, 1] on entry) to the largest step such that the straight path x + s p, s in [0, *alpha],
+   * stays admissible for the term (no intersection), with the term's own safety margin; never
+   * raises it. Called once per Newton iteration before the first trial point (SimModelMaxStep). */
+  PetscErrorCode (*max_step)(SimEnergy, const PetscReal *x, const PetscReal *p, PetscReal *alpha);
+  /* optional, a term whose Hessian blocks depend on x (a contact set): recomputes its block pattern
+   * for x and sets *changed when it differs from the one `pattern` returned last; `pattern` then
+   * returns the new one. The model rebuilds its COO layout and every Hessian is re-preallocated
+   * (SimModelHessianUpdatePattern); a minimizer refactors symbolically and counts it. */
+  PetscErrorCode (*update_pattern)(SimEnergy, const PetscReal *x, PetscBool *changed);
   /* optional, for a term that carries state from one step to the next (a warm start, a lagged
    * contact set): writes it to / reads it from a checkpoint (binary viewer, collective on its
    * communicator; a distributed term writes its own elements' share in rank order). The mesh

@@ -116,3 +116,43 @@ PetscErrorCode SimModelHessianAssemble(SimModel m, const PetscReal *x, const Pet
   PetscCall(MatSetValuesCOO(H, vals, INSERT_VALUES));
   PetscFunctionReturn(0);
 }
+
+PetscErrorCode SimModelHessianUpdatePattern(SimModel m, const PetscReal *x, PetscBool *changed)
+{
+  PetscInt any = 0, anyall;
+  PetscBool distributed = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  *changed = PETSC_FALSE;
+  for (PetscInt t = 0; t < m->nterms; t++) {
+    PetscBool c = PETSC_FALSE;
+    if (!m->term[t]->ops.update_pattern) continue;
+    PetscCall(m->term[t]->ops.update_pattern(m->term[t], x, &c));
+    if (c) any = 1;
+    if (m->term[t]->distributed) distributed = PETSC_TRUE;
+  }
+  anyall = any;
+  if (distributed && m->size > 1) PetscCall(MPIU_Allreduce(&any, &anyall, 1, MPIU_INT, MPI_MAX, m->comm));
+  if (!anyall) PetscFunctionReturn(0);
+  /* the layout of the value array follows the blocks: rebuild it from every term's pattern */
+  PetscCall(PetscFree(m->term_block_offset));
+  PetscCall(PetscFree2(m->coo_vals, m->masked_block));
+  m->nmasked_block = 0;
+  PetscCall(HessianPattern(m, PETSC_FALSE, NULL, NULL));
+  m->pattern_version++;
+  *changed = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimModelHessianRepreallocate(SimModel m, Mat H)
+{
+  PetscInt *ci, *cj;
+
+  PetscFunctionBeginUser;
+  PetscCall(HessianPattern(m, PETSC_TRUE, &ci, &cj));
+  PetscCall(MatSetPreallocationCOO(H, m->ncoo, ci, cj));
+  PetscCall(MatSetOption(H, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(H, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  PetscCall(PetscFree2(ci, cj));
+  PetscFunctionReturn(0);
+}

@@ -25,6 +25,12 @@ PetscErrorCode SimModelDestroy(SimModel *model)
   PetscCall(PetscFree(m->pinned));
   PetscCall(PetscFree3(m->tri, m->seg, m->tet));
   PetscCall(PetscFree(m->term_block_offset));
+  if (m->surface) {
+    PetscCall(PetscFree(m->surface->tri));
+    PetscCall(PetscFree(m->surface->edge));
+    PetscCall(PetscFree(m->surface->vert));
+  }
+  PetscCall(PetscFree(m->surface));
   PetscCall(PetscFree2(m->coo_vals, m->masked_block));
   PetscCall(PetscFree3(m->grad_scratch, m->vel_scratch, m->dist_scratch));
   PetscCall(PetscFree2(m->natural, m->from_natural));
@@ -342,5 +348,21 @@ PetscErrorCode SimModelReadArray(SimModel m, PetscReal *a, PetscViewer viewer)
     for (int d = 0; d < 3; d++) a[3 * i + d] = buf[3 * j + d];
   }
   PetscCall(PetscFree(buf));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimModelMaxStep(SimModel m, const PetscReal *x, const PetscReal *p, PetscReal *alpha)
+{
+  PetscBool distributed = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  *alpha = 1;
+  for (PetscInt t = 0; t < m->nterms; t++) {
+    if (!m->term[t]->ops.max_step) continue;
+    PetscCall(m->term[t]->ops.max_step(m->term[t], x, p, alpha));
+    if (m->term[t]->distributed) distributed = PETSC_TRUE;
+  }
+  if (distributed && m->size > 1) PetscCall(MPIU_Allreduce(MPI_IN_PLACE, alpha, 1, MPIU_REAL, MPIU_MIN, m->comm));
+  PetscCheck(*alpha > 0 && *alpha <= 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A term bounded the step to %g (must be in (0, 1])", (double)*alpha);
   PetscFunctionReturn(0);
 }

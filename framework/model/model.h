@@ -6,6 +6,17 @@
 #include "framework/model/energy.h"
 #include "framework/report.h"
 
+/* The model's surface, for contact (IPC) and collision terms: what can touch. Arrays in model vertex
+ * numbering, owned by the model. */
+typedef struct {
+  PetscInt ntri;
+  PetscInt *tri;   /* 3 per triangle: a tet mesh's boundary faces (outward), else the model's triangles */
+  PetscInt nedge;
+  PetscInt *edge;  /* 2 per edge, i < j, sorted: the triangles' edges and the segments (rods) */
+  PetscInt nvert;
+  PetscInt *vert;  /* sorted: the vertices of those, or every vertex of a model with neither (points) */
+} SimSurface;
+
 /* Transparent: solvers' hot loops read the arrays directly. Sizes: nv vertices, 3*nv DOFs. */
 struct _p_SimModel {
   MPI_Comm comm;
@@ -41,6 +52,8 @@ struct _p_SimModel {
   PetscInt ncoo;          /* scalar COO entries: 9 per block + 3 per vertex for the diagonal */
   PetscInt *term_block_offset; /* nterms+1 offsets into the block list */
   PetscReal *coo_vals;    /* scratch values, ncoo */
+  SimSurface *surface;    /* built by SimModelGetSurface on first use */
+  PetscInt pattern_version; /* bumped whenever a term's Hessian pattern changed (SimModelHessianUpdatePattern) */
   PetscInt nmasked_block; /* blocks that touch a pinned vertex (off the diagonal): forced to 0 */
   PetscInt *masked_block; /* their indices in the block list */
   PetscReal *grad_scratch; /* 3*nv */
@@ -95,6 +108,17 @@ PetscErrorCode SimModelReport(SimModel model, Vec x, Vec v, SimEnergyReport *rep
 PetscErrorCode SimModelHessianCreate(SimModel model, Mat *H);
 PetscErrorCode SimModelHessianAssemble(SimModel model, const PetscReal *x, const PetscReal *xd, const PetscReal *v,
                                        PetscReal cM, PetscReal cE, PetscReal cD, PetscBool psd, Mat H);
+/* The surface (built from the output topology on first use; the topology must be set by then). */
+PetscErrorCode SimModelGetSurface(SimModel model, const SimSurface **surface);
+/* The largest step alpha in (0, 1] along p from x that every term with a max_step op admits (the
+ * minimum over them; over all ranks when a distributed term has one). 1 without such terms. */
+PetscErrorCode SimModelMaxStep(SimModel model, const PetscReal *x, const PetscReal *p, PetscReal *alpha);
+/* Contact-like terms whose Hessian pattern follows x (update_pattern): asks each at x; when one
+ * changed, rebuilds the model's COO layout and bumps model->pattern_version (*changed, collective).
+ * A matrix made by SimModelHessianCreate under an older version is brought up to date with
+ * SimModelHessianRepreallocate (new nonzero structure; its values are zero until assembled). */
+PetscErrorCode SimModelHessianUpdatePattern(SimModel model, const PetscReal *x, PetscBool *changed);
+PetscErrorCode SimModelHessianRepreallocate(SimModel model, Mat H);
 /* Zeroes the entries of pinned DOFs in a flat 3*nv array (gradients, right-hand sides). */
 PetscErrorCode SimModelZeroPinned(SimModel model, PetscReal *a);
 /* Checkpoints of flat 3*nv arrays (positions, velocities, a solver's history) in the input

@@ -41,6 +41,9 @@ struct _p_SimNewton {
   /* where H was last assembled (x, X, xd: 3 * n) and with which beta: what a checkpoint saves of
    * the lagged factorization (SimNewtonSave) */
   PetscReal *lag_point, lag_beta;
+  /* contact-like terms: the model's pattern version each matrix was preallocated for, and the
+   * pattern changes seen in the current minimization (SimStepStats.pattern_changes) */
+  PetscInt H_version, Hx_version, pattern_changes;
   SimEvents ev;
 };
 
@@ -146,6 +149,7 @@ static PetscErrorCode Prepare_Newton(SimNewton nt)
   nt->newton_cg = (PetscBool)(nt->psd && nt->exact_operator && !preonly);
   if (nt->newton_cg && !nt->Hx) {
     PetscCall(SimModelHessianCreate(nt->model, &nt->Hx));
+    nt->Hx_version = nt->model->pattern_version;
     PetscCall(MatSetOption(nt->Hx, MAT_SYMMETRIC, PETSC_TRUE));
     PetscCall(MatSetOption(nt->Hx, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
   }
@@ -225,10 +229,23 @@ static PetscErrorCode Direction_Newton(SimNewton nt, PetscReal beta, const Petsc
                                        PetscReal gratio, PetscInt *its, PetscReal *slope)
 {
   KSPConvergedReason reason;
-  PetscBool fresh = (PetscBool)(!nt->newton_cg || !nt->pc_ready || nt->refactor);
+  PetscBool fresh, changed;
   PetscInt it;
 
   PetscFunctionBeginUser;
+  /* A term whose Hessian pattern follows x (contact): new structure, so a new symbolic factorization. */
+  PetscCall(SimModelHessianUpdatePattern(nt->model, x, &changed));
+  if (nt->H_version != nt->model->pattern_version) {
+    PetscCall(SimModelHessianRepreallocate(nt->model, nt->H));
+    nt->H_version = nt->model->pattern_version;
+    nt->pc_ready = PETSC_FALSE;
+    nt->pattern_changes++;
+  }
+  if (nt->Hx && nt->Hx_version != nt->model->pattern_version) {
+    PetscCall(SimModelHessianRepreallocate(nt->model, nt->Hx));
+    nt->Hx_version = nt->model->pattern_version;
+  }
+  fresh = (PetscBool)(!nt->newton_cg || !nt->pc_ready || nt->refactor);
   /* Inexact Newton forcing term (Eisenstat & Walker 1996, choice eta_k ~ |g_k|/|g_0|): loose solves
    * far from the minimizer, tighter ones near it, which keeps the convergence superlinear. */
   if (nt->krylov && nt->forcing)
@@ -293,12 +310,15 @@ static PetscErrorCode LineSearch_Newton(SimNewton nt, PetscReal beta, const Pets
                                         PetscBool *ok)
 {
   const PetscReal *p;
-  PetscReal alpha = 1.0, slack = 64 * PETSC_MACHINE_EPSILON * *phiscale;
+  PetscReal alpha, alpha_max, slack = 64 * PETSC_MACHINE_EPSILON * *phiscale;
 
   PetscFunctionBeginUser;
   *ok = PETSC_FALSE;
   PetscCall(PetscLogEventBegin(nt->ev.linesearch, 0, 0, 0, 0));
   PetscCall(VecGetArrayRead(nt->pall, &p));
+  /* terms that bound the step (IPC's CCD): no trial point is ever past their admissible step */
+  PetscCall(SimModelMaxStep(nt->model, x, p, &alpha_max));
+  alpha = alpha_max;
   for (PetscInt j = 0; j <= nt->ls_max; j++, alpha *= 0.5) {
     PetscReal trial, tscale;
 
@@ -320,7 +340,7 @@ static PetscErrorCode LineSearch_Newton(SimNewton nt, PetscReal beta, const Pets
     PetscReal g0, g1 = 0, trial, tscale;
 
     PetscCall(VecNorm(nt->g, NORM_2, &g0));
-    for (PetscInt i = 0; i < nt->n; i++) nt->xt[i] = x[i] + p[i];
+    for (PetscInt i = 0; i < nt->n; i++) nt->xt[i] = x[i] + alpha_max * p[i];
     PetscCall(Gradient_Newton(nt, beta, y, X, xd, nt->xt, nt->gt));
     for (PetscInt i = 0; i < nt->n; i++) g1 += nt->gt[i] * nt->gt[i];
     g1 = PetscSqrtReal(g1);
@@ -505,6 +525,7 @@ PetscErrorCode SimNewtonMinimize(SimNewton nt, PetscReal beta, const PetscReal *
   PetscCheck(n == nt->n, nt->comm, PETSC_ERR_ARG_SIZ,
              "SimNewtonMinimize: x has %" PetscInt_FMT " entries, the model %" PetscInt_FMT, n, nt->n);
   PetscCall(PetscMemzero(st, sizeof(*st)));
+  nt->pattern_changes = 0;
   PetscCall(Prepare_Newton(nt));
 
   /* k = 0: the guess. Where the energy is +inf there (the guess y = x_n + h v_n of a fast soft
@@ -577,6 +598,7 @@ PetscErrorCode SimNewtonMinimize(SimNewton nt, PetscReal beta, const PetscReal *
   }
   PetscCall(VecRestoreArray(xvec, &x));
   st->outcome = converged ? SIM_STEP_OK : SIM_STEP_NOT_CONVERGED;
+  st->pattern_changes = nt->pattern_changes;
   PetscFunctionReturn(0);
 }
 

@@ -20,3 +20,7 @@ pbsim_cli_test(NAME plugin.wrong_solver ARGS run -plugin ${PBSIM_PLUGIN_ORBITS} 
 pbsim_cli_test(NAME plugin.missing_library ARGS run -plugin /nonexistent/libnothing.so -steps 1 FAIL EXPECT "cannot load '/nonexistent/libnothing.so'")
 pbsim_cli_test(NAME plugin.no_register_function ARGS run -plugin libm.so.6 -steps 1 FAIL EXPECT "has no function PbsimPluginRegister")
 set_tests_properties(cli.plugin.orbits_run cli.plugin.orbits_bench cli.plugin.orbits_restart PROPERTIES TIMEOUT 300)
+
+# The plugin material (tests/plugins/material_yeoh.c) runs the FEM scenes like a built-in one.
+pbsim_cli_test(NAME plugin.material_beam ARGS run -plugin $<TARGET_FILE:plugin_material_yeoh> -scene beam -beam_material yeoh
+               -beam_yeoh_c2_ratio 0.5 -steps 3 -output_every 0 -snapshots 0 -o ${PBSIM_TEST_OUT}/plugin_yeoh -strict_options EXPECT "done: 3 steps")
