@@ -6,7 +6,8 @@
  * are deterministic, so the repeats only measure time: wall time of the stepping, median, min, max.
  * Per series (the label without its dt part) and target error A in `accuracy`: the cost at that
  * accuracy, wall time and dt interpolated log-linearly between the two dt points whose final errors
- * bracket A (a row labelled with the series: s_at_<A> (timing), dt_at_<A>).
+ * bracket A (a row labelled with the series: s_at_<A> (timing), dt_at_<A>); no interpolation across a
+ * pair whose errors change faster than dt^8 (a blow-up next to a good run).
  * <case>.csv: label,series,dt,steps,error_final,error_max,status (reproducible);
  * <case>_error.csv: label,series,dt,time,error (the error over time);
  * <case>_wp_timing.csv: label,series,dt,error_final,error_max,wall_s,wall_min_s,wall_max_s. */
@@ -88,6 +89,9 @@ static void CostAt(PetscInt n, const PetscReal dt[], const PetscReal err[], cons
   for (PetscInt i = 0; i + 1 < n; i++) {
     PetscReal e0 = err[i], e1 = err[i + 1], f;
     if (!(e0 > 0 && e1 > 0 && wall[i] > 0 && wall[i + 1] > 0) || e0 == e1) continue;
+    /* a pair whose errors differ by more than order 8 over its dt ratio is not in the asymptotic
+     * range (a blown-up run next to a good one): no interpolation across it */
+    if (PetscAbsReal(PetscLogReal(e0 / e1)) > 8 * PetscAbsReal(PetscLogReal(dt[i] / dt[i + 1]))) continue;
     if (!((e0 >= A && A >= e1) || (e1 >= A && A >= e0))) continue;
     f = PetscLogReal(A / e0) / PetscLogReal(e1 / e0);
     *w = PetscExpReal(PetscLogReal(wall[i]) + f * PetscLogReal(wall[i + 1] / wall[i]));

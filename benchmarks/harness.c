@@ -1,6 +1,8 @@
 /* The suite loop: options, output directory, each case through its metric's driver, timings, figures,
  * then summary.json and report.md (see harness.h). */
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -146,6 +148,33 @@ static PetscErrorCode RunCase(BenchContext *bc, const BenchCase *c, BenchCaseRes
   PetscFunctionReturn(0);
 }
 
+/* Copies the suite file next to the report (rank 0), so that the outputs say what was run. */
+static PetscErrorCode CopySuite(MPI_Comm comm, const char *from, const char *outdir, char *name, size_t len)
+{
+  const char *base = strrchr(from, '/') ? strrchr(from, '/') + 1 : from;
+  char to[2 * PETSC_MAX_PATH_LEN], buf[4096];
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(name, base, len));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank) PetscFunctionReturn(0);
+  PetscCall(PetscSNPrintf(to, sizeof(to), "%s/%s", outdir, base));
+  {
+    char a[PETSC_MAX_PATH_LEN], b[PETSC_MAX_PATH_LEN];
+    if (realpath(from, a) && realpath(to, b) && !strcmp(a, b)) PetscFunctionReturn(0); /* it is there already */
+  }
+  {
+    FILE *in = fopen(from, "r"), *out = in ? fopen(to, "w") : NULL;
+    size_t n;
+    PetscCheck(in && out, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot copy the suite %s to %s: %s", from, to, strerror(errno));
+    while ((n = fread(buf, 1, sizeof(buf), in)) > 0) PetscCheck(fwrite(buf, 1, n, out) == n, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot write %s", to);
+    fclose(in);
+    fclose(out);
+  }
+  PetscFunctionReturn(0);
+}
+
 /* Whether case `name` is selected by -bench_cases (all when the option is absent). */
 static PetscBool Selected(char **names, PetscInt n, PetscBool set, const char *name)
 {
@@ -190,6 +219,7 @@ PetscErrorCode BenchRunSuite(MPI_Comm comm, SimRegistry reg, const char *suite_f
   char *names[64], path[PETSC_MAX_PATH_LEN + 32], unused[BENCH_MESSAGE_LEN + 128] = "";
   PetscInt nnames = 64, n = 0;
   PetscBool set_o, set_cases, plots;
+  char style[16];
   PetscLogDouble t0, t1;
 
   PetscFunctionBeginUser;
@@ -200,8 +230,13 @@ PetscErrorCode BenchRunSuite(MPI_Comm comm, SimRegistry reg, const char *suite_f
   PetscCall(PetscOptionsString("-o", "output directory", "", bc.outdir, bc.outdir, sizeof(bc.outdir), &set_o));
   PetscCall(PetscOptionsStringArray("-bench_cases", "run only these cases", "", names, &nnames, &set_cases));
   PetscCall(PetscOptionsBool("-bench_verbose", "show every run's options and output", "", bc.verbose, &bc.verbose, NULL));
+  PetscCall(PetscStrncpy(style, suite->figure_style, sizeof(style)));
+  PetscCall(PetscOptionsString("-bench_style", "figures: screen, or paper (one journal column)", "", style, style, sizeof(style), NULL));
   PetscOptionsEnd();
   if (!set_cases) nnames = 0;
+  PetscCheck(!strcmp(style, "screen") || !strcmp(style, "paper"), comm, PETSC_ERR_ARG_WRONG, "-bench_style must be screen or paper (got %s)",
+             style);
+  bc.paper = (PetscBool)!strcmp(style, "paper");
   PetscCall(CheckSelection(suite, names, nnames));
   PetscCheck(!strchr(bc.outdir, '\''), comm, PETSC_ERR_ARG_WRONG,
              "-o: the output directory may not contain a single quote (got %s)", bc.outdir);
@@ -210,7 +245,10 @@ PetscErrorCode BenchRunSuite(MPI_Comm comm, SimRegistry reg, const char *suite_f
   PetscCall(SimMakeDirectory(bc.scratch));
   PetscCall(BenchTimingStart());
   PetscCall(BenchProvenanceCollect(comm, &prov));
-  PetscCall(PetscSNPrintf(prov.command, sizeof(prov.command), "pbsim bench %s -o %s%s", suite_file, bc.outdir,
+  PetscCall(CopySuite(comm, suite_file, bc.outdir, prov.suite_copy, sizeof(prov.suite_copy)));
+  PetscCall(PetscSNPrintf(prov.command, sizeof(prov.command), "%s%s%spbsim bench %s -o %s%s%s", getenv("OPENBLAS_NUM_THREADS") ? "OPENBLAS_NUM_THREADS=" : "",
+                          getenv("OPENBLAS_NUM_THREADS") ? getenv("OPENBLAS_NUM_THREADS") : "", getenv("OPENBLAS_NUM_THREADS") ? " " : "", suite_file, bc.outdir,
+                          strcmp(style, suite->figure_style) ? (bc.paper ? " -bench_style paper" : " -bench_style screen") : "",
                           set_cases ? " -bench_cases " : ""));
   for (PetscInt i = 0; i < nnames; i++) {
     if (i) PetscCall(PetscStrlcat(prov.command, ",", sizeof(prov.command)));

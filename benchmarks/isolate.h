@@ -12,6 +12,7 @@ typedef struct {
   char outdir[PETSC_MAX_PATH_LEN];  /* -o DIR */
   char scratch[PETSC_MAX_PATH_LEN]; /* the runs' -o (only a blow-up writes there: last_good.vtu) */
   PetscBool verbose;                /* show the runs' own output */
+  PetscBool paper;                  /* figures in the paper-column style (-bench_style paper) */
   FILE *devnull;                    /* where the runs' stdout goes unless verbose */
 } BenchContext;
 

@@ -91,7 +91,18 @@ static PetscErrorCode Parameters(MPI_Comm comm, FILE *fp, const BenchCase *c)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFPrintf(comm, fp, "\nMetric **%s**", BenchMetricName(c->metric)));
-  if (c->metric < BENCH_POISSON && c->metric != BENCH_STABILITY) PetscCall(PetscFPrintf(comm, fp, "; dt = %.6g s", (double)c->dt));
+  if (c->metric < BENCH_POISSON && c->metric != BENCH_STABILITY) {
+    if (c->dt > 0) PetscCall(PetscFPrintf(comm, fp, "; dt = %.6g s", (double)c->dt));
+    if (BenchCaseFindSweep(c, "dt") >= 0 || !(c->dt > 0)) PetscCall(PetscFPrintf(comm, fp, "; dt per point (the table's dt)"));
+  }
+  if (c->metric == BENCH_OSCILLATION)
+    PetscCall(PetscFPrintf(comm, fp, "; signal: %s of the free vertices' mass-weighted mean; fit of the dominant damped oscillation against the %s reference's",
+                           c->signal_axis == 0 ? "x" : c->signal_axis == 1 ? "y" : "z", c->reference));
+  if (c->metric == BENCH_WORK_PRECISION)
+    PetscCall(PetscFPrintf(comm, fp, "; errors against the %s reference at %" PetscInt_FMT " times over t_end; %" PetscInt_FMT " timed runs per point (median, min..max)",
+                           c->reference, c->samples, c->repeats));
+  if ((c->metric == BENCH_OSCILLATION || c->metric == BENCH_WORK_PRECISION) && !strcmp(c->reference, "ode"))
+    PetscCall(PetscFPrintf(comm, fp, " (GSL rk8pd, rtol %.6g, atol %.6g, computed once per model)", (double)c->ode_rtol, (double)c->ode_atol));
   if (c->metric == BENCH_POISSON)
     PetscCall(PetscFPrintf(comm, fp,
                            "; per point: one projection with setup, then %" PetscInt_FMT " timed projections (best and median)%s",
@@ -114,8 +125,9 @@ static PetscErrorCode Parameters(MPI_Comm comm, FILE *fp, const BenchCase *c)
     PetscCall(PetscFPrintf(comm, fp, " (GSL rk8pd, rtol %.6g, atol %.6g)", (double)c->ode_rtol, (double)c->ode_atol));
   if (c->metric == BENCH_STABILITY)
     PetscCall(PetscFPrintf(
-        comm, fp, "; bisection on dt in [%.6g, %.6g] s to a relative %.6g; stable: finite and max |E(t) - E(0)| / |E(0)| <= %.6g",
-        (double)c->dt_min, (double)c->dt_max, (double)c->bisect_rtol, (double)c->threshold));
+        comm, fp, "; bracketing from dt = %.6g s (x %.3g steps) in [%.6g, %.6g] s, then bisection to a relative %.6g; stable: finite, max |E(t) - E(0)| / scale <= %.6g, Newton converged%s",
+        (double)c->dt_start, (double)c->growth, (double)c->dt_min, (double)c->dt_max, (double)c->bisect_rtol, (double)c->threshold,
+        c->max_its ? ", at most max_its iterations per step" : ""));
   PetscCall(PetscFPrintf(comm, fp, ".\nOptions: `%s`", c->options));
   for (PetscInt s = 0; s < c->nsweeps; s++) {
     PetscCall(PetscFPrintf(comm, fp, "; sweep `-%s`:", c->sweep[s].option));
@@ -218,6 +230,9 @@ static PetscErrorCode SummaryTable(MPI_Comm comm, FILE *fp, const BenchSuite *su
   for (PetscInt c = 0; c < suite->ncolumns; c++) PetscCall(PetscFPrintf(comm, fp, "---:|"));
   PetscCall(PetscFPrintf(comm, fp, "\n"));
   for (PetscInt r = 0; r < nl; r++) {
+    PetscBool any = PETSC_FALSE;
+    for (PetscInt c = 0; c < suite->ncolumns; c++) any = (PetscBool)(any || ColumnValue(&suite->column[c], labels[r], n, res));
+    if (!any) continue; /* a label of a referenced case that no column shows (e.g. a dt sweep's points) */
     PetscCall(PetscFPrintf(comm, fp, "| %s |", labels[r]));
     for (PetscInt c = 0; c < suite->ncolumns; c++) {
       const BenchValue *v = ColumnValue(&suite->column[c], labels[r], n, res);
@@ -256,6 +271,10 @@ PetscErrorCode BenchReportWrite(MPI_Comm comm, const char *path, const BenchSuit
       "every run; definitions: `docs/benchmarks.md`.\n",
       suite->name, suite->path, prov->commit, prov->version, prov->petsc, prov->date, (int)prov->ranks, prov->cpu, prov->cores,
       (double)prov->wall_seconds, prov->command));
+  PetscCall(PetscFPrintf(comm, fp,
+                         "\nBuild: %s, %s, flags `%s`; BLAS `%s` (%s); PETSc: %s. The suite file as run: [%s](%s).\n",
+                         prov->build_type, prov->compiler, prov->cflags, prov->blas, prov->blas_threads, prov->petsc_summary,
+                         prov->suite_copy, prov->suite_copy));
   PetscCall(SummaryTable(comm, fp, suite, n, res));
   for (PetscInt i = 0; i < n; i++) PetscCall(CaseSection(comm, fp, &res[i]));
   PetscCall(PetscFClose(comm, fp));

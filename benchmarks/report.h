@@ -16,6 +16,14 @@ typedef struct {
   PetscMPIInt ranks;      /* MPI ranks of the suite's communicator */
   PetscReal wall_seconds; /* the whole suite */
   char command[1024];     /* how to regenerate: pbsim bench SUITE -o DIR [options] */
+  char build_type[32];    /* CMAKE_BUILD_TYPE of this build */
+  char compiler[128];     /* C compiler id and version */
+  char cflags[512];       /* the C flags of the build type */
+  char blas[PETSC_MAX_PATH_LEN]; /* the BLAS library dgemm_ resolves to (symlinks followed) */
+  char blas_threads[128]; /* openblas_get_num_threads() where available, and OPENBLAS_NUM_THREADS / OMP_NUM_THREADS */
+  char petsc_summary[512]; /* debugging, scalar type, index size, packages */
+  const char *petsc_configure; /* PETSc's configure options */
+  char suite_copy[PETSC_MAX_PATH_LEN]; /* the suite file as run, copied next to the report */
 } BenchProvenance;
 
 PetscErrorCode BenchProvenanceCollect(MPI_Comm comm, BenchProvenance *p);

@@ -26,7 +26,7 @@ static const struct {
     [BENCH_SCALING] = {"scaling", "inner, ranks, mode, stream, mpirun"},
 };
 static const char common_keys[] = "metric, title, options, sweep_<option>";
-static const char top_keys[] = "suite, title, options, cases, table, table_<column>";
+static const char top_keys[] = "suite, title, options, cases, table, table_<column>, figure_style";
 
 const char *BenchMetricName(BenchMetric m)
 {
@@ -653,6 +653,10 @@ static PetscErrorCode ReadSuite(Loader *L)
     if (strchr(s->name, '.')) *strchr(s->name, '.') = 0;
   }
   PetscCall(GetString(L, NULL, "title", s->title, sizeof(s->title), NULL));
+  PetscCall(PetscStrcpy(s->figure_style, "screen"));
+  PetscCall(GetString(L, NULL, "figure_style", s->figure_style, sizeof(s->figure_style), NULL));
+  PetscCheck(!strcmp(s->figure_style, "screen") || !strcmp(s->figure_style, "paper"), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "%s: figure_style must be screen or paper (got '%s')", L->path, s->figure_style);
   PetscCall(GetString(L, NULL, "options", options, sizeof(options), NULL));
   PetscCall(CheckNoTimeOptions(L, NULL, options));
   PetscCall(PetscStrallocpy(options, &s->options));

@@ -110,6 +110,7 @@ typedef struct {
   char name[64];
   char title[256];
   char *options; /* the suite's `options` (also at the start of every case's) */
+  char figure_style[16]; /* screen | paper */
   PetscInt ncases;
   BenchCase *cases;
   PetscInt ncolumns;

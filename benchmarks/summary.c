@@ -1,6 +1,11 @@
 /* summary.json and the provenance it records: commit, versions, date, machine, ranks (see report.h). */
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
+#include <petscconfiginfo.h>
 #include <unistd.h>
 #include "benchmarks/report.h"
 #include "benchmarks/json.h"
@@ -36,6 +41,70 @@ static void CPUModel(char *buf, size_t len)
   fclose(f);
 }
 
+/* The BLAS in use: the library file that defines dgemm_ (symlinks followed, so Debian's alternatives
+ * show the implementation), and its threads. */
+static void BLASInfo(BenchProvenance *p)
+{
+  Dl_info info;
+  void *sym = dlsym(RTLD_DEFAULT, "dgemm_");
+  int (*threads)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
+  const char *ob = getenv("OPENBLAS_NUM_THREADS"), *omp = getenv("OMP_NUM_THREADS");
+  char real[PETSC_MAX_PATH_LEN];
+
+  snprintf(p->blas, sizeof(p->blas), "unknown");
+  if (sym && dladdr(sym, &info) && info.dli_fname) snprintf(p->blas, sizeof(p->blas), "%s", realpath(info.dli_fname, real) ? real : info.dli_fname);
+  snprintf(p->blas_threads, sizeof(p->blas_threads), "%s%d; OPENBLAS_NUM_THREADS=%s, OMP_NUM_THREADS=%s", threads ? "openblas threads " : "threads ",
+           threads ? threads() : -1, ob ? ob : "(unset)", omp ? omp : "(unset)");
+}
+
+static void PETScSummary(BenchProvenance *p)
+{
+  static const struct {
+    const char *name;
+    int have;
+  } pkgs[] = {
+#if defined(PETSC_HAVE_SUITESPARSE)
+    {"suitesparse", 1},
+#endif
+#if defined(PETSC_HAVE_MUMPS)
+    {"mumps", 1},
+#endif
+#if defined(PETSC_HAVE_HYPRE)
+    {"hypre", 1},
+#endif
+#if defined(PETSC_HAVE_SUPERLU_DIST)
+    {"superlu_dist", 1},
+#endif
+#if defined(PETSC_HAVE_ML)
+    {"ml", 1},
+#endif
+#if defined(PETSC_HAVE_YAML)
+    {"yaml", 1},
+#endif
+    {NULL, 0}};
+  snprintf(p->petsc_summary, sizeof(p->petsc_summary), "debugging %s, %s %s scalars, %d-bit indices, packages:",
+#if defined(PETSC_USE_DEBUG)
+           "yes",
+#else
+           "no",
+#endif
+#if defined(PETSC_USE_COMPLEX)
+           "complex",
+#else
+           "real",
+#endif
+#if defined(PETSC_USE_REAL_SINGLE)
+           "single",
+#else
+           "double",
+#endif
+           (int)(8 * sizeof(PetscInt)));
+  for (size_t i = 0; pkgs[i].name; i++) {
+    strncat(p->petsc_summary, " ", sizeof(p->petsc_summary) - strlen(p->petsc_summary) - 1);
+    strncat(p->petsc_summary, pkgs[i].name, sizeof(p->petsc_summary) - strlen(p->petsc_summary) - 1);
+  }
+}
+
 PetscErrorCode BenchProvenanceCollect(MPI_Comm comm, BenchProvenance *p)
 {
   time_t now = time(NULL);
@@ -54,6 +123,12 @@ PetscErrorCode BenchProvenanceCollect(MPI_Comm comm, BenchProvenance *p)
   CPUModel(p->cpu, sizeof(p->cpu));
   p->cores = (PetscInt)sysconf(_SC_NPROCESSORS_ONLN);
   PetscCallMPI(MPI_Comm_size(comm, &p->ranks));
+  PetscCall(PetscStrncpy(p->build_type, PBSIM_BUILD_TYPE, sizeof(p->build_type)));
+  PetscCall(PetscStrncpy(p->compiler, PBSIM_C_COMPILER, sizeof(p->compiler)));
+  PetscCall(PetscStrncpy(p->cflags, PBSIM_C_FLAGS, sizeof(p->cflags)));
+  BLASInfo(p);
+  PETScSummary(p);
+  p->petsc_configure = petscconfigureoptions;
   PetscFunctionReturn(0);
 }
 
@@ -81,10 +156,27 @@ static PetscErrorCode WriteParameters(BenchJSON *j, const BenchCase *c)
     PetscCall(BenchJSONReal(j, "dt_max", c->dt_max));
     PetscCall(BenchJSONReal(j, "threshold", c->threshold));
     PetscCall(BenchJSONReal(j, "bisect_rtol", c->bisect_rtol));
+    PetscCall(BenchJSONReal(j, "dt_start", c->dt_start));
+    PetscCall(BenchJSONReal(j, "growth", c->growth));
+    PetscCall(BenchJSONInt(j, "max_its", c->max_its));
     break;
   case BENCH_SOLVER:
     PetscCall(BenchJSONInt(j, "plot_step", c->plot_step));
     PetscCall(BenchJSONReal(j, "gap_target", c->gap_target));
+    break;
+  case BENCH_OSCILLATION:
+  case BENCH_WORK_PRECISION:
+    PetscCall(BenchJSONString(j, "reference", c->reference));
+    PetscCall(BenchJSONReal(j, "ode_rtol", c->ode_rtol));
+    PetscCall(BenchJSONReal(j, "ode_atol", c->ode_atol));
+    PetscCall(BenchJSONInt(j, "samples", c->samples));
+    if (c->metric == BENCH_OSCILLATION) PetscCall(BenchJSONInt(j, "signal_axis", c->signal_axis));
+    else {
+      PetscCall(BenchJSONInt(j, "repeats", c->repeats));
+      PetscCall(BenchJSONArrayBegin(j, "accuracy"));
+      for (PetscInt i = 0; i < c->naccuracy; i++) PetscCall(BenchJSONReal(j, NULL, c->accuracy[i]));
+      PetscCall(BenchJSONArrayEnd(j));
+    }
     break;
   case BENCH_POISSON:
     PetscCall(BenchJSONInt(j, "repeats", c->repeats));
@@ -273,6 +365,16 @@ PetscErrorCode BenchSummaryWrite(MPI_Comm comm, const char *path, const BenchSui
   PetscCall(BenchJSONObjectEnd(&j));
   PetscCall(BenchJSONReal(&j, "wall_seconds", prov->wall_seconds));
   PetscCall(BenchJSONString(&j, "command", prov->command));
+  PetscCall(BenchJSONObjectBegin(&j, "build"));
+  PetscCall(BenchJSONString(&j, "type", prov->build_type));
+  PetscCall(BenchJSONString(&j, "compiler", prov->compiler));
+  PetscCall(BenchJSONString(&j, "c_flags", prov->cflags));
+  PetscCall(BenchJSONString(&j, "blas", prov->blas));
+  PetscCall(BenchJSONString(&j, "blas_threads", prov->blas_threads));
+  PetscCall(BenchJSONString(&j, "petsc", prov->petsc_summary));
+  PetscCall(BenchJSONString(&j, "petsc_configure", prov->petsc_configure));
+  PetscCall(BenchJSONObjectEnd(&j));
+  PetscCall(BenchJSONString(&j, "suite_copy", prov->suite_copy));
   PetscCall(BenchJSONArrayBegin(&j, "cases"));
   for (PetscInt i = 0; i < n; i++) PetscCall(WriteCase(&j, &res[i]));
   PetscCall(BenchJSONArrayEnd(&j));

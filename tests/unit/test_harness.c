@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <unistd.h>
+#include <dirent.h>
 #include "testing.h"
 #include "framework/scene.h"
 #include "benchmarks/metrics.h"
@@ -312,6 +313,30 @@ START_TEST(test_oscillation_fit)
 }
 END_TEST
 
+/* Every suite in benchmarks/ loads (keys, sweeps, per-point time keys all valid). */
+START_TEST(test_committed_suites_load)
+{
+  DIR *d = opendir(PBSIM_SOURCE_DIR "/benchmarks");
+  struct dirent *e;
+  int n = 0;
+
+  ck_assert(d != NULL);
+  while ((e = readdir(d))) {
+    char path[1024];
+    BenchSuite *suite;
+    size_t len = strlen(e->d_name);
+    if (len < 6 || strcmp(e->d_name + len - 5, ".yaml")) continue;
+    snprintf(path, sizeof(path), "%s/benchmarks/%s", PBSIM_SOURCE_DIR, e->d_name);
+    CHECK_PETSC(BenchSuiteLoad(PETSC_COMM_SELF, path, &suite));
+    ck_assert_msg(suite->ncases > 0, "%s has no case", path);
+    CHECK_PETSC(BenchSuiteDestroy(&suite));
+    n++;
+  }
+  closedir(d);
+  ck_assert_msg(n >= 5, "only %d suites found", n);
+}
+END_TEST
+
 static void WriteFile(const char *path, const char *text)
 {
   FILE *f = fopen(path, "w");
@@ -489,6 +514,7 @@ Suite *test_suite(void)
   tcase_add_test(tc, test_reference_ode);
   tcase_add_test(tc, test_reference_cache);
   tcase_add_test(tc, test_oscillation_fit);
+  tcase_add_test(tc, test_committed_suites_load);
   tcase_add_test(tc, test_suite_parse);
   tcase_add_test(tc, test_suite_bad_key);
   tcase_add_test(tc, test_summary_fields);
