@@ -25,5 +25,10 @@ PetscErrorCode SimRegisterScenes(SimRegistry reg)
   /* particle scenes: particles over a background grid for particle solvers (mpm) */
   ADD_PARTICLES("jelly_blocks", "the 88-line MLS-MPM scene: three blocks (jelly, snow, fluid) fall in a box (-jelly_blocks_plastic, -jelly_blocks_dim)",
                 SimSceneCreate_JellyBlocks);
+  ADD_PARTICLES("sand_column", "granular column collapse, Drucker-Prager sand, 2D or 3D; figure: normalized run-out (-sand_column_aspect, -sand_column_dim)",
+                SimSceneCreate_SandColumn);
+  ADD_PARTICLES("snowball", "a ball of snow thrown at a sticky wall (Stomakhin et al. 2013), 2D or 3D (-snowball_speed, -snowball_dim)", SimSceneCreate_Snowball);
+  ADD_PARTICLES("dam_break_mpm", "a column of weakly compressible fluid collapsing in a box, 2D or 3D; figure: front position (-dam_break_mpm_dim)",
+                SimSceneCreate_DamBreakMPM);
   PetscFunctionReturn(0);
 }

@@ -17,3 +17,6 @@ PetscErrorCode SimSceneCreate_TaylorGreen(SimScene);
 PetscErrorCode SimSceneCreate_LidCavity(SimScene);
 PetscErrorCode SimSceneCreate_SmokePlume(SimScene);
 PetscErrorCode SimSceneCreate_JellyBlocks(SimScene);
+PetscErrorCode SimSceneCreate_SandColumn(SimScene);
+PetscErrorCode SimSceneCreate_Snowball(SimScene);
+PetscErrorCode SimSceneCreate_DamBreakMPM(SimScene);
