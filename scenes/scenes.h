@@ -8,6 +8,12 @@
 PetscErrorCode SimSceneCreate_Oscillator(SimScene);
 PetscErrorCode SimSceneCreate_Rope(SimScene);
 PetscErrorCode SimSceneCreate_Cloth(SimScene);
+PetscErrorCode SimSceneCreate_Spin(SimScene);
+PetscErrorCode SimSceneCreate_Bounce(SimScene);
+PetscErrorCode SimSceneCreate_Slope(SimScene);
+PetscErrorCode SimSceneCreate_Stack(SimScene);
+PetscErrorCode SimSceneCreate_Cradle(SimScene);
+PetscErrorCode SimSceneCreate_Chain(SimScene);
 PetscErrorCode SimSceneCreate_Lattice(SimScene);
 PetscErrorCode SimSceneCreate_File(SimScene);
 PetscErrorCode SimSceneCreate_Beam(SimScene);
