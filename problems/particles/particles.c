@@ -359,7 +359,7 @@ PetscErrorCode SimParticlesGetInfo(SimProblem p, SimParticlesInfo *info)
 
 PetscErrorCode SimParticlesGetSizes(SimProblem p, PetscInt *nlocal, PetscInt *nglobal)
 {
-  DM sw;
+  DM sw = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(SimParticlesGetSwarm(p, &sw));
