@@ -33,11 +33,13 @@ static PetscErrorCode Build_DamBreak(SimScene scene, SimProblem problem)
   PetscCheck(db->a > 0 && db->n >= 4 && db->ppc >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE,
              "-dam_break_mpm_width must be > 0, -dam_break_mpm_n >= 4 and -dam_break_mpm_ppc >= 1");
   h = db->a / db->n;
-  db->wall = 2 * h;
-  hi[0] = (4 * db->n + 4) * h; /* whole cells: 4 a (2.4 a, a) and the walls */
-  hi[1] = (PetscCeilReal(2.4 * db->n) + 4) * h;
-  if (db->dim == 3) hi[2] = (db->n + 4) * h;
-  PetscCall(SimParticlesSetDomain(problem, db->dim, lo, hi, 4 * db->n + 4));
+  /* walls 3 cells thick: a particle within 1.5 cells of the side then sees only wall nodes (with 2,
+   * a fast splash reaches the outermost cell, where the step fails) */
+  db->wall = 3 * h;
+  hi[0] = (4 * db->n + 6) * h; /* whole cells: 4 a (2.4 a, a) and the walls */
+  hi[1] = (PetscCeilReal(2.4 * db->n) + 6) * h;
+  if (db->dim == 3) hi[2] = (db->n + 6) * h;
+  PetscCall(SimParticlesSetDomain(problem, db->dim, lo, hi, 4 * db->n + 6));
   PetscCall(SimParticlesSetWalls(problem, "slip", db->wall, 0));
   PetscCall(SimParticlesSetMaterial(problem, 0, &water));
   for (PetscInt d = 0; d < 3; d++) clo[d] = db->wall, chi[d] = db->wall + db->a;

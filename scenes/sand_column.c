@@ -47,11 +47,11 @@ static PetscErrorCode Build_SandColumn(SimScene scene, SimProblem problem)
   PetscCheck(sc->aspect > 0 && sc->L0 > 0 && sc->n >= 4 && sc->ppc >= 1 && sc->friction >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE,
              "-sand_column_aspect and -sand_column_width must be > 0, -sand_column_n >= 4, -sand_column_ppc >= 1, -sand_column_floor_friction >= 0");
   h = sc->L0 / sc->n;
-  sc->wall = 2 * h;
+  sc->wall = 3 * h; /* 3 cells: a particle within 1.5 cells of a side sees only wall nodes */
   /* the box: room for a run-out of ~2.5 a L0 beyond the column, and the column's height */
-  cells = (PetscInt)PetscCeilReal((1 + 2.5 * sc->aspect) * sc->n) + 4;
+  cells = (PetscInt)PetscCeilReal((1 + 2.5 * sc->aspect) * sc->n) + 6;
   hi[0] = cells * h;
-  hi[1] = (PetscCeilReal(1.1 * sc->aspect * sc->n) + 8) * h;
+  hi[1] = (PetscCeilReal(1.1 * sc->aspect * sc->n) + 10) * h;
   if (sc->dim == 3) hi[2] = hi[0];
   PetscCall(SimParticlesSetDomain(problem, sc->dim, lo, hi, cells));
   PetscCall(SimParticlesSetGravity(problem, g));
