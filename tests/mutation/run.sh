@@ -151,12 +151,31 @@ run_ctest() {
   scale_timeouts
   local ex=()
   [ -n "$exclude" ] && ex=(-E "$exclude")
-  out=$(ctest --test-dir "$build" -j "$jobs" --stop-on-failure --timeout $((600 * tfactor)) "${ex[@]}" "$@" 2>&1)
+  out=$(ctest --test-dir "$build" -j "$jobs" --stop-on-failure --output-on-failure --timeout $((600 * tfactor)) "${ex[@]}" "$@" 2>&1)
   rc=$?
   echo "$out" >>"$work/ctest.log"
   [ $rc = 0 ] && return
   name=$(echo "$out" | awk '/The following tests FAILED/ { f = 1; next } f && $2 == "-" { print $3 ($4 == "(Timeout)" ? " (timeout)" : ""); exit }')
   echo "${name:-"(ctest exit status $rc)"}"
+}
+
+# A kill must reproduce: the failed test runs again alone. One that passes then (a wall-clock limit
+# or a timeout under load) is noted and the suite runs on without it, at most three times; prints
+# the confirmed killer (with the unconfirmed ones noted), nothing when none is left.
+confirm_kill() {
+  local k=$1 flaky="" tries=0
+  while [ -n "$k" ]; do
+    [ -n "$(run_ctest -R "^${k%% *}\$")" ] && break # reproduced: a kill
+    flaky+="${flaky:+, }${k%% *}"
+    exclude="${exclude:+$exclude|}^${k%% *}\$"
+    tries=$((tries + 1))
+    if [ $tries -gt 3 ]; then
+      echo "(unconfirmed: $flaky failed in the suite, passed alone)"
+      return
+    fi
+    k=$(run_ctest)
+  done
+  [ -n "$k" ] && echo "$k${flaky:+ (did not reproduce alone: $flaky)}"
 }
 
 if [ $baseline = 1 ]; then
@@ -180,7 +199,12 @@ for n in "${!ids[@]}"; do
     k=""
     [ -n "${hints[n]}" ] && k=$(run_ctest -R "${hints[n]}")
     [ -z "$k" ] && k=$(run_ctest)
-    if [ -n "$k" ]; then status[n]=killed killer[n]=$k; else status[n]=survived killer[n]=""; fi
+    k=$(confirm_kill "$k")
+    case $k in
+      "") status[n]=survived killer[n]="" ;;
+      "(unconfirmed"*) status[n]=survived killer[n]=$k ;; # counted against the suite
+      *) status[n]=killed killer[n]=$k ;;
+    esac
   fi
   cp "$work/orig" "$f" && touch "$f"
   echo "  ${ids[n]}: ${status[n]} ${killer[n]} ($(($(date +%s) - t0)) s)"
@@ -198,7 +222,7 @@ for n in "${!ids[@]}"; do
   [ "$s" = killed ] && killed=$((killed + 1))
   [ "$s" = killed ] || [ "$s" = survived ] && counted=$((counted + 1))
   note=${killer[n]}
-  [ "$s" = survived ] && note=${equivs[n]:-"(unexplained)"}
+  [ "$s" = survived ] && note=${equivs[n]:-${killer[n]:-"(unexplained)"}}
   table+="
 | ${ids[n]} | ${files[n]} | $s | $note | ${whys[n]} |"
 done
