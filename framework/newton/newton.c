@@ -587,22 +587,24 @@ static PetscErrorCode Iterate_Newton(SimNewton nt, PetscReal beta, const PetscRe
     st->nonlinear_its = k0 + k;
     PetscCall(VecNorm(nt->p, NORM_INFINITY, &pinf));
 
-    if (pinf / beta <= steptol) {
-      /* The step changes no velocity by more than the step tolerance: take it whole (as far as the
-       * step-bounding terms admit) and stop; its decrease of Phi is below round-off, so the line
-       * search could not judge it. */
+    if (pinf / beta <= steptol && !bounded) {
+      /* The step changes no velocity by more than the step tolerance: take it whole and stop; its
+       * decrease of Phi is below round-off, so the line search could not judge it. */
       const PetscReal *p;
-      PetscReal alpha = 1;
 
       PetscCall(VecGetArrayRead(nt->pall, &p));
-      if (bounded) PetscCall(SimModelMaxStep(nt->model, x, p, &alpha));
-      for (PetscInt i = 0; i < nt->n; i++) x[i] += alpha * p[i];
+      for (PetscInt i = 0; i < nt->n; i++) x[i] += p[i];
       PetscCall(VecRestoreArrayRead(nt->pall, &p));
       PetscCall(Value_Newton(nt, beta, y, X, xd, x, &phi, &scale));
       converged = PETSC_TRUE;
     } else {
+      /* With a step-bounding term (a barrier) even a small step goes through the line search: a
+       * barrier's wall may be closer than the tolerance, and an iterate the bound left near it (the
+       * filtered guess) must still be pushed off it. The small step then ends the minimization. */
+      const PetscBool small = (PetscBool)(pinf / beta <= steptol);
       PetscCall(LineSearch_Newton(nt, beta, y, X, xd, x, slope, &phi, &scale, &st->linesearch_cuts, &ok));
-      if (!ok) {
+      if (small) converged = PETSC_TRUE;
+      else if (!ok) {
         PetscCall(PetscInfo(
             nt->ksp, "Newton iteration %" PetscInt_FMT ": line search failed after %" PetscInt_FMT " halvings (g.p = %g)\n", k,
             nt->ls_max, (double)slope));
