@@ -10,6 +10,11 @@
 #include "energies/ipc/ccd.h"
 #include "framework/linalg/psd.h"
 #include "framework/linalg/vec3.h"
+#include "framework/events.h"
+
+/* -log_view: IPCBuild (the constraint set: broad + narrow phase), IPCValue, IPCGradient, IPCHessian
+ * (barrier and friction), IPCCCD (the step bound) */
+static PetscLogEvent ev_build = -1, ev_value, ev_gradient, ev_hessian, ev_ccd;
 
 /* A constraint: stencil kind (PT, EE) on surface vertices v[], or (obstacle >= 0) vertex v[0]
  * against obstacle 0 (plane) or 1 (sphere). */
@@ -47,7 +52,8 @@ typedef struct {
   PetscReal mu, eps_v;
   PetscInt fric_its;
   IPCBroadMethod broad;
-  PetscBool check;
+  PetscBool check, monitor;
+  PetscInt checks;
   /* scratch */
   IPCBroad bp;
   IPCPairs pairs;
@@ -234,6 +240,7 @@ static PetscErrorCode Build(IPC *ipc, const PetscReal *x, ConsList *out)
   PetscLogDouble t0, t1;
 
   PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(ev_build, 0, 0, 0, 0));
   PetscCall(PetscTime(&t0));
   out->n = 0;
   PetscCall(Candidates(ipc, x, NULL, 0, ipc->dhat, &ipc->pairs, &ee));
@@ -271,6 +278,7 @@ static PetscErrorCode Build(IPC *ipc, const PetscReal *x, ConsList *out)
   PetscCall(PetscTime(&t1));
   ipc->stats.build_s += t1 - t0;
   ipc->stats.builds++;
+  PetscCall(PetscLogEventEnd(ev_build, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
 
@@ -402,6 +410,7 @@ static PetscErrorCode Value_IPC(SimEnergy e, const PetscReal *x, const PetscReal
 
   PetscFunctionBeginUser;
   PetscCall(At(ipc, x));
+  PetscCall(PetscLogEventBegin(ev_value, 0, 0, 0, 0));
   PetscCall(PetscTime(&t0));
   for (PetscInt q = 0; q < ipc->cons.n && !PetscIsInfReal(sum); q++) {
     PetscReal xs[12], Ec;
@@ -417,6 +426,7 @@ static PetscErrorCode Value_IPC(SimEnergy e, const PetscReal *x, const PetscReal
   *E = PetscIsInfReal(sum) ? PETSC_INFINITY : sum;
   PetscCall(PetscTime(&t1));
   ipc->stats.barrier_s += t1 - t0;
+  PetscCall(PetscLogEventEnd(ev_value, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
 
@@ -428,6 +438,7 @@ static PetscErrorCode Gradient_IPC(SimEnergy e, const PetscReal *x, const PetscR
 
   PetscFunctionBeginUser;
   PetscCall(At(ipc, x));
+  PetscCall(PetscLogEventBegin(ev_gradient, 0, 0, 0, 0));
   PetscCall(PetscTime(&t0));
   for (PetscInt q = 0; q < ipc->cons.n; q++) {
     const Cons *c = &ipc->cons.c[q];
@@ -450,6 +461,7 @@ static PetscErrorCode Gradient_IPC(SimEnergy e, const PetscReal *x, const PetscR
   }
   PetscCall(PetscTime(&t1));
   ipc->stats.barrier_s += t1 - t0;
+  PetscCall(PetscLogEventEnd(ev_gradient, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
 
@@ -486,6 +498,7 @@ static PetscErrorCode Hessian_IPC(SimEnergy e, const PetscReal *x, const PetscRe
   PetscInt k = 0;
 
   PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(ev_hessian, 0, 0, 0, 0));
   PetscCall(PetscTime(&t0));
   for (PetscInt q = 0; q < ipc->pcons.n; q++) {
     const Cons *c = &ipc->pcons.c[q];
@@ -520,6 +533,7 @@ static PetscErrorCode Hessian_IPC(SimEnergy e, const PetscReal *x, const PetscRe
   }
   PetscCall(PetscTime(&t1));
   ipc->stats.barrier_s += t1 - t0;
+  PetscCall(PetscLogEventEnd(ev_hessian, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
 
@@ -559,6 +573,7 @@ static PetscErrorCode MaxStep_IPC(SimEnergy e, const PetscReal *x, const PetscRe
 
   PetscFunctionBeginUser;
   PetscCall(Ready(ipc));
+  PetscCall(PetscLogEventBegin(ev_ccd, 0, 0, 0, 0));
   PetscCall(PetscTime(&t0));
   S = ipc->surf;
   PetscCall(Candidates(ipc, x, p, a, 0, &ipc->pairs, &ee));
@@ -586,6 +601,7 @@ static PetscErrorCode MaxStep_IPC(SimEnergy e, const PetscReal *x, const PetscRe
   PetscCall(PetscTime(&t1));
   ipc->stats.ccd_s += t1 - t0;
   ipc->stats.ccds++;
+  PetscCall(PetscLogEventEnd(ev_ccd, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
 
@@ -677,6 +693,10 @@ static PetscErrorCode Admissible_IPC(SimEnergy e, const PetscReal *x, char *why,
   if (!ipc->check) PetscFunctionReturn(0);
   PetscCall(MinDistance(ipc, x, &dmin));
   ipc->stats.dmin = dmin, ipc->stats.contacts = ipc->cons.n;
+  ipc->checks++;
+  if (ipc->monitor)
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "ipc: step %" PetscInt_FMT ": %" PetscInt_FMT " contacts, min distance %.6g m (dhat %.6g), kappa %.6g, %" PetscInt_FMT " friction contacts\n",
+                          ipc->checks, ipc->cons.n, (double)(ipc->cons.n ? dmin : -1), (double)ipc->dhat, (double)ipc->kappa, ipc->nfric));
   if (!(dmin > 0)) {
     PetscCall(PetscSNPrintf(why, len, "a contact distance is %g (must be > 0)", (double)dmin));
     PetscFunctionReturn(0);
@@ -752,6 +772,15 @@ PetscErrorCode SimEnergyCreate_IPC(SimModel model, const char *prefix, SimEnergy
   PetscReal len;
 
   PetscFunctionBeginUser;
+  if (ev_build < 0) {
+    SimEvents ev;
+    PetscCall(SimEventsGet(&ev));
+    PetscCall(PetscLogEventRegister("IPCBuild", ev.classid, &ev_build));
+    PetscCall(PetscLogEventRegister("IPCValue", ev.classid, &ev_value));
+    PetscCall(PetscLogEventRegister("IPCGradient", ev.classid, &ev_gradient));
+    PetscCall(PetscLogEventRegister("IPCHessian", ev.classid, &ev_hessian));
+    PetscCall(PetscLogEventRegister("IPCCCD", ev.classid, &ev_ccd));
+  }
   PetscCall(PetscNew(&ipc));
   ipc->model = model;
   ipc->dhat_rel = 1e-3;
@@ -777,6 +806,7 @@ PetscErrorCode SimEnergyCreate_IPC(SimModel model, const char *prefix, SimEnergy
   PetscCall(PetscOptionsReal("-eps_v", "friction's static-to-dynamic velocity, m/s, > 0", "", ipc->eps_v, &ipc->eps_v, NULL));
   PetscCall(PetscOptionsInt("-friction_its", "lagged friction updates per step, >= 0", "", ipc->fric_its, &ipc->fric_its, NULL));
   PetscCall(PetscOptionsEnum("-broad", "broad phase", "", IPCBroadMethods, (PetscEnum)ipc->broad, (PetscEnum *)&ipc->broad, NULL));
+  PetscCall(PetscOptionsBool("-monitor", "print the contacts and the minimum distance after every step", "", ipc->monitor, &ipc->monitor, NULL));
   PetscCall(PetscOptionsBool("-check", "check every accepted state: distances > 0, no crossing, no inverted tet", "", ipc->check, &ipc->check, NULL));
   PetscOptionsEnd();
   PetscCheck((!pset || m3 == 3) && (!nset || n3 == 3) && (!cset || c3 == 3), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
