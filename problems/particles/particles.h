@@ -18,6 +18,9 @@
 #define SIM_PARTICLES_MASS "mass"
 #define SIM_PARTICLES_VOLUME "volume"
 #define SIM_PARTICLES_MATERIAL "material"
+/* The material id of static boundary particles (the walls and obstacles of the particle fluids,
+ * Akinci et al. 2012): they never move; methods without boundary particles refuse them. */
+#define SIM_PARTICLES_BOUNDARY_MATERIAL (-1)
 
 /* The box, its grid, and what the scene set; read by solvers. */
 typedef struct {
