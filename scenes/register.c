@@ -4,6 +4,7 @@
 
 /* A scene names the problem type it builds (problems/register.c). */
 #define ADD(name, help, fn) PetscCall(SimRegistryAddFor(reg, SIM_KIND_SCENE, name, help, (SimGenericFn)(fn), 0, "mesh"))
+#define ADD_PARTICLES(name, help, fn) PetscCall(SimRegistryAddFor(reg, SIM_KIND_SCENE, name, help, (SimGenericFn)(fn), 0, "particles"))
 #define ADD_GRID(name, help, fn) PetscCall(SimRegistryAddFor(reg, SIM_KIND_SCENE, name, help, (SimGenericFn)(fn), 0, "grid"))
 
 PetscErrorCode SimRegisterScenes(SimRegistry reg)
@@ -21,5 +22,12 @@ PetscErrorCode SimRegisterScenes(SimRegistry reg)
   ADD_GRID("taylor_green", "2D Taylor-Green vortex in a free-slip box, analytic decay (-taylor_green_n, -taylor_green_re; 0 = inviscid)", SimSceneCreate_TaylorGreen);
   ADD_GRID("lid_cavity", "2D lid-driven cavity, viscous (-lid_cavity_n, -lid_cavity_re)", SimSceneCreate_LidCavity);
   ADD_GRID("smoke_plume", "hot smoke rising from a floor inlet, 2D or 3D (-smoke_plume_dim, -smoke_plume_n)", SimSceneCreate_SmokePlume);
+  /* particle-fluid scenes: fluid and boundary particles for sph and pbf */
+  ADD_PARTICLES("tank", "fluid at rest in a tank of boundary particles, 2D or 3D (-tank_dim, -tank_n)", SimSceneCreate_Tank);
+  ADD_PARTICLES("dam_break", "dam break: a water column a x 2a collapsing in a tank, front vs Martin & Moyce 1952 (-dam_break_dim, -dam_break_n)",
+                SimSceneCreate_DamBreak);
+  ADD_PARTICLES("double_dam_break", "two water columns collapsing onto an obstacle in the middle of a tank (-double_dam_break_dim)",
+                SimSceneCreate_DoubleDamBreak);
+  ADD_PARTICLES("drop_pool", "a block of fluid dropping into a pool (-drop_pool_dim, -drop_pool_n)", SimSceneCreate_DropPool);
   PetscFunctionReturn(0);
 }

@@ -15,3 +15,7 @@ PetscErrorCode SimSceneCreate_Twist(SimScene);
 PetscErrorCode SimSceneCreate_TaylorGreen(SimScene);
 PetscErrorCode SimSceneCreate_LidCavity(SimScene);
 PetscErrorCode SimSceneCreate_SmokePlume(SimScene);
+PetscErrorCode SimSceneCreate_Tank(SimScene);
+PetscErrorCode SimSceneCreate_DamBreak(SimScene);
+PetscErrorCode SimSceneCreate_DoubleDamBreak(SimScene);
+PetscErrorCode SimSceneCreate_DropPool(SimScene);

@@ -17,6 +17,7 @@ PetscErrorCode SimSolverCreate_PD(SimSolver);
 PetscErrorCode SimSolverCreate_StableFluids(SimSolver);
 PetscErrorCode SimSolverCreate_PBD(SimSolver);
 PetscErrorCode SimSolverCreate_XPBD(SimSolver);
+PetscErrorCode SimSolverCreate_SPH(SimSolver);
 
 /* A solver names the problem types it advances (problems/register.c). */
 #define ADD(name, help, fn, flags, problems) PetscCall(SimRegistryAddFor(reg, SIM_KIND_SOLVER, name, help, (SimGenericFn)(fn), flags, problems))
@@ -44,5 +45,8 @@ PetscErrorCode SimRegisterSolvers(SimRegistry reg)
   /* grid solvers: Eulerian methods on grid scenes */
   ADD("stablefluids", "Stable Fluids on a MAC grid: semi-Lagrangian advection, smoke, viscosity, MGPCG projection (-sf_advection rk2|rk3|bfecc)",
       SimSolverCreate_StableFluids, SIM_REG_MPI, "grid");
+  /* particle fluids */
+  ADD("sph", "weakly compressible SPH: Tait EOS (gamma 7, c from -sph_mach), cubic/Wendland kernels, Akinci boundary particles, artificial viscosity, XSPH, CFL substeps",
+      SimSolverCreate_SPH, SIM_REG_MPI, "particles");
   PetscFunctionReturn(0);
 }
