@@ -218,7 +218,7 @@ PetscErrorCode BenchRunSuite(MPI_Comm comm, SimRegistry reg, const char *suite_f
   BenchProvenance prov;
   char *names[64], path[PETSC_MAX_PATH_LEN + 32], unused[BENCH_MESSAGE_LEN + 128] = "";
   PetscInt nnames = 64, n = 0;
-  PetscBool set_o, set_cases, plots;
+  PetscBool set_o, set_cases, plots, dry = PETSC_FALSE;
   char style[16];
   PetscLogDouble t0, t1;
 
@@ -230,6 +230,7 @@ PetscErrorCode BenchRunSuite(MPI_Comm comm, SimRegistry reg, const char *suite_f
   PetscCall(PetscOptionsString("-o", "output directory", "", bc.outdir, bc.outdir, sizeof(bc.outdir), &set_o));
   PetscCall(PetscOptionsStringArray("-bench_cases", "run only these cases", "", names, &nnames, &set_cases));
   PetscCall(PetscOptionsBool("-bench_verbose", "show every run's options and output", "", bc.verbose, &bc.verbose, NULL));
+  PetscCall(PetscOptionsBool("-bench_dry_run", "check the suite and the selection, list the cases, run nothing", "", dry, &dry, NULL));
   PetscCall(PetscStrncpy(style, suite->figure_style, sizeof(style)));
   PetscCall(PetscOptionsString("-bench_style", "figures: screen, or paper (one journal column)", "", style, style, sizeof(style), NULL));
   PetscOptionsEnd();
@@ -238,6 +239,17 @@ PetscErrorCode BenchRunSuite(MPI_Comm comm, SimRegistry reg, const char *suite_f
              style);
   bc.paper = (PetscBool)!strcmp(style, "paper");
   PetscCall(CheckSelection(suite, names, nnames));
+  if (dry) { /* the suite loaded and every selected case exists: say what a run would do */
+    for (PetscInt i = 0; i < suite->ncases; i++) {
+      const BenchCase *c = &suite->cases[i];
+      if (Selected(names, nnames, set_cases, c->name))
+        PetscCall(PetscPrintf(comm, "bench: case %s (%s, %" PetscInt_FMT " sweep point(s)) -> %s/\n", c->name, BenchMetricName(c->metric),
+                              BenchCaseNumPoints(c), bc.outdir));
+    }
+    for (PetscInt i = 0; i < nnames; i++) PetscCall(PetscFree(names[i]));
+    PetscCall(BenchSuiteDestroy(&suite));
+    PetscFunctionReturn(0);
+  }
   PetscCheck(!strchr(bc.outdir, '\''), comm, PETSC_ERR_ARG_WRONG,
              "-o: the output directory may not contain a single quote (got %s)", bc.outdir);
   PetscCall(SimMakeDirectory(bc.outdir));

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "benchmarks/suite.h"
+#include "framework/config.h"
 
 /* The metrics as data: name and the keys a case of that metric reads besides the common ones. */
 static const struct {
@@ -691,17 +692,21 @@ PetscErrorCode BenchSuiteLoad(MPI_Comm comm, const char *path, BenchSuite **suit
   Loader L = {0};
   FILE *f;
   char **values;
+  SimConfig cfg;
 
   PetscFunctionBeginUser;
   f = fopen(path, "r");
   PetscCheck(f, comm, PETSC_ERR_FILE_OPEN, "Cannot open suite file '%s': %s", path, strerror(errno));
   fclose(f);
+  /* malformed YAML, a key given twice ...: an error naming the file and line (framework/config.h) */
+  PetscCall(SimConfigRead(comm, path, &cfg));
   PetscCall(PetscNew(suite));
   PetscCall(PetscStrncpy((*suite)->path, path, sizeof((*suite)->path)));
   L.path = path;
   L.suite = *suite;
   PetscCall(PetscOptionsCreate(&L.db));
-  PetscCall(PetscOptionsInsertFileYAML(comm, L.db, path, PETSC_TRUE));
+  PetscCall(SimConfigInsert(&cfg, L.db, 0, NULL));
+  PetscCall(SimConfigFree(&cfg));
   /* before anything is read every key is "left": that is the list of keys */
   PetscCall(PetscOptionsLeftGet(L.db, &L.nkeys, &L.keys, &values));
   PetscCall(ReadSuite(&L));

@@ -174,6 +174,7 @@ PetscErrorCode SimEnergyCreate_Plane(SimModel model, const char *prefix, SimEner
 {
   Collider *c;
   PetscInt n3 = 3, p3 = 3;
+  PetscBool pset, nset;
   PetscReal len;
 
   PetscFunctionBeginUser;
@@ -182,10 +183,12 @@ PetscErrorCode SimEnergyCreate_Plane(SimModel model, const char *prefix, SimEner
   c->k = 1e4;
   c->normal[1] = 1;
   PetscOptionsBegin(model->comm, prefix, "Plane collider (penalty)", "");
-  PetscCall(PetscOptionsRealArray("-point", "a point on the plane (m)", "", c->point, &p3, NULL));
-  PetscCall(PetscOptionsRealArray("-normal", "normal pointing to the free side", "", c->normal, &n3, NULL));
+  PetscCall(PetscOptionsRealArray("-point", "a point on the plane (m)", "", c->point, &p3, &pset));
+  PetscCall(PetscOptionsRealArray("-normal", "normal pointing to the free side", "", c->normal, &n3, &nset));
   PetscCall(PetscOptionsReal("-stiffness", "penalty stiffness (N/m)", "", c->k, &c->k, NULL));
   PetscOptionsEnd();
+  PetscCheck((!pset || p3 == 3) && (!nset || n3 == 3), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-%spoint and -%snormal take 3 values x,y,z",
+             prefix, prefix);
   len = Vec3Norm(c->normal);
   PetscCheck(len > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%snormal must be a non-zero vector", prefix);
   PetscCheck(c->k > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%sstiffness must be > 0 (got %g)", prefix, (double)c->k);
@@ -199,6 +202,7 @@ PetscErrorCode SimEnergyCreate_Sphere(SimModel model, const char *prefix, SimEne
 {
   Collider *c;
   PetscInt p3 = 3;
+  PetscBool pset;
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&c));
@@ -207,10 +211,11 @@ PetscErrorCode SimEnergyCreate_Sphere(SimModel model, const char *prefix, SimEne
   c->radius = 0.5;
   c->sphere = PETSC_TRUE;
   PetscOptionsBegin(model->comm, prefix, "Sphere collider (penalty)", "");
-  PetscCall(PetscOptionsRealArray("-center", "center (m)", "", c->point, &p3, NULL));
+  PetscCall(PetscOptionsRealArray("-center", "center (m)", "", c->point, &p3, &pset));
   PetscCall(PetscOptionsReal("-radius", "radius (m)", "", c->radius, &c->radius, NULL));
   PetscCall(PetscOptionsReal("-stiffness", "penalty stiffness (N/m)", "", c->k, &c->k, NULL));
   PetscOptionsEnd();
+  PetscCheck(!pset || p3 == 3, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-%scenter takes 3 values x,y,z (got %" PetscInt_FMT ")", prefix, p3);
   PetscCheck(c->radius > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%sradius must be > 0 (got %g)", prefix, (double)c->radius);
   PetscCheck(c->k > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%sstiffness must be > 0 (got %g)", prefix, (double)c->k);
   PetscCall(SimEnergyCreate("sphere", SIM_ENERGY_POTENTIAL, &collider_ops, c, term));

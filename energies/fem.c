@@ -252,26 +252,51 @@ static PetscErrorCode PDStencil_FEM(SimEnergy term, PetscInt *vert, PetscReal *A
  * limits (the arap material's [s_min, s_max], Bouaziz et al. 2014 strain limiting) p = (U C V^T)^T
  * with F = U diag(s) V^T and C = diag(clamp(s_i, s_min, s_max)), the closest matrix whose singular
  * values lie in the band, so w/2 |F - U C V^T|^2 = W mu sum (s_i - c_i)^2 is the material's energy. */
+/* p_e = (U C V^T)^T (strain limits) or R^T of one element's F (9 values, row j of p = column j). */
+static PetscErrorCode ProjectOne_FEM(FEM *fem, PetscInt e, const PetscReal *F, PetscReal *pe)
+{
+  const PetscReal smin = fem->mat->par.strain_min, smax = fem->mat->par.strain_max;
+  PetscReal R[9];
+
+  PetscFunctionBeginUser;
+  if (smin == 1 && smax == 1) PetscCall(SimPolar3Warm(F, fem->pd_q + 4 * e, R, NULL));
+  else {
+    PetscReal U[9], sig[3], V[9];
+    PetscCall(SimSvd3(F, U, sig, V));
+    for (int k = 0; k < 3; k++) sig[k] = PetscMin(PetscMax(sig[k], smin), smax);
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) R[3 * i + j] = U[3 * i] * sig[0] * V[3 * j] + U[3 * i + 1] * sig[1] * V[3 * j + 1] + U[3 * i + 2] * sig[2] * V[3 * j + 2];
+  }
+  for (int j = 0; j < 3; j++)
+    for (int k = 0; k < 3; k++) pe[3 * j + k] = R[3 * k + j];
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode PDProject_FEM(SimEnergy term, const PetscReal *x, PetscReal *p)
 {
   FEM *fem = (FEM *)term->data;
-  const PetscReal smin = fem->mat->par.strain_min, smax = fem->mat->par.strain_max;
-  const PetscBool limits = (PetscBool)(smin != 1 || smax != 1);
 
   PetscFunctionBeginUser;
   DeformationGradients(fem, x);
-  for (PetscInt e = 0; e < fem->ntet; e++) {
-    PetscReal R[9], *pe = p + 9 * e;
-    if (!limits) PetscCall(SimPolar3Warm(fem->F + 9 * e, fem->pd_q + 4 * e, R, NULL));
-    else {
-      PetscReal U[9], sig[3], V[9];
-      PetscCall(SimSvd3(fem->F + 9 * e, U, sig, V));
-      for (int k = 0; k < 3; k++) sig[k] = PetscMin(PetscMax(sig[k], smin), smax);
-      for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) R[3 * i + j] = U[3 * i] * sig[0] * V[3 * j] + U[3 * i + 1] * sig[1] * V[3 * j + 1] + U[3 * i + 2] * sig[2] * V[3 * j + 2];
-    }
-    for (int j = 0; j < 3; j++)
-      for (int k = 0; k < 3; k++) pe[3 * j + k] = R[3 * k + j];
+  for (PetscInt e = 0; e < fem->ntet; e++) PetscCall(ProjectOne_FEM(fem, e, fem->F + 9 * e, p + 9 * e));
+  PetscFunctionReturn(0);
+}
+
+/* The same for the listed elements only, F from x directly (pbd/xpbd: one colour of a Gauss-Seidel
+ * sweep; the cache of F is left alone). */
+static PetscErrorCode PDProjectSome_FEM(SimEnergy term, const PetscReal *x, PetscInt n, const PetscInt *idx, PetscReal *p)
+{
+  FEM *fem = (FEM *)term->data;
+
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < n; q++) {
+    const PetscInt e = idx[q];
+    const PetscReal *B = fem->Dminv + 9 * e;
+    PetscReal Ds[9], F[9];
+    EdgeMatrix(x, fem->tet + 4 * e, Ds);
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) F[3 * i + j] = Ds[3 * i] * B[j] + Ds[3 * i + 1] * B[3 + j] + Ds[3 * i + 2] * B[6 + j];
+    PetscCall(ProjectOne_FEM(fem, e, F, p + 9 * q));
   }
   PetscFunctionReturn(0);
 }
@@ -328,7 +353,7 @@ PetscErrorCode SimFEMCreate(const char *name, PetscInt nv, const PetscReal *rest
 {
   static const SimEnergyOps ops = {.value = Value_FEM, .gradient = Gradient_FEM, .hessian = Hessian_FEM, .pattern = Pattern_FEM, .destroy = Destroy_FEM,
                                    .pd_count = PDCount_FEM, .pd_stencil = PDStencil_FEM, .pd_project = PDProject_FEM,
-                                   .save = Save_FEM, .load = Load_FEM};
+                                   .pd_project_some = PDProjectSome_FEM, .save = Save_FEM, .load = Load_FEM};
   FEM *fem;
 
   PetscFunctionBeginUser;

@@ -52,14 +52,16 @@ PetscErrorCode SimEnergyCreate_Gravity(SimModel model, const char *prefix, SimEn
   static const SimEnergyOps ops = {
       .value = Value_Gravity, .gradient = Gradient_Gravity, .destroy = Destroy_Gravity, .pd_count = PDCount_Gravity};
   PetscInt n = 3;
+  PetscBool set;
   const PetscScalar *mass;
   Gravity *g;
 
   PetscFunctionBeginUser;
   *term = NULL;
   PetscOptionsBegin(model->comm, prefix, "Gravity", "");
-  PetscCall(PetscOptionsRealArray("-gravity", "gravitational acceleration gx,gy,gz (m/s^2)", "", model->gravity, &n, NULL));
+  PetscCall(PetscOptionsRealArray("-gravity", "gravitational acceleration gx,gy,gz (m/s^2)", "", model->gravity, &n, &set));
   PetscOptionsEnd();
+  PetscCheck(!set || n == 3, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-%sgravity takes 3 values gx,gy,gz (got %" PetscInt_FMT ")", prefix ? prefix : "", n);
   if (model->gravity[0] == 0 && model->gravity[1] == 0 && model->gravity[2] == 0) PetscFunctionReturn(0);
   PetscCall(PetscNew(&g));
   g->ndof = 3 * model->nv;

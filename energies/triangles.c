@@ -252,6 +252,20 @@ static PetscErrorCode PDProject_Triangles(SimEnergy term, const PetscReal *x, Pe
   PetscFunctionReturn(0);
 }
 
+/* The same for the listed triangles only (pbd/xpbd: one colour of a Gauss-Seidel sweep). */
+static PetscErrorCode PDProjectSome_Triangles(SimEnergy term, const PetscReal *x, PetscInt n, const PetscInt *idx, PetscReal *p)
+{
+  Triangles *t = (Triangles *)term->data;
+
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < n; q++) {
+    PetscReal phi[6];
+    Deformation(t, idx[q], x, phi);
+    Polar32(phi, p + 6 * q);
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Destroy_Triangles(SimEnergy term)
 {
   Triangles *t = (Triangles *)term->data;
@@ -269,7 +283,7 @@ PetscErrorCode SimTrianglesCreate(const char *name, PetscInt nv, const PetscReal
   static const SimEnergyOps ops = {.value = Value_Triangles, .gradient = Gradient_Triangles, .hessian = Hessian_Triangles,
                                    .pattern = Pattern_Triangles, .destroy = Destroy_Triangles,
                                    .pd_count = PDCount_Triangles, .pd_stencil = PDStencil_Triangles,
-                                   .pd_project = PDProject_Triangles};
+                                   .pd_project = PDProject_Triangles, .pd_project_some = PDProjectSome_Triangles};
   Triangles *t;
 
   PetscFunctionBeginUser;

@@ -96,7 +96,10 @@ static PetscErrorCode Setup_Model(SimMaterial m)
 
 static PetscErrorCode Destroy_Model(SimMaterial m)
 {
+  const SimMaterialModel *mod = (const SimMaterialModel *)m->model;
+
   PetscFunctionBeginUser;
+  if (mod && mod->destroy) PetscCall(mod->destroy(m));
   PetscCall(PetscFree(m->data));
   PetscFunctionReturn(0);
 }

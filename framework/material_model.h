@@ -28,7 +28,7 @@ typedef struct {
  *   - where the energy is not `defined`: psi = +inf, and P or dP/dF requested is an error naming J;
  *   - the parameters become options -<prefix><material>_<name> (framework/material.h), checked against
  *     their ranges, listed by -help, then setup derives the constants;
- *   - destroy frees the data. */
+ *   - destroy calls the description's destroy (if any), then frees the data. */
 typedef struct {
   SimIsotropicEnergy sigma;
   SimInvariantEnergy invariants;
@@ -36,7 +36,8 @@ typedef struct {
   size_t size;
   const SimMaterialParam *params;
   PetscInt nparams;
-  PetscErrorCode (*setup)(SimMaterial); /* optional: constants from m->par and the parameters, checks */
+  PetscErrorCode (*setup)(SimMaterial);   /* optional: constants from m->par and the parameters, checks */
+  PetscErrorCode (*destroy)(SimMaterial); /* optional: frees what setup allocated (the data struct itself is the helper's) */
   PetscBool inversion_safe;             /* defined and smooth for det F <= 0 (tests check inverted F) */
   PetscBool strain_limits;              /* reads m->par.strain_min/max (arap) */
 } SimMaterialModel;

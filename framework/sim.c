@@ -202,6 +202,19 @@ static PetscErrorCode WriteSnapshot(SimRun r, PetscInt step, PetscReal t)
   PetscFunctionReturn(0);
 }
 
+/* A checkpoint file as a binary viewer without the .info side file (its per-Vec block sizes would
+ * pile up in the options database and apply to every VecLoad). */
+static PetscErrorCode OpenCheckpoint(MPI_Comm comm, const char *path, PetscFileMode mode, PetscViewer *viewer)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscViewerCreate(comm, viewer));
+  PetscCall(PetscViewerSetType(*viewer, PETSCVIEWERBINARY));
+  PetscCall(PetscViewerBinarySetSkipInfo(*viewer, PETSC_TRUE));
+  PetscCall(PetscViewerFileSetMode(*viewer, mode));
+  PetscCall(PetscViewerFileSetName(*viewer, path));
+  PetscFunctionReturn(0);
+}
+
 /* DIR/checkpoint_<step>.bin: the solver's time and step, the problem's state and the solver's
  * history (SimSolverSave). Written to a temporary name and renamed, so a crash never leaves a
  * truncated checkpoint under the final name. */
@@ -213,11 +226,7 @@ static PetscErrorCode WriteCheckpoint(SimRun r, PetscInt step)
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/checkpoint_%05" PetscInt_FMT ".bin", r->outdir, step));
   PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", path));
-  PetscCall(PetscViewerCreate(r->comm, &viewer));
-  PetscCall(PetscViewerSetType(viewer, PETSCVIEWERBINARY));
-  PetscCall(PetscViewerBinarySetSkipInfo(viewer, PETSC_TRUE));
-  PetscCall(PetscViewerFileSetMode(viewer, FILE_MODE_WRITE));
-  PetscCall(PetscViewerFileSetName(viewer, tmp));
+  PetscCall(OpenCheckpoint(r->comm, tmp, FILE_MODE_WRITE, &viewer));
   PetscCall(SimSolverSave(r->solver, viewer));
   PetscCall(PetscViewerDestroy(&viewer));
   if (r->io) PetscCheck(rename(tmp, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
@@ -233,11 +242,7 @@ static PetscErrorCode ReadCheckpoint(SimRun r)
   PetscFunctionBeginUser;
   PetscCall(PetscTestFile(r->restart, 'r', &exists));
   PetscCheck(exists, r->comm, PETSC_ERR_FILE_OPEN, "-restart: cannot read '%s'", r->restart);
-  PetscCall(PetscViewerCreate(r->comm, &viewer));
-  PetscCall(PetscViewerSetType(viewer, PETSCVIEWERBINARY));
-  PetscCall(PetscViewerBinarySetSkipInfo(viewer, PETSC_TRUE));
-  PetscCall(PetscViewerFileSetMode(viewer, FILE_MODE_READ));
-  PetscCall(PetscViewerFileSetName(viewer, r->restart));
+  PetscCall(OpenCheckpoint(r->comm, r->restart, FILE_MODE_READ, &viewer));
   PetscCall(SimSolverLoad(r->solver, viewer));
   PetscCall(PetscViewerDestroy(&viewer));
   PetscFunctionReturn(0);
@@ -313,11 +318,14 @@ PetscErrorCode SimRunExecute(SimRun r)
     PetscCall(SimSolverStep(r->solver, r->dt, &outcome));
     PetscCall(PetscTime(&t1));
     PetscCall(SimSolverGetTime(r->solver, &t, NULL));
-    if (outcome == SIM_STEP_NONFINITE) { /* stop: save the last good state, free everything, say what to try */
+    if (outcome == SIM_STEP_NONFINITE || outcome == SIM_STEP_FAILED) { /* stop: save the last good state, free everything, say what to try */
       PetscCall(SimProgressFinish(&o.progress, step, t));
       PetscCall(WriteLastGood(r, &o, path, sizeof(path)));
       PetscCall(SimCSVLogDestroy(&o.csv));
       PetscCall(SimPVDDestroy(&o.pvd));
+      PetscCheck(outcome != SIM_STEP_FAILED, r->comm, PETSC_ERR_ARG_OUTOFRANGE,
+                 "Step %" PetscInt_FMT " (t = %g s) of solver '%s' failed: %s. The last good state (step %" PetscInt_FMT ") is in %s.", step,
+                 (double)t, r->solver_name, stats->reason, step - 1, path);
       SETERRQ(r->comm, PETSC_ERR_FP,
               "Step %" PetscInt_FMT " (t = %g s) of solver '%s' produced a non-finite state (NaN or Inf). The last good state "
               "(step %" PetscInt_FMT ") is in %s. Try a smaller -dt (now %g) or an implicit integrator (-solver implicit_euler).",

@@ -100,7 +100,7 @@ PetscErrorCode SimSolverStep(SimSolver s, PetscReal dt, SimStepOutcome *outcome)
   PetscCall(SimProblemAfterStep(s->problem, s->time, dt));
   PetscCall(PetscLogEventEnd(s->ev.step, 0, 0, 0, 0));
   PetscCall(SimSolverIsFinite(s, &finite));
-  if (!finite) s->stats.outcome = SIM_STEP_NONFINITE;
+  if (!finite && s->stats.outcome != SIM_STEP_FAILED) s->stats.outcome = SIM_STEP_NONFINITE;
   s->time += dt;
   s->step++;
   if (outcome) *outcome = s->stats.outcome;

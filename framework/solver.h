@@ -12,6 +12,9 @@ typedef enum {
   SIM_STEP_OK = 0,
   SIM_STEP_NOT_CONVERGED, /* an inner solve hit its iteration limit; state is the last iterate */
   SIM_STEP_NONFINITE,     /* the new state has NaN/Inf: it must not be used */
+  SIM_STEP_FAILED,        /* the step cannot go on from this input (a particle left the box, an inverted
+                             cell, dt above the method's stability limit): stats.reason says what and
+                             what to change, the same on every rank; the new state must not be used */
 } SimStepOutcome;
 
 /* Per-step statistics (the CSV log and the benchmark harness read these). */
@@ -29,6 +32,7 @@ typedef struct {
   PetscInt rejected;        /* internal steps rejected by error control */
   PetscInt pattern_changes; /* times the Hessian's sparsity changed (contact sets): re-preallocated and
                                refactored symbolically */
+  char reason[256];         /* SIM_STEP_FAILED: the message naming what failed and what to change */
 } SimStepStats;
 /* What only some solvers record per step is not a field here but a named series the solver
  * offers (SimSolverGetSeries), e.g. pd's "elapsed_ms" and "reference_objective". */

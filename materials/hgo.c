@@ -4,7 +4,7 @@
 #include "framework/material_model.h"
 
 /* Holzapfel, Gasser, Ogden 2000 ("A new constitutive framework for arterial wall mechanics and a
- * comparative study of material models", eq. 2.17): one family of collagen fibres along the unit
+ * comparative study of material models", J. Elasticity 61): one family of collagen fibres along the unit
  * reference direction a adds
  *   psi_f = k1 / (2 k2) (exp(k2 (I4 - 1)^2) - 1),  I4 = a^T C a = |F a|^2,
  * active only where the fibres are stretched, I4 > 1 (they buckle rather than bear compression; beyond

@@ -2,13 +2,13 @@
 #include <stddef.h>
 #include "framework/material_model.h"
 
-/* Mooney 1940, Rivlin 1948; the compressible (decoupled) form of Bonet & Wood 2008, 6.6:
+/* Mooney 1940, Rivlin 1948; the compressible form with isochoric invariants (e.g. Bonet & Wood 2008):
  *   psi = C10 (Ibar_C - 3) + C01 (IIbar_C - 3) + kappa/2 (J - 1)^2,
  *   Ibar_C = J^(-2/3) I_C,  IIbar_C = J^(-4/3) II_C  (isochoric invariants, framework/linalg/isotropic.h).
  * At small strain it is linear elasticity with shear modulus 2 (C10 + C01) and bulk modulus kappa, so
  * the material keeps E and nu as its small-strain moduli: C10 + C01 = mu/2, kappa = lambda + 2/3 mu,
  * and its one parameter is how the shear stiffness splits between the two invariants,
- * c01_ratio = C01 / (C10 + C01) (0: a neo-Hookean solid; rubber fits give about 0.1 - 0.3).
+ * c01_ratio = C01 / (C10 + C01) (0: an isochoric neo-Hookean solid).
  * Undefined for J <= 0 (J^(-2/3)): psi = +inf there. */
 typedef struct {
   PetscReal c01_ratio;       /* the parameter */

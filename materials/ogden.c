@@ -4,7 +4,7 @@
 #include "framework/material_model.h"
 
 /* Ogden 1972 ("Large deformation isotropic elasticity: on the correlation of theory and experiment
- * for incompressible rubberlike solids"), in the decoupled compressible form (Holzapfel 2000, 6.5):
+ * for incompressible rubberlike solids"), in the decoupled compressible form (e.g. Holzapfel 2000):
  *   psi = sum_p c_p (J^(-alpha_p/3) S_p - 3) + kappa/2 (J - 1)^2,  S_p = sum_i s_i^alpha_p,
  * the isochoric stretches being lbar_i = J^(-1/3) s_i. With Ogden's psi = sum mu_p/alpha_p (...),
  * the small-strain shear modulus is sum mu_p alpha_p / 2; the material keeps E, nu as its

@@ -3,6 +3,7 @@
 #include "problems/register.h"
 #include "problems/mesh/mesh.h"
 #include "problems/grid/grid.h"
+#include "problems/rigid/rigid.h"
 #include "problems/particles/particles.h"
 
 #define ADD(name, help, fn, default_solver) \
@@ -13,9 +14,10 @@ PetscErrorCode SimRegisterProblems(SimRegistry reg)
   PetscFunctionBeginUser;
   ADD("mesh", "Lagrangian model: vertices with masses, pins and energy terms (x, v replicated on every rank)", SimProblemCreate_Mesh,
       "implicit_euler");
+  ADD("rigid", "rigid bodies (sphere, box) with x, q, v, omega, planes and joints (replicated on every rank)", SimProblemCreate_Rigid, "rigid");
   ADD("grid", "Eulerian box on a DMDA: domain, faces, initial and boundary fields; the solver keeps the fields", SimProblemCreate_Grid,
       "stablefluids");
   ADD("particles", "particles in a DMSwarm over a DMDA background grid, migrating with the grid's decomposition (MPM, SPH, PBF)",
-      SimProblemCreate_Particles, "");
+      SimProblemCreate_Particles, "mpm");
   PetscFunctionReturn(0);
 }

@@ -1,6 +1,7 @@
 /* The cloth scene: an n x m grid of masses with structural, shear and bending springs (the
  * classic mass-spring cloth of the seed notes), pinned at corners or along an edge. */
 #include "scenes/scenes.h"
+#include "framework/sizes.h"
 #include "energies/springs.h"
 #include "energies/attachments.h"
 #include "energies/triangles.h"
@@ -181,6 +182,12 @@ static PetscErrorCode Build_Cloth(SimScene scene, SimProblem problem)
   PetscCheck(kd >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cloth_damping must be >= 0 (got %g)", (double)kd);
   PetscCheck(kattach > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cloth_attach_stiffness must be > 0 (got %g N/m)", (double)kattach);
 
+  {
+    char opts[96];
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-cloth_n %" PetscInt_FMT " -cloth_m %" PetscInt_FMT, n, m));
+    PetscCall(SimCheckSize(PETSC_COMM_SELF, opts, "vertices", (PetscReal)n * m, 3));
+    PetscCall(SimCheckSize(PETSC_COMM_SELF, opts, "triangles", 2.0 * (n - 1) * (m - 1), 3));
+  }
   h = size / (n - 1);
   PetscCall(PetscMalloc3(3 * n * m, &xyz, 6 * (n - 1) * (m - 1), &tri, n + 4, &sel));
 #define V(i, j) ((j) * n + (i))

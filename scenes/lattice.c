@@ -1,6 +1,7 @@
 /* The lattice scene: an n^3 spring cube (structural, face-shear and bending springs) dropped on a
  * ground plane; its surface quads are output as triangles. */
 #include "scenes/scenes.h"
+#include "framework/sizes.h"
 #include "energies/springs.h"
 
 /* Appends the 2 triangles of every boundary quad of the n^3 grid, outward-oriented. */
@@ -57,6 +58,12 @@ static PetscErrorCode Build_Lattice(SimScene scene, SimProblem problem)
   PetscCheck(density > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-lattice_density must be > 0 (got %g)", (double)density);
   PetscCheck(k >= 0 && kd >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-lattice_k and -lattice_damping must be >= 0");
 
+  {
+    char opts[64];
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-lattice_n %" PetscInt_FMT, n));
+    PetscCall(SimCheckSize(PETSC_COMM_SELF, opts, "vertices", (PetscReal)n * n * n, 3));
+    PetscCall(SimCheckSize(PETSC_COMM_SELF, opts, "surface triangles", 12.0 * (n - 1) * (n - 1), 3));
+  }
   h = size / (n - 1);
   PetscCall(PetscMalloc1(3 * n * n * n, &xyz));
 #define V(i, j, k) (((k) * n + (j)) * n + (i))

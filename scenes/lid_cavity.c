@@ -2,6 +2,7 @@
  * slides at U to the right (no-slip walls everywhere); nu = U L / Re. At Re = 100 its steady
  * centreline profiles are tabulated by Ghia, Ghia and Shin (1982). */
 #include "scenes/scenes.h"
+#include "framework/sizes.h"
 
 typedef struct {
   PetscReal U, L, re;
@@ -33,6 +34,11 @@ static PetscErrorCode Build_LidCavity(SimScene scene, SimProblem problem)
   PetscCheck(n >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-lid_cavity_n must be >= 2 (got %" PetscInt_FMT ")", n);
   PetscCheck(lc->re > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-lid_cavity_re must be > 0 (got %g): the cavity is viscous",
              (double)lc->re);
+  {
+    char opts[64];
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-%s_n %" PetscInt_FMT, "lid_cavity", n));
+    PetscCall(SimCheckSize(PETSC_COMM_SELF, opts, "cells", (PetscReal)n * n, 4));
+  }
   p->dim = 2;
   p->n[0] = p->n[1] = n;
   p->n[2] = 1;

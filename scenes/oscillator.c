@@ -29,6 +29,12 @@ static PetscErrorCode Build_Oscillator(SimScene scene, SimProblem problem)
   PetscCheck(o->damping >= 0 && o->damping < 2 * PetscSqrtReal(o->k * o->mass), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "-oscillator_damping must be in [0, 2 sqrt(k m)) = [0, %g) (the analytic solution is for the underdamped case)",
              (double)(2 * PetscSqrtReal(o->k * o->mass)));
+  /* |A| >= L sends the mass through its anchor, where the spring's direction flips: the run is not
+   * the 1D oscillator whose exact solution the scene reports */
+  PetscCheck(PetscAbsReal(o->amplitude) < o->length, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
+             "-oscillator_amplitude %.6g is not smaller than the rest length -oscillator_length %.6g: the mass would pass through its "
+             "anchor (at x = L - |A| = %.6g), where the spring flips and the analytic solution no longer holds",
+             (double)o->amplitude, (double)o->length, (double)(o->length - PetscAbsReal(o->amplitude)));
   {
     /* the spring's rest length comes from the positions, so build at rest, then stretch */
     const PetscReal xyz[6] = {0, 0, 0, o->length, 0, 0};

@@ -4,8 +4,9 @@
 
 /* A scene names the problem type it builds (problems/register.c). */
 #define ADD(name, help, fn) PetscCall(SimRegistryAddFor(reg, SIM_KIND_SCENE, name, help, (SimGenericFn)(fn), 0, "mesh"))
-#define ADD_PARTICLES(name, help, fn) PetscCall(SimRegistryAddFor(reg, SIM_KIND_SCENE, name, help, (SimGenericFn)(fn), 0, "particles"))
+#define ADD_RIGID(name, help, fn) PetscCall(SimRegistryAddFor(reg, SIM_KIND_SCENE, name, help, (SimGenericFn)(fn), 0, "rigid"))
 #define ADD_GRID(name, help, fn) PetscCall(SimRegistryAddFor(reg, SIM_KIND_SCENE, name, help, (SimGenericFn)(fn), 0, "grid"))
+#define ADD_PARTICLES(name, help, fn) PetscCall(SimRegistryAddFor(reg, SIM_KIND_SCENE, name, help, (SimGenericFn)(fn), 0, "particles"))
 
 PetscErrorCode SimRegisterScenes(SimRegistry reg)
 {
@@ -18,10 +19,20 @@ PetscErrorCode SimRegisterScenes(SimRegistry reg)
   ADD("beam", "cantilever: a tet box clamped at x = 0 sagging under gravity (FEM; -beam_material)", SimSceneCreate_Beam);
   ADD("drop", "a soft elastic box falling on a ground plane (FEM; -drop_material)", SimSceneCreate_Drop);
   ADD("twist", "an elastic bar whose clamped ends turn in opposite directions (FEM, scripted pins; -twist_material)", SimSceneCreate_Twist);
+  /* rigid-body scenes: for the rigid solver (docs/rigid.md) */
+  ADD_RIGID("spin", "a free box spinning about a principal axis (-spin_axis major|intermediate|minor): the intermediate-axis flip", SimSceneCreate_Spin);
+  ADD_RIGID("bounce", "a box dropped flat on the ground with restitution e: rebounds to e^2 of its height (-bounce_restitution)", SimSceneCreate_Bounce);
+  ADD_RIGID("slope", "a box on an inclined plane with Coulomb friction: sticks below tan(angle) = mu (-slope_angle, -slope_friction)", SimSceneCreate_Slope);
+  ADD_RIGID("stack", "a stack of boxes on the ground (-stack_n, default 10)", SimSceneCreate_Stack);
+  ADD_RIGID("cradle", "Newton's cradle: spheres on rods (ball joints), restitution 1 (-cradle_n, -cradle_speed)", SimSceneCreate_Cradle);
+  ADD_RIGID("chain", "a chain of boxes linked by joints swinging from one end (-chain_n 20, -chain_joint ball|hinge|fixed)", SimSceneCreate_Chain);
   /* grid scenes: Eulerian problems for grid solvers (stablefluids) */
   ADD_GRID("taylor_green", "2D Taylor-Green vortex in a free-slip box, analytic decay (-taylor_green_n, -taylor_green_re; 0 = inviscid)", SimSceneCreate_TaylorGreen);
   ADD_GRID("lid_cavity", "2D lid-driven cavity, viscous (-lid_cavity_n, -lid_cavity_re)", SimSceneCreate_LidCavity);
   ADD_GRID("smoke_plume", "hot smoke rising from a floor inlet, 2D or 3D (-smoke_plume_dim, -smoke_plume_n)", SimSceneCreate_SmokePlume);
+  /* particle scenes: particles over a background grid for particle solvers (mpm) */
+  ADD_PARTICLES("jelly_blocks", "the 88-line MLS-MPM scene: three blocks (jelly, snow, fluid) fall in a box (-jelly_blocks_plastic, -jelly_blocks_dim)",
+                SimSceneCreate_JellyBlocks);
   /* particle-fluid scenes: fluid and boundary particles for sph and pbf */
   ADD_PARTICLES("tank", "fluid at rest in a tank of boundary particles, 2D or 3D (-tank_dim, -tank_n)", SimSceneCreate_Tank);
   ADD_PARTICLES("dam_break", "dam break: a water column a x 2a collapsing in a tank, front vs Martin & Moyce 1952 (-dam_break_dim, -dam_break_n)",

@@ -1,6 +1,7 @@
 /* The rope scene: a chain of n masses joined by springs, pinned at its first vertex, released
  * horizontally so that it swings down under gravity. */
 #include "scenes/scenes.h"
+#include "framework/sizes.h"
 #include "energies/springs.h"
 
 static PetscErrorCode Build_Rope(SimScene scene, SimProblem problem)
@@ -26,6 +27,11 @@ static PetscErrorCode Build_Rope(SimScene scene, SimProblem problem)
   PetscCheck(mass > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-rope_mass must be > 0 (got %g)", (double)mass);
   PetscCheck(k >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-rope_k must be >= 0 (got %g)", (double)k);
   PetscCheck(kd >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-rope_damping must be >= 0 (got %g)", (double)kd);
+  {
+    char opts[64];
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-rope_n %" PetscInt_FMT, n));
+    PetscCall(SimCheckSize(PETSC_COMM_SELF, opts, "vertices", (PetscReal)n, 3));
+  }
   PetscCall(PetscMalloc2(3 * n, &xyz, 2 * (n - 1), &seg));
   for (PetscInt i = 0; i < n; i++) {
     xyz[3 * i] = length * i / (n - 1);

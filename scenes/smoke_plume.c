@@ -5,6 +5,7 @@
  * temperature T each step (the heated inflow); buoyancy and vorticity confinement default to
  * values that make a plume that rises and curls. */
 #include "scenes/scenes.h"
+#include "framework/sizes.h"
 
 typedef struct {
   PetscInt dim;
@@ -77,6 +78,11 @@ static PetscErrorCode Build_SmokePlume(SimScene scene, SimProblem problem)
              "-smoke_plume_radius must be in (0, W/2) and -smoke_plume_width > 0 (got r = %g, W = %g)", (double)sp->r,
              (double)sp->W);
   PetscCheck(sp->U >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-smoke_plume_inflow must be >= 0 (got %g)", (double)sp->U);
+  {
+    char opts[96];
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-smoke_plume_n %" PetscInt_FMT " -smoke_plume_dim %" PetscInt_FMT, n, sp->dim));
+    PetscCall(SimCheckSize(PETSC_COMM_SELF, opts, "cells", 2.0 * n * n * (sp->dim == 3 ? n : 1), sp->dim + 3));
+  }
   sp->h = sp->W / n;
   PetscCheck(sp->r >= sp->h, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "-smoke_plume_radius %g is smaller than a cell (h = %g): no floor face would lie in the inlet; use a larger "

@@ -5,6 +5,7 @@
  * and tangential stress vanish on the box faces; its kinetic energy per unit depth decays as
  *   E(t) = rho U^2 L^2 / 4 e^{-4 nu k^2 t}. nu = U L / Re (Re = 0: inviscid, steady). */
 #include "scenes/scenes.h"
+#include "framework/sizes.h"
 
 typedef struct {
   PetscReal U, L, re, nu;
@@ -48,6 +49,11 @@ static PetscErrorCode Build_TaylorGreen(SimScene scene, SimProblem problem)
              (double)tg->re);
   PetscCheck(tg->L > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-taylor_green_l must be > 0 (got %g)", (double)tg->L);
   tg->nu = tg->re > 0 ? tg->U * tg->L / tg->re : 0;
+  {
+    char opts[64];
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-%s_n %" PetscInt_FMT, "taylor_green", n));
+    PetscCall(SimCheckSize(PETSC_COMM_SELF, opts, "cells", (PetscReal)n * n, 4));
+  }
   p->dim = 2;
   p->n[0] = p->n[1] = n;
   p->n[2] = 1;

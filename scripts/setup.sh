@@ -12,7 +12,7 @@ case "${1:-}" in
 esac
 
 packages=(build-essential cmake pkg-config git petsc-dev libsuitesparse-dev libopenmpi-dev openmpi-bin
-          libgsl-dev check libopenblas0-pthread libcairo2-dev gnuplot-nox valgrind)
+          libgsl-dev libyaml-dev check libopenblas0-pthread libcairo2-dev gnuplot-nox valgrind)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -38,5 +38,5 @@ if [ "$mode" = demo ]; then
   "$build/pbsim" run configs/cloth.yaml -o out/demo
   echo "pbsim setup: demo frames in out/demo (open out/demo/cloth.pvd in ParaView; PNG snapshots out/demo/*.png)"
 else
-  ctest --test-dir "$build" --output-on-failure -j 2
+  ctest --test-dir "$build" --output-on-failure -j 2 -LE "fuzz|valgrind"  # on request: ctest -L valgrind; ctest -L fuzz in a PBSIM_FUZZ build
 fi

@@ -17,6 +17,8 @@ PetscErrorCode SimSolverCreate_PD(SimSolver);
 PetscErrorCode SimSolverCreate_StableFluids(SimSolver);
 PetscErrorCode SimSolverCreate_PBD(SimSolver);
 PetscErrorCode SimSolverCreate_XPBD(SimSolver);
+PetscErrorCode SimSolverCreate_Rigid(SimSolver);
+PetscErrorCode SimSolverCreate_MPM(SimSolver);
 PetscErrorCode SimSolverCreate_SPH(SimSolver);
 
 /* A solver names the problem types it advances (problems/register.c). */
@@ -42,9 +44,13 @@ PetscErrorCode SimRegisterSolvers(SimRegistry reg)
   ADD("pbd", "position-based dynamics (Mueller et al. 2007) on the terms' constraint form: Gauss-Seidel in colour order or Jacobi, substeps (-pbd_iterations, -pbd_substeps, -pbd_stiffness)", SimSolverCreate_PBD, 0, "mesh");
   ADD("xpbd", "XPBD (Macklin et al. 2016): PBD with compliance 1/k, so the stiffness does not depend on iterations or dt; small steps (-pbd_substeps)", SimSolverCreate_XPBD, 0, "mesh");
   ADD("ts", "PETSc TS on the model as a first-order ODE: any -ts_type (rk, bdf, theta, alpha, ...), adaptive", SimSolverCreate_TS, 0, "mesh");
+  ADD("rigid", "rigid bodies by sequential impulses: contact with restitution and Coulomb friction, warm starting, ball/hinge/fixed joints (-rigid_iterations)", SimSolverCreate_Rigid, 0, "rigid");
   /* grid solvers: Eulerian methods on grid scenes */
   ADD("stablefluids", "Stable Fluids on a MAC grid: semi-Lagrangian advection, smoke, viscosity, MGPCG projection (-sf_advection rk2|rk3|bfecc)",
       SimSolverCreate_StableFluids, SIM_REG_MPI, "grid");
+  /* particle solvers: particles over a background grid */
+  ADD("mpm", "hybrid particle-grid: PIC, FLIP, APIC, MLS-MPM (-mpm_transfer), quadratic/cubic B-splines, plasticity (snow, sand, fluid)",
+      SimSolverCreate_MPM, SIM_REG_MPI, "particles");
   /* particle fluids */
   ADD("sph", "weakly compressible SPH: Tait EOS (gamma 7, c from -sph_mach), cubic/Wendland kernels, Akinci boundary particles, artificial viscosity, XSPH, CFL substeps",
       SimSolverCreate_SPH, SIM_REG_MPI, "particles");

@@ -1,5 +1,6 @@
 /* The box generator: a structured hexahedral grid split into Kuhn tetrahedra. */
 #include "framework/mesh/mesh.h"
+#include "framework/sizes.h"
 #include "framework/linalg/vec3.h"
 
 /* The 6 tets of the unit cube sharing the diagonal from corner 0 to corner 7 (corner c has
@@ -16,6 +17,12 @@ PetscErrorCode SimMeshCreateBox(const PetscInt n[3], const PetscReal lo[3], cons
   for (int d = 0; d < 3; d++) {
     PetscCheck(n[d] >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "A box needs at least one cell per side (got %" PetscInt_FMT " along axis %d)", n[d], d);
     PetscCheck(hi[d] > lo[d], PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "A box needs a positive extent along axis %d (got %g)", d, (double)(hi[d] - lo[d]));
+  }
+  {
+    char what[96];
+    PetscCall(PetscSNPrintf(what, sizeof(what), "A box of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " cells", n[0], n[1], n[2]));
+    PetscCall(SimCheckSize(PETSC_COMM_SELF, what, "vertices", (n[0] + 1.0) * (n[1] + 1.0) * (n[2] + 1.0), 3));
+    PetscCall(SimCheckSize(PETSC_COMM_SELF, what, "tetrahedra", 6.0 * n[0] * n[1] * n[2], 4));
   }
   PetscCall(PetscMemzero(mesh, sizeof(*mesh)));
   mesh->nv = nx * ny * nz;

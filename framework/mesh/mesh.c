@@ -1,6 +1,8 @@
 /* Mesh dispatch by file extension, and the derived topology (edges, bending pairs, boundary faces).
  */
 #include <errno.h>
+#include <math.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include "framework/mesh/mesh_impl.h"
@@ -36,6 +38,22 @@ static PetscErrorCode OrientTetsPositive(SimMesh *mesh)
   PetscFunctionReturn(0);
 }
 
+/* What every reader promises, checked once more for all of them before anyone indexes with it:
+ * vertices, finite coordinates, and every corner of every element a vertex. */
+static PetscErrorCode CheckMesh(const char *path, const SimMesh *mesh)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(mesh->nv > 0 && mesh->ntri + mesh->ntet > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Mesh file '%s' has no vertices or no elements",
+             path);
+  for (PetscInt i = 0; i < 3 * mesh->nv; i++)
+    PetscCheck(isfinite(mesh->xyz[i]), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Mesh file '%s': vertex %" PetscInt_FMT " has a coordinate that is not finite", path, i / 3);
+  for (PetscInt i = 0; i < 3 * mesh->ntri; i++)
+    PetscCheck(mesh->tri[i] >= 0 && mesh->tri[i] < mesh->nv, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Mesh file '%s': triangle %" PetscInt_FMT " refers to vertex %" PetscInt_FMT " of %" PetscInt_FMT, path, i / 3, mesh->tri[i], mesh->nv);
+  for (PetscInt i = 0; i < 4 * mesh->ntet; i++)
+    PetscCheck(mesh->tet[i] >= 0 && mesh->tet[i] < mesh->nv, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Mesh file '%s': tetrahedron %" PetscInt_FMT " refers to vertex %" PetscInt_FMT " of %" PetscInt_FMT, path, i / 4, mesh->tet[i], mesh->nv);
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimMeshRead(MPI_Comm comm, const char *path, SimMesh *mesh)
 {
   const SimMeshReaderEntry *reader = NULL;
@@ -59,10 +77,16 @@ PetscErrorCode SimMeshRead(MPI_Comm comm, const char *path, SimMesh *mesh)
   fp = fopen(path, "r");
   PetscCheck(fp, comm, PETSC_ERR_FILE_OPEN, "Cannot open mesh file '%s': %s", path,
              strerror(errno));
-  (void)fclose(fp);
+  {
+    struct stat st;
+    PetscBool regular = (PetscBool)(!fstat(fileno(fp), &st) && S_ISREG(st.st_mode));
+    (void)fclose(fp);
+    PetscCheck(regular, comm, PETSC_ERR_FILE_OPEN, "Mesh file '%s' is not a regular file (a directory?)", path);
+  }
 
   /* A failed reader leaves partial arrays in *mesh: free them so the caller has nothing to undo. */
   ierr = reader->read(path, mesh);
+  if (!ierr) ierr = CheckMesh(path, mesh);
   if (ierr) PetscCall(SimMeshFree(mesh));
   PetscCall(ierr);
   PetscCall(OrientTetsPositive(mesh));
@@ -273,33 +297,43 @@ PetscErrorCode SimMeshLineReaderOpen(const char *path, SimMeshLineReader *r)
   r->fp = fopen(path, "r");
   PetscCheck(r->fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot open mesh file '%s': %s", path,
              strerror(errno));
-  r->cap = 256;
-  PetscCall(PetscMalloc1(r->cap, &r->line));
+  /* getline (re)allocates the line with malloc: it is freed with free */
+  r->line = NULL;
+  r->cap = 0;
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode SimMeshLineReaderNext(SimMeshLineReader *r, PetscBool *more)
 {
-  size_t len = 0;
+  ssize_t len;
 
   PetscFunctionBeginUser;
   *more = PETSC_FALSE;
-  r->line[0] = 0;
-  /* fgets into a buffer that doubles until the whole line (up to its newline) fits. */
-  for (;;) {
-    if (!fgets(r->line + len, (int)(r->cap - len), r->fp)) break;
-    len += strlen(r->line + len);
-    if ((len > 0 && r->line[len - 1] == '\n') || len + 1 < r->cap) break;
-    PetscCall(PetscRealloc(2 * r->cap, &r->line));
-    r->cap *= 2;
+  errno = 0;
+  len = getline(&r->line, &r->cap, r->fp);
+  if (len < 0) {
+    PetscCheck(errno != ENOMEM, PETSC_COMM_SELF, PETSC_ERR_MEM, "%s:%" PetscInt_FMT ": a line too long to hold in memory", r->path, r->lineno + 1);
+    PetscCheck(!ferror(r->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "Error reading mesh file '%s' after line %" PetscInt_FMT ": %s", r->path,
+               r->lineno, strerror(errno));
+    if (r->line) r->line[0] = 0;
+    PetscFunctionReturn(0);
   }
-  PetscCheck(!ferror(r->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ,
-             "Error reading mesh file '%s' after line %" PetscInt_FMT, r->path, r->lineno);
-  if (len == 0 && feof(r->fp)) PetscFunctionReturn(0);
-  while (len > 0 && (r->line[len - 1] == '\n' || r->line[len - 1] == '\r'))
-    r->line[--len] = 0;
   r->lineno++;
+  PetscCheck(!memchr(r->line, 0, (size_t)len), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s:%" PetscInt_FMT ": contains a NUL byte: not a text file",
+             r->path, r->lineno);
+  while (len > 0 && (r->line[len - 1] == '\n' || r->line[len - 1] == '\r')) r->line[--len] = 0;
   *more = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimMeshLineReaderRemaining(SimMeshLineReader *r, size_t *bytes)
+{
+  struct stat st;
+  long at = ftell(r->fp);
+
+  PetscFunctionBeginUser;
+  *bytes = 0;
+  if (at >= 0 && !fstat(fileno(r->fp), &st) && st.st_size > at) *bytes = (size_t)(st.st_size - at);
   PetscFunctionReturn(0);
 }
 
@@ -307,7 +341,7 @@ PetscErrorCode SimMeshLineReaderClose(SimMeshLineReader *r)
 {
   PetscFunctionBeginUser;
   if (r->fp) (void)fclose(r->fp);
-  PetscCall(PetscFree(r->line));
+  free(r->line);
   PetscCall(PetscMemzero(r, sizeof(*r)));
   PetscFunctionReturn(0);
 }

@@ -11,10 +11,12 @@ typedef struct {
   PetscInt *tet;   /* 4*ntet, 0-based */
 } SimMesh;
 
-/* Reads a mesh by file extension: .obj (triangles; polygons fan-triangulated), .msh (Gmsh, via
- * DMPlex: tetrahedra, or triangles for a surface mesh), .node/.ele (TetGen; either name given).
- * A missing file, an unknown extension, or malformed content is an error naming the file (and the
- * line, where the reader knows it). */
+/* Reads a mesh by file extension: .obj (triangles; polygons fan-triangulated), .msh (Gmsh 2.2, 4.0,
+ * 4.1, ASCII or binary: tetrahedra, or triangles for a surface mesh), .node/.ele (TetGen; either
+ * name given). A missing file, an unknown extension, or malformed content is an error naming the
+ * file (and the line, where the reader knows it): an index that names no vertex, a coordinate that
+ * is not finite, a header count larger than the rest of the file (before anything is allocated),
+ * a NUL byte in a text format. */
 PetscErrorCode SimMeshRead(MPI_Comm comm, const char *path, SimMesh *mesh);
 PetscErrorCode SimMeshFree(SimMesh *mesh); /* accepts a zeroed mesh */
 

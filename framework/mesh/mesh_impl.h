@@ -26,4 +26,6 @@ typedef struct {
 PetscErrorCode SimMeshLineReaderOpen(const char *path, SimMeshLineReader *r);
 /* Advances to the next line; *more is PETSC_FALSE at the end of the file. */
 PetscErrorCode SimMeshLineReaderNext(SimMeshLineReader *r, PetscBool *more);
+/* Bytes left after the current position (for a header count that the rest of the file must hold). */
+PetscErrorCode SimMeshLineReaderRemaining(SimMeshLineReader *r, size_t *bytes);
 PetscErrorCode SimMeshLineReaderClose(SimMeshLineReader *r);

@@ -32,15 +32,17 @@ static PetscErrorCode NextDataLine(SimMeshLineReader *r, const char **s, PetscBo
 static PetscErrorCode ReadInt(SimMeshLineReader *r, const char **s, const char *what, PetscInt *val)
 {
   char *end;
-  long v;
+  long long v;
 
   PetscFunctionBeginUser;
-  v = strtol(*s, &end, 10);
+  while (isspace((unsigned char)**s)) (*s)++;
+  errno = 0;
+  v = strtoll(*s, &end, 10);
   PetscCheck(end != *s && (!*end || isspace((unsigned char)*end)), PETSC_COMM_SELF,
              PETSC_ERR_FILE_UNEXPECTED, "%s:%" PetscInt_FMT ": expected %s (an integer)", r->path,
              r->lineno, what);
-  PetscCheck(v >= PETSC_MIN_INT && v <= PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             "%s:%" PetscInt_FMT ": %s %ld is out of range", r->path, r->lineno, what, v);
+  PetscCheck(errno != ERANGE && v >= PETSC_MIN_INT && v <= PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s:%" PetscInt_FMT ": %s %.*s is out of range", r->path, r->lineno, what, (int)PetscMin(end - *s, 40), *s);
   *val = (PetscInt)v;
   *s = end;
   PetscFunctionReturn(0);
@@ -70,6 +72,20 @@ static PetscErrorCode ExpectMore(SimMeshLineReader *r, PetscBool more, const cha
   PetscFunctionReturn(0);
 }
 
+/* A header count the rest of the file cannot hold (each record takes at least `bytes` bytes with
+ * its newline, which the last may lack) is an error before anything is allocated for it. */
+static PetscErrorCode CheckRoom(SimMeshLineReader *r, PetscInt n, size_t bytes, const char *what)
+{
+  size_t left;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimMeshLineReaderRemaining(r, &left));
+  PetscCheck((size_t)n <= (left + 1) / bytes && n <= PETSC_MAX_INT / 4, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s:%" PetscInt_FMT ": the header announces %" PetscInt_FMT " %s, more than the rest of the file can hold", r->path, r->lineno, n,
+             what);
+  PetscFunctionReturn(0);
+}
+
 /* .node: "<#points> <dim = 3> <#attributes> <#markers>", then "<id> x y z [attributes] [marker]".
  * The first id sets the numbering base (0 or 1) that the .ele file uses too. */
 static PetscErrorCode ParseNode(SimMeshLineReader *r, SimMesh *mesh, PetscInt *base)
@@ -91,6 +107,7 @@ static PetscErrorCode ParseNode(SimMeshLineReader *r, SimMesh *mesh, PetscInt *b
   PetscCheck(dim == 3, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
              "%s:%" PetscInt_FMT ": dimension %" PetscInt_FMT ", only 3 is supported", r->path,
              r->lineno, dim);
+  PetscCall(CheckRoom(r, n, 8, "points"));
   PetscCall(PetscMalloc1(3 * n, &mesh->xyz));
   for (PetscInt i = 0; i < n; i++) {
     PetscInt id;
@@ -135,6 +152,7 @@ static PetscErrorCode ParseEle(SimMeshLineReader *r, SimMesh *mesh, PetscInt bas
   PetscCheck(per == 4 || per == 10, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
              "%s:%" PetscInt_FMT ": %" PetscInt_FMT " nodes per tetrahedron, expected 4 or 10",
              r->path, r->lineno, per);
+  PetscCall(CheckRoom(r, n, 10, "tetrahedra"));
   PetscCall(PetscMalloc1(4 * n, &mesh->tet));
   for (PetscInt e = 0; e < n; e++) {
     PetscInt id;

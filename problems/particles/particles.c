@@ -15,7 +15,8 @@ typedef struct {
   PetscInt nfields;
   char field[MAX_FIELDS][64];
   PetscInt bs[MAX_FIELDS];
-  /* the scene's particles until the swarm exists: n of them, 2*dim + 3 reals each */
+  PetscBool has_walls;
+  /* the scene's particles until the swarm exists: n of them, 2*dim + 4 reals each */
   PetscInt nadd, capadd;
   PetscReal *add;
   /* the last good state: every field's local data */
@@ -65,6 +66,101 @@ PetscErrorCode SimParticlesSetDomain(SimProblem p, PetscInt dim, const PetscReal
                (double)(hi[d] - lo[d]), (double)in->h);
   }
   pa->has_domain = PETSC_TRUE;
+  if (!pa->has_walls) in->walls.thickness = in->h;
+  PetscFunctionReturn(0);
+}
+
+const char *const SimParticlesBoundaryNames[] = {"sticky", "slip", "separate"};
+
+/* One boundary condition by name; what names the value in the message. */
+static PetscErrorCode ParseBoundary(MPI_Comm comm, const char *name, const char *what, SimParticlesBoundary *bc)
+{
+  PetscFunctionBeginUser;
+  for (int k = 0; k < 3; k++)
+    if (!strcmp(name, SimParticlesBoundaryNames[k])) {
+      *bc = (SimParticlesBoundary)k;
+      PetscFunctionReturn(0);
+    }
+  SETERRQ(comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "%s: unknown boundary condition '%s' (sticky, slip or separate)", what, name);
+}
+
+/* "bc" for every side or one per side, comma-separated (x-,x+,y-,y+[,z-,z+]). */
+static PetscErrorCode ParseWalls(MPI_Comm comm, PetscInt dim, const char *spec, const char *what, SimParticlesBoundary bc[6])
+{
+  char buf[256], *tok, *save = NULL;
+  PetscInt n = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(buf, spec, sizeof(buf)));
+  for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    PetscCheck(n < 2 * dim, comm, PETSC_ERR_ARG_SIZ, "%s: '%s' names more than the %" PetscInt_FMT " sides x-,x+,y-,y+%s", what, spec, 2 * dim,
+               dim == 3 ? ",z-,z+" : "");
+    PetscCall(ParseBoundary(comm, tok, what, &bc[n++]));
+  }
+  PetscCheck(n == 1 || n == 2 * dim, comm, PETSC_ERR_ARG_SIZ, "%s: '%s' gives %" PetscInt_FMT " conditions; give one for every side or %" PetscInt_FMT " (x-,x+,y-,y+%s)",
+             what, spec, n, 2 * dim, dim == 3 ? ",z-,z+" : "");
+  for (PetscInt k = n; k < 6; k++) bc[k] = bc[n == 1 ? 0 : k < 2 * dim ? k : 0];
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimParticlesSetWalls(SimProblem p, const char *bcs, PetscReal thickness, PetscReal friction)
+{
+  Particles *pa = NULL;
+  SimParticlesWalls *w;
+
+  PetscFunctionBeginUser;
+  PetscCall(GetParticles(p, &pa));
+  PetscCheck(pa->has_domain, p->comm, PETSC_ERR_ORDER, "Scene '%s': SimParticlesSetDomain comes before SimParticlesSetWalls", p->name);
+  w = &pa->info.walls;
+  PetscCall(ParseWalls(p->comm, pa->info.dim, bcs, "SimParticlesSetWalls", w->bc));
+  PetscCheck(thickness > 0 && friction >= 0, p->comm, PETSC_ERR_ARG_OUTOFRANGE, "Scene '%s': wall thickness must be > 0 and friction >= 0 (got %g, %g)",
+             p->name, (double)thickness, (double)friction);
+  w->thickness = thickness;
+  w->friction = friction;
+  pa->has_walls = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimParticlesAddCollider(SimProblem p, const SimParticlesCollider *c)
+{
+  Particles *pa = NULL;
+  SimParticlesInfo *in;
+
+  PetscFunctionBeginUser;
+  PetscCall(GetParticles(p, &pa));
+  in = &pa->info;
+  PetscCheck(in->ncolliders < SIM_PARTICLES_MAX_COLLIDERS, p->comm, PETSC_ERR_ARG_SIZ, "Scene '%s': at most %d colliders", p->name,
+             SIM_PARTICLES_MAX_COLLIDERS);
+  PetscCheck(!strcmp(c->shape, "plane") || !strcmp(c->shape, "sphere") || !strcmp(c->shape, "box"), p->comm, PETSC_ERR_ARG_UNKNOWN_TYPE,
+             "Scene '%s': unknown collider shape '%s' (plane, sphere or box)", p->name, c->shape);
+  PetscCheck(c->friction >= 0, p->comm, PETSC_ERR_ARG_OUTOFRANGE, "Scene '%s': collider friction must be >= 0 (got %g)", p->name, (double)c->friction);
+  if (!strcmp(c->shape, "plane"))
+    PetscCheck(c->b[0] * c->b[0] + c->b[1] * c->b[1] + c->b[2] * c->b[2] > 0, p->comm, PETSC_ERR_ARG_OUTOFRANGE, "Scene '%s': a plane collider needs a non-zero normal", p->name);
+  if (!strcmp(c->shape, "sphere")) PetscCheck(c->b[0] > 0, p->comm, PETSC_ERR_ARG_OUTOFRANGE, "Scene '%s': a sphere collider needs a radius > 0", p->name);
+  if (!strcmp(c->shape, "box"))
+    for (int d = 0; d < 3; d++)
+      PetscCheck(c->b[d] >= c->a[d], p->comm, PETSC_ERR_ARG_OUTOFRANGE, "Scene '%s': a box collider needs lo <= hi on every axis", p->name);
+  in->colliders[in->ncolliders++] = *c;
+  if (!strcmp(c->shape, "plane")) { /* unit normal */
+    PetscReal *nrm = in->colliders[in->ncolliders - 1].b, l = PetscSqrtReal(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
+    for (int d = 0; d < 3; d++) nrm[d] /= l;
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimParticlesSetMaterial(SimProblem p, PetscInt id, const SimParticlesMaterial *m)
+{
+  Particles *pa = NULL;
+  SimParticlesInfo *in;
+
+  PetscFunctionBeginUser;
+  PetscCall(GetParticles(p, &pa));
+  in = &pa->info;
+  PetscCheck(id >= 0 && id <= in->nmaterials && id < SIM_PARTICLES_MAX_MATERIALS, p->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "Scene '%s': material ids are described in order from 0 (next: %" PetscInt_FMT ", at most %d; got %" PetscInt_FMT ")", p->name, in->nmaterials,
+             SIM_PARTICLES_MAX_MATERIALS, id);
+  in->materials[id] = *m;
+  if (id == in->nmaterials) in->nmaterials++;
   PetscFunctionReturn(0);
 }
 
@@ -96,7 +192,7 @@ PetscErrorCode SimParticlesAdd(SimProblem p, PetscInt n, const PetscReal *x, con
   PetscCheck(pa->has_domain, p->comm, PETSC_ERR_ORDER, "Scene '%s': SimParticlesSetDomain comes before SimParticlesAdd", p->name);
   PetscCheck(!pa->swarm, p->comm, PETSC_ERR_ORDER, "Scene '%s': particles are added in the scene's build, before the swarm exists", p->name);
   dim = pa->info.dim;
-  rec = 2 * dim + 3;
+  rec = 2 * dim + 4;
   if (pa->nadd + n > pa->capadd) {
     pa->capadd = PetscMax(2 * pa->capadd, pa->nadd + n);
     PetscCall(PetscRealloc(sizeof(PetscReal) * rec * pa->capadd, &pa->add));
@@ -111,6 +207,7 @@ PetscErrorCode SimParticlesAdd(SimProblem p, PetscInt n, const PetscReal *x, con
     r[2 * dim] = m[i];
     r[2 * dim + 1] = vol[i];
     r[2 * dim + 2] = material ? material[i] : 0;
+    r[2 * dim + 3] = (PetscReal)(pa->nadd + i);
   }
   pa->nadd += n;
   PetscFunctionReturn(0);
@@ -159,10 +256,10 @@ static PetscErrorCode OwnerRank(Particles *pa, const PetscReal *x, PetscMPIInt *
 static PetscErrorCode CreateSwarm(SimProblem p, Particles *pa)
 {
   const SimParticlesInfo *in = &pa->info;
-  const PetscInt dim = in->dim, rec = 2 * dim + 3;
+  const PetscInt dim = in->dim, rec = 2 * dim + 4;
   PetscMPIInt rank;
   PetscInt nmine = 0, k = 0;
-  PetscReal *x, *v, *m, *vol, *mat;
+  PetscReal *x, *v, *m, *vol, *mat, *id;
 
   PetscFunctionBeginUser;
   if (dim == 2)
@@ -192,15 +289,17 @@ static PetscErrorCode CreateSwarm(SimProblem p, Particles *pa)
   PetscCall(DMSwarmGetField(pa->swarm, SIM_PARTICLES_MASS, NULL, NULL, (void **)&m));
   PetscCall(DMSwarmGetField(pa->swarm, SIM_PARTICLES_VOLUME, NULL, NULL, (void **)&vol));
   PetscCall(DMSwarmGetField(pa->swarm, SIM_PARTICLES_MATERIAL, NULL, NULL, (void **)&mat));
+  PetscCall(DMSwarmGetField(pa->swarm, SIM_PARTICLES_ID, NULL, NULL, (void **)&id));
   for (PetscInt i = 0; i < pa->nadd; i++) {
     const PetscReal *r = pa->add + rec * i;
     PetscMPIInt owner;
     PetscCall(OwnerRank(pa, r, &owner));
     if (owner != rank) continue;
     for (PetscInt d = 0; d < dim; d++) x[dim * k + d] = r[d], v[dim * k + d] = r[dim + d];
-    m[k] = r[2 * dim], vol[k] = r[2 * dim + 1], mat[k] = r[2 * dim + 2];
+    m[k] = r[2 * dim], vol[k] = r[2 * dim + 1], mat[k] = r[2 * dim + 2], id[k] = r[2 * dim + 3];
     k++;
   }
+  PetscCall(DMSwarmRestoreField(pa->swarm, SIM_PARTICLES_ID, NULL, NULL, (void **)&id));
   PetscCall(DMSwarmRestoreField(pa->swarm, SIM_PARTICLES_MATERIAL, NULL, NULL, (void **)&mat));
   PetscCall(DMSwarmRestoreField(pa->swarm, SIM_PARTICLES_VOLUME, NULL, NULL, (void **)&vol));
   PetscCall(DMSwarmRestoreField(pa->swarm, SIM_PARTICLES_MASS, NULL, NULL, (void **)&m));
@@ -315,6 +414,15 @@ static PetscErrorCode SetUp_Particles(SimProblem p)
   PetscCheck(pa->nadd > 0, p->comm, PETSC_ERR_ARG_WRONGSTATE, "Scene '%s' added no particles", p->name);
   PetscCall(PetscOptionsGetRealArray(NULL, NULL, "-gravity", in->gravity, &n, &set));
   PetscCheck(!set || n == 3, p->comm, PETSC_ERR_ARG_SIZ, "-gravity takes three values gx,gy,gz (got %" PetscInt_FMT ")", n);
+  { /* the walls: -walls, -wall_thickness, -wall_friction */
+    char spec[256];
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-walls", spec, sizeof(spec), &set));
+    if (set) PetscCall(ParseWalls(p->comm, in->dim, spec, "-walls", in->walls.bc));
+    PetscCall(PetscOptionsGetReal(NULL, NULL, "-wall_thickness", &in->walls.thickness, NULL));
+    PetscCall(PetscOptionsGetReal(NULL, NULL, "-wall_friction", &in->walls.friction, NULL));
+    PetscCheck(in->walls.thickness > 0 && in->walls.friction >= 0, p->comm, PETSC_ERR_ARG_OUTOFRANGE,
+               "-wall_thickness must be > 0 and -wall_friction >= 0 (got %g, %g)", (double)in->walls.thickness, (double)in->walls.friction);
+  }
   for (int d = 0; d < 3; d++) box[d] = in->lo[d], box[3 + d] = in->hi[d];
   PetscCall(SimCameraFit(2, box, 0.05, &pa->camera));
   if (in->dim == 2) pa->camera.azimuth = 0, pa->camera.elevation = 0; /* straight at the plane */
@@ -636,5 +744,6 @@ PetscErrorCode SimProblemCreate_Particles(SimProblem p)
   PetscCall(SimParticlesRegisterField(p, SIM_PARTICLES_MASS, 1));
   PetscCall(SimParticlesRegisterField(p, SIM_PARTICLES_VOLUME, 1));
   PetscCall(SimParticlesRegisterField(p, SIM_PARTICLES_MATERIAL, 1));
+  PetscCall(SimParticlesRegisterField(p, SIM_PARTICLES_ID, 1));
   PetscFunctionReturn(0);
 }

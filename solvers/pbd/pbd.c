@@ -30,6 +30,7 @@ typedef struct {
   PetscReal *p;        /* nc*nrows*3: projections (in `order` position when the term projects some) */
   PetscReal *lambda;   /* nc*nrows*3: XPBD multipliers of the current substep */
   PetscReal *Sinv;     /* nc*nrows*nrows: (A W A^T + alpha~ I)^+ for the current substep length */
+  PetscReal *at;       /* nc: alpha~ = 1/(w h^2) for the current substep length (XPBD; 0 for PBD) */
   PetscReal *jscale;   /* nc: Jacobi scale omega / (largest constraint count of the stencil's vertices) */
   PetscReal stiffness; /* PBD: k in [0, 1] (Müller et al. 2007, Sec. 3.3) */
 } PBDBlock;
@@ -153,7 +154,7 @@ static PetscErrorCode Setup_PBD(SimSolver s)
       char opt[128];
       b->term = e, b->nc = nc, b->nvert = nvert, b->nrows = nrows;
       PetscCall(PetscMalloc4(nc * nvert, &b->vert, nc * nrows * nvert, &b->A, nc, &b->w, 3 * nc * nrows, &b->p));
-      PetscCall(PetscMalloc3(3 * nc * nrows, &b->lambda, nc * nrows * nrows, &b->Sinv, nc, &b->jscale));
+      PetscCall(PetscMalloc4(3 * nc * nrows, &b->lambda, nc * nrows * nrows, &b->Sinv, nc, &b->jscale, nc, &b->at));
       PetscCall(e->ops.pd_stencil(e, b->vert, b->A, b->w));
       for (PetscInt c = 0; c < nc; c++)
         PetscCheck(b->w[c] >= 0, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: term '%s', constraint %" PetscInt_FMT ": weight %g < 0", s->type,
@@ -201,6 +202,7 @@ static PetscErrorCode BuildSinv(PBD *d, PetscReal h)
       const PetscReal *Ac = b->A + c * nr * nv;
       const PetscReal at = (d->xpbd && b->w[c] > 0) ? 1.0 / (b->w[c] * h * h) : 0;
       PetscReal S[9] = {0}, lam[3], Q[9], tol, *Si = b->Sinv + c * nr * nr;
+      b->at[c] = at;
       for (PetscInt r = 0; r < nr * nr; r++) Si[r] = 0;
       if (b->w[c] == 0) continue;
       for (PetscInt r = 0; r < nr; r++)
@@ -226,14 +228,16 @@ static PetscErrorCode BuildSinv(PBD *d, PetscReal h)
 }
 
 /* One constraint block's correction (Macklin et al. 2016 eqs. 17-18, per block):
- *   dlambda = Sinv (-C - alpha~ lambda),   C = A x_c - p   (nrows x 3),
- * returned in dl; adds |C + alpha~ lambda|^2 to *res. */
-static inline void Correction(const PBDBlock *b, PetscInt c, const PetscReal *x, const PetscReal *p, PetscReal at, PetscReal *dl, PetscReal *res)
+ *   dlambda = Sinv (-C - alpha~ lambda),   C = A x_c - p   (nr x 3),
+ * then lambda += s dlambda and x_a += s invm_a sum_r A_ra dlambda_r (writing into xw, reading x);
+ * adds |C + alpha~ lambda|^2 to *res. Always inlined with literal nv, nr (see Kernel) so that the
+ * loops unroll for the common stencils. */
+static inline __attribute__((always_inline)) void Update(const PBDBlock *b, PetscInt c, const PetscReal *x, PetscReal *xw, const PetscReal *p, PetscReal s,
+                                                         const PetscReal *invm, PetscReal *res, const PetscInt nv, const PetscInt nr)
 {
-  const PetscInt nv = b->nvert, nr = b->nrows;
   const PetscInt *vc = b->vert + c * nv;
-  const PetscReal *Ac = b->A + c * nr * nv, *Si = b->Sinv + c * nr * nr, *lam = b->lambda + 3 * nr * c;
-  PetscReal rhs[3 * PBD_MAX_ROWS];
+  const PetscReal *Ac = b->A + c * nr * nv, *Si = b->Sinv + c * nr * nr, at = b->at[c];
+  PetscReal *lam = b->lambda + 3 * nr * c, rhs[3 * PBD_MAX_ROWS], dl[3 * PBD_MAX_ROWS];
 
   for (PetscInt r = 0; r < nr; r++)
     for (int k = 0; k < 3; k++) {
@@ -246,32 +250,50 @@ static inline void Correction(const PBDBlock *b, PetscInt c, const PetscReal *x,
     for (int k = 0; k < 3; k++) {
       PetscReal sum = 0;
       for (PetscInt q = 0; q < nr; q++) sum += Si[r * nr + q] * rhs[3 * q + k];
-      dl[3 * r + k] = sum;
+      dl[3 * r + k] = s * sum;
+      lam[3 * r + k] += dl[3 * r + k];
     }
-}
-
-/* x_a += s invm_a sum_r A_ra dl_r: the position change of a multiplier change dl (scaled by s). */
-static inline void Apply(const PBDBlock *b, PetscInt c, const PetscReal *invm, const PetscReal *dl, PetscReal s, PetscReal *x)
-{
-  const PetscInt nv = b->nvert, nr = b->nrows;
-  const PetscInt *vc = b->vert + c * nv;
-  const PetscReal *Ac = b->A + c * nr * nv;
-
   for (PetscInt a = 0; a < nv; a++) {
-    const PetscReal wa = s * invm[vc[a]];
-    if (wa == 0) continue;
+    const PetscReal wa = invm[vc[a]];
     for (int k = 0; k < 3; k++) {
       PetscReal sum = 0;
       for (PetscInt r = 0; r < nr; r++) sum += Ac[r * nv + a] * dl[3 * r + k];
-      x[3 * vc[a] + k] += wa * sum;
+      xw[3 * vc[a] + k] += wa * sum;
     }
+  }
+}
+
+/* The constraints order[lo .. hi) of a block, Gauss-Seidel (xw = x) or Jacobi (xw = the
+ * accumulator, scale jscale), with the stencil's sizes as literals. */
+static inline __attribute__((always_inline)) void Kernel(const PBDBlock *b, PetscInt lo, PetscInt hi, PetscBool gs, PetscBool some, PetscReal kk,
+                                                         const PetscReal *invm, const PetscReal *x, PetscReal *xw, PetscReal *res, const PetscInt nv,
+                                                         const PetscInt nr)
+{
+  for (PetscInt q = lo; q < hi; q++) {
+    const PetscInt c = gs ? b->order[q] : q;
+    Update(b, c, x, xw, b->p + 3 * nr * (some ? q : c), gs ? kk : kk * b->jscale[c], invm, res, nv, nr);
+  }
+}
+
+/* Dispatch on the stencil: springs (2, 1), colliders and attachments (1, 1), triangles (3, 2),
+ * bending (4, 1), tets (4, 3); anything else through the general loop. */
+static void RunKernel(const PBDBlock *b, PetscInt lo, PetscInt hi, PetscBool gs, PetscBool some, PetscReal kk, const PetscReal *invm, const PetscReal *x,
+                      PetscReal *xw, PetscReal *res)
+{
+  switch (b->nvert * 8 + b->nrows) {
+  case 2 * 8 + 1: Kernel(b, lo, hi, gs, some, kk, invm, x, xw, res, 2, 1); break;
+  case 1 * 8 + 1: Kernel(b, lo, hi, gs, some, kk, invm, x, xw, res, 1, 1); break;
+  case 3 * 8 + 2: Kernel(b, lo, hi, gs, some, kk, invm, x, xw, res, 3, 2); break;
+  case 4 * 8 + 1: Kernel(b, lo, hi, gs, some, kk, invm, x, xw, res, 4, 1); break;
+  case 4 * 8 + 3: Kernel(b, lo, hi, gs, some, kk, invm, x, xw, res, 4, 3); break;
+  default: Kernel(b, lo, hi, gs, some, kk, invm, x, xw, res, b->nvert, b->nrows);
   }
 }
 
 /* One Gauss-Seidel sweep: term by term, colour by colour, each constraint corrected at the
  * positions its predecessors left. A term with pd_project_some projects one colour at a time;
  * otherwise its projections are taken once at the start of the sweep. */
-static PetscErrorCode SweepGaussSeidel(PBD *d, PetscReal h, PetscReal *x)
+static PetscErrorCode SweepGaussSeidel(PBD *d, PetscReal *x)
 {
   PetscFunctionBeginUser;
   for (PetscInt k = 0; k < d->nblocks; k++) {
@@ -283,14 +305,7 @@ static PetscErrorCode SweepGaussSeidel(PBD *d, PetscReal h, PetscReal *x)
     for (PetscInt col = 0; col < b->ncolor; col++) {
       const PetscInt lo = b->color_off[col], hi = b->color_off[col + 1];
       if (some) PetscCall(b->term->ops.pd_project_some(b->term, x, hi - lo, b->order + lo, b->p + 3 * nr * lo));
-      for (PetscInt q = lo; q < hi; q++) {
-        const PetscInt c = b->order[q];
-        const PetscReal at = (d->xpbd && b->w[c] > 0) ? 1.0 / (b->w[c] * h * h) : 0;
-        PetscReal dl[3 * PBD_MAX_ROWS];
-        Correction(b, c, x, b->p + 3 * nr * (some ? q : c), at, dl, &d->residual);
-        for (PetscInt r = 0; r < 3 * nr; r++) b->lambda[3 * nr * c + r] += kk * dl[r];
-        Apply(b, c, d->invm, dl, kk, x);
-      }
+      RunKernel(b, lo, hi, PETSC_TRUE, some, kk, d->invm, x, x, &d->residual);
     }
   }
   PetscFunctionReturn(0);
@@ -298,22 +313,15 @@ static PetscErrorCode SweepGaussSeidel(PBD *d, PetscReal h, PetscReal *x)
 
 /* One Jacobi sweep: every correction from the sweep's starting positions, summed, each scaled by
  * jscale (omega over the largest vertex count of its stencil). */
-static PetscErrorCode SweepJacobi(PBD *d, PetscReal h, PetscInt n, PetscReal *x)
+static PetscErrorCode SweepJacobi(PBD *d, PetscInt n, PetscReal *x)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscArrayzero(d->dx, n));
   for (PetscInt k = 0; k < d->nblocks; k++) {
     PBDBlock *b = &d->block[k];
-    const PetscInt nr = b->nrows;
     const PetscReal kk = d->xpbd ? 1 : 1 - PetscPowReal(1 - b->stiffness, 1.0 / d->iterations);
     PetscCall(b->term->ops.pd_project(b->term, x, b->p));
-    for (PetscInt c = 0; c < b->nc; c++) {
-      const PetscReal at = (d->xpbd && b->w[c] > 0) ? 1.0 / (b->w[c] * h * h) : 0, s = kk * b->jscale[c];
-      PetscReal dl[3 * PBD_MAX_ROWS];
-      Correction(b, c, x, b->p + 3 * nr * c, at, dl, &d->residual);
-      for (PetscInt r = 0; r < 3 * nr; r++) b->lambda[3 * nr * c + r] += s * dl[r];
-      Apply(b, c, d->invm, dl, s, d->dx);
-    }
+    RunKernel(b, 0, b->nc, PETSC_FALSE, PETSC_FALSE, kk, d->invm, x, d->dx, &d->residual);
   }
   for (PetscInt i = 0; i < n; i++) x[i] += d->dx[i];
   PetscFunctionReturn(0);
@@ -349,8 +357,8 @@ static PetscErrorCode Step_PBD(SimSolver s, PetscReal dt)
     PetscCall(PetscLogEventBegin(s->ev.solve, 0, 0, 0, 0));
     for (PetscInt it = 0; it < d->iterations; it++) {
       d->residual = 0;
-      if (d->method == 0) PetscCall(SweepGaussSeidel(d, h, x));
-      else PetscCall(SweepJacobi(d, h, n, x));
+      if (d->method == 0) PetscCall(SweepGaussSeidel(d, x));
+      else PetscCall(SweepJacobi(d, n, x));
     }
     PetscCall(PetscLogEventEnd(s->ev.solve, 0, 0, 0, 0));
     for (PetscInt i = 0; i < m->nv; i++)
@@ -398,7 +406,7 @@ static PetscErrorCode Destroy_PBD(SimSolver s)
   for (PetscInt k = 0; k < d->nblocks; k++) {
     PBDBlock *b = &d->block[k];
     PetscCall(PetscFree4(b->vert, b->A, b->w, b->p));
-    PetscCall(PetscFree3(b->lambda, b->Sinv, b->jscale));
+    PetscCall(PetscFree4(b->lambda, b->Sinv, b->jscale, b->at));
     PetscCall(PetscFree(b->color_off));
     PetscCall(PetscFree(b->order));
   }

@@ -27,3 +27,8 @@ pbsim_cli_test(NAME bad.material_parameter_counts ARGS run -scene drop -drop_mat
                -steps 1 -o ${PBSIM_TEST_OUT}/bad_ogden FAIL EXPECT "-drop_ogden_alpha has 2 values and -drop_ogden_weight 1: give them as many")
 pbsim_cli_test(NAME bad.material_parameter_setup ARGS run -scene drop -drop_material ogden -drop_ogden_alpha 0.01 -steps 1
                -o ${PBSIM_TEST_OUT}/bad_ogden2 FAIL EXPECT "-drop_ogden_alpha value 1 is 0.01: an exponent must be at least 0.05")
+
+# docs/materials.md's worked example is materials/mooney_rivlin.c itself (test_add_material builds that file).
+add_test(NAME docs.materials_example COMMAND ${CMAKE_COMMAND} -DDOC=${CMAKE_SOURCE_DIR}/docs/materials.md
+         -DFILE=${CMAKE_SOURCE_DIR}/materials/mooney_rivlin.c -DNAME=materials/mooney_rivlin.c
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/doc_listing.cmake)

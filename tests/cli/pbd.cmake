@@ -7,7 +7,7 @@ pbsim_cli_test(NAME run.cloth_pbd_jacobi ARGS run -scene cloth -cloth_n 10 -solv
                -steps 3 -strict_options -o ${PBSIM_TEST_OUT}/cloth_pbd EXPECT "done: 3 steps")
 pbsim_cli_test(NAME run.beam_xpbd ARGS run -scene beam -beam_n 6 -beam_material arap -solver xpbd -steps 3 -strict_options
                -o ${PBSIM_TEST_OUT}/beam_xpbd EXPECT "done: 3 steps")
-pbsim_cli_test(NAME run.cloth_fem_sphere_xpbd ARGS run -scene cloth -cloth_n 8 -cloth_model fem -colliders sphere -sphere_center 0,-0.4,0
+pbsim_cli_test(NAME run.cloth_fem_sphere_xpbd ARGS run -scene cloth -cloth_n 8 -cloth_model fem -colliders sphere -sphere_center 0,-0.55,0
                -solver xpbd -steps 3 -strict_options -o ${PBSIM_TEST_OUT}/cloth_fem_xpbd EXPECT "done: 3 steps")
 pbsim_cli_test(NAME bad.xpbd_damping ARGS run -scene cloth -cloth_n 6 -solver xpbd -cloth_damping 0.5 -steps 1 -o ${PBSIM_TEST_OUT}/pbd_bad
                FAIL EXPECT "energy term 'spring_damping'")
@@ -15,3 +15,6 @@ pbsim_cli_test(NAME bad.xpbd_fem_material ARGS run -scene beam -beam_n 2 -solver
                EXPECT "arap")
 pbsim_cli_test(NAME bad.pbd_iterations ARGS run -scene cloth -cloth_n 4 -solver pbd -pbd_iterations 0 -steps 1 -o ${PBSIM_TEST_OUT}/pbd_bad
                FAIL EXPECT "-pbd_iterations 0 is out of range")
+# The constrained-dynamics suite runs end to end on its sag case (a few seconds).
+pbsim_cli_test(NAME bench.constrained_suite ARGS bench ${CMAKE_SOURCE_DIR}/benchmarks/constrained.yaml -bench_cases sag
+               -o ${PBSIM_TEST_OUT}/bench_constrained EXPECT "bench: done in")

@@ -28,7 +28,7 @@ endforeach()
 pbsim_cli_test(NAME run.cloth ARGS run -scene cloth -cloth_n 8 -steps 5 -strict_options -o ${PBSIM_TEST_OUT}/cloth8
                EXPECT "done: 5 steps")
 pbsim_cli_test(NAME bad.misspelled_option ARGS run -scene oscillator -steps 1 -oscilator_k 5 -strict_options
-               -o ${PBSIM_TEST_OUT}/bad FAIL EXPECT "option -oscilator_k was never used")
+               -o ${PBSIM_TEST_OUT}/bad FAIL EXPECT "were never used.*-oscilator_k")
 pbsim_cli_test(NAME warn.misspelled_option ARGS run -scene oscillator -steps 1 -oscilator_k 5 -o ${PBSIM_TEST_OUT}/warn
                EXPECT "warning: option -oscilator_k was never used")
 pbsim_cli_test(NAME help_lists_options ARGS run -scene cloth -solver implicit_euler -help
@@ -49,7 +49,7 @@ pbsim_cli_test(NAME bad.negative_stiffness ARGS run -scene cloth -cloth_k_struct
                EXPECT "stiffnesses must be >= 0")
 pbsim_cli_test(NAME bad.pin_out_of_range ARGS run -scene cloth -cloth_n 4 -cloth_pin_vertices 99 -o ${PBSIM_TEST_OUT}/bad FAIL
                EXPECT "-cloth_pin_vertices: vertex index 99 is out of range; valid indices are 0 .. 15")
-pbsim_cli_test(NAME bad.missing_config ARGS run /nonexistent/scene.yaml FAIL EXPECT "cannot open config file")
+pbsim_cli_test(NAME bad.missing_config ARGS run /nonexistent/scene.yaml FAIL EXPECT "Cannot open config file")
 pbsim_cli_test(NAME bad.unknown_pin_layout ARGS run -scene cloth -cloth_pin sideways -o ${PBSIM_TEST_OUT}/bad FAIL
                EXPECT "sideways")
 # A blow-up: explicit Euler on a stiff cloth with a large step stops, names the step, says what to

@@ -157,6 +157,12 @@ START_TEST(planted_bug_at_a_non_default_parameter)
   ck_assert_msg(strstr(ranges.text, "cubic_planted at the drawn parameters") && strstr(ranges.text, " k ") &&
                     strstr(ranges.text, "dP/dF differs from finite differences of P"),
                 "the report should name the drawn k and the failing check:\n%s", ranges.text);
+  { /* what the checker says (its first two lines), for the log and docs/materials.md */
+    const char *second = strchr(ranges.text, '\n');
+    second = second ? strchr(second + 1, '\n') : NULL;
+    CHECK_PETSC(PetscPrintf(PETSC_COMM_SELF, "planted bug, the checker reports:\n%.*s\n", second ? (int)(second - ranges.text) : 400,
+                            ranges.text));
+  }
   /* and the correct material passes the same draws: the failures are the bug's */
   MaterialCheckRangesReport(reg, "cubic", 1, 1, 5, 3, &correct);
   ck_assert_msg(correct.failures == 0, "the correct material fails:\n%s", correct.text);

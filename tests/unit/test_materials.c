@@ -603,7 +603,77 @@ START_TEST(fibre_invariant)
 }
 END_TEST
 
-/* ---- throughput (printed, not asserted): PBSIM_MATERIAL_BENCH_N deformation gradients ---- */
+/* ---- throughput (printed; timings are not asserted): PBSIM_MATERIAL_BENCH_N deformation gradients.
+ * The big batches are checked: every value finite, a sample of entries (spread over the whole batch,
+ * so a blocking or offset error anywhere shows) equal to the one-F evaluation, the Hessians
+ * symmetric and the projected ones without negative eigenvalues. ---- */
+
+/* out[e*m .. e*m + m) of a batch against the one-F evaluation, for every 997th e and the last
+ * (plain loops find the first bad entry: a ck_assert per entry costs a system call). */
+static void CheckBatch(SimMaterial mat, const char *name, const char *what, PetscInt n, PetscInt m, const PetscReal *F,
+                       const PetscReal *out, PetscErrorCode (*one)(SimMaterial, const PetscReal *, PetscReal *))
+{
+  PetscReal ref[81];
+  PetscInt bad = -1;
+  for (PetscInt k = 0; k < n * m && bad < 0; k++)
+    if (!PetscIsNormalReal(out[k]) && out[k] != 0) bad = k;
+  ck_assert_msg(bad < 0, "%s %s: entry %d of the batch is %g", name, what, (int)bad, bad < 0 ? 0.0 : (double)out[bad]);
+  for (PetscInt e = 0;; e = PetscMin(e + 997, n - 1)) {
+    PetscReal scale = 0;
+    CHECK_PETSC(one(mat, F + 9 * e, ref));
+    for (PetscInt k = 0; k < m; k++) scale = PetscMax(scale, PetscAbsReal(ref[k]));
+    for (PetscInt k = 0; k < m && bad < 0; k++)
+      if (PetscAbsReal(out[e * m + k] - ref[k]) > 1e-12 * scale) bad = k;
+    ck_assert_msg(bad < 0, "%s %s: F number %d of %d, entry %d: batched %.17g, alone %.17g", name, what, (int)e, (int)n, (int)bad,
+                  bad < 0 ? 0.0 : (double)out[e * m + bad], bad < 0 ? 0.0 : (double)ref[bad]);
+    if (e == n - 1) break;
+  }
+}
+static PetscErrorCode OneEnergy(SimMaterial mat, const PetscReal *F, PetscReal *out)
+{
+  return SimMaterialEnergy(mat, 1, F, out);
+}
+static PetscErrorCode OnePK1(SimMaterial mat, const PetscReal *F, PetscReal *out)
+{
+  return SimMaterialPK1(mat, 1, F, out);
+}
+static PetscErrorCode OneHessian(SimMaterial mat, const PetscReal *F, PetscReal *out)
+{
+  return SimMaterialHessian(mat, 1, F, PETSC_FALSE, out);
+}
+static PetscErrorCode OneHessianPSD(SimMaterial mat, const PetscReal *F, PetscReal *out)
+{
+  return SimMaterialHessian(mat, 1, F, PETSC_TRUE, out);
+}
+
+/* Symmetric 9x9 blocks; with psd, the smallest eigenvalue of the first 200 is >= -1e-8 |H|. */
+static void CheckHessians(const char *name, PetscInt n, const PetscReal *H, PetscBool psd)
+{
+  gsl_eigen_symm_workspace *w = gsl_eigen_symm_alloc(9);
+  gsl_vector *eval = gsl_vector_alloc(9);
+  PetscInt asym = -1;
+  for (PetscInt e = 0; e < n && asym < 0; e++) {
+    const PetscReal *A = H + 81 * e;
+    PetscReal scale = 0;
+    for (int k = 0; k < 81; k++) scale = PetscMax(scale, PetscAbsReal(A[k]));
+    for (int r = 0; r < 9; r++)
+      for (int c = 0; c < r; c++)
+        if (PetscAbsReal(A[9 * r + c] - A[9 * c + r]) > 1e-12 * scale) asym = e;
+  }
+  ck_assert_msg(asym < 0, "%s: Hessian %d of the batch is not symmetric", name, (int)asym);
+  for (PetscInt e = 0; psd && e < PetscMin(n, 200); e++) {
+    const PetscReal *A = H + 81 * e;
+    PetscReal scale = 0;
+    double a[81];
+    gsl_matrix_view M = gsl_matrix_view_array(a, 9, 9);
+    for (int k = 0; k < 81; k++) a[k] = A[k], scale = PetscMax(scale, PetscAbsReal(A[k]));
+    gsl_eigen_symm(&M.matrix, eval, w);
+    if (gsl_vector_min(eval) < -1e-8 * scale)
+      ck_abort_msg("%s: projected Hessian %d has eigenvalue %g (scale %g)", name, (int)e, gsl_vector_min(eval), (double)scale);
+  }
+  gsl_vector_free(eval);
+  gsl_eigen_symm_free(w);
+}
 
 START_TEST(material_throughput)
 {
@@ -636,21 +706,31 @@ START_TEST(material_throughput)
   for (PetscInt i = 0; i < nmat; i++) {
     const SimRegEntry *e;
     SimMaterial mat;
-    double t[5]; /* process CPU time (s), robust to other load on the machine */
+    double t[4], dt[4]; /* process CPU time (s), robust to other load on the machine */
 
     CHECK_PETSC(SimRegistryGet(reg, SIM_KIND_MATERIAL, i, &e));
     CHECK_PETSC(SimMaterialCreateWithParams(reg, e->name, 1e5, 0.3, 1000, &mat));
+    /* each batch is timed alone, then checked */
     t[0] = (double)clock() / CLOCKS_PER_SEC;
     CHECK_PETSC(SimMaterialEnergy(mat, n, F, out));
+    dt[0] = (double)clock() / CLOCKS_PER_SEC - t[0];
+    CheckBatch(mat, e->name, "energy", n, 1, F, out, OneEnergy);
     t[1] = (double)clock() / CLOCKS_PER_SEC;
     CHECK_PETSC(SimMaterialPK1(mat, n, F, out));
+    dt[1] = (double)clock() / CLOCKS_PER_SEC - t[1];
+    CheckBatch(mat, e->name, "PK1", n, 9, F, out, OnePK1);
     t[2] = (double)clock() / CLOCKS_PER_SEC;
     CHECK_PETSC(SimMaterialHessian(mat, n, F, PETSC_FALSE, out));
+    dt[2] = (double)clock() / CLOCKS_PER_SEC - t[2];
+    CheckBatch(mat, e->name, "Hessian", n, 81, F, out, OneHessian);
+    CheckHessians(e->name, n, out, PETSC_FALSE);
     t[3] = (double)clock() / CLOCKS_PER_SEC;
     CHECK_PETSC(SimMaterialHessian(mat, n, F, PETSC_TRUE, out));
-    t[4] = (double)clock() / CLOCKS_PER_SEC;
-    CHECK_PETSC(PetscPrintf(PETSC_COMM_SELF, "  %-18s %12.3e %12.3e %12.3e %12.3e\n", e->name, n / (t[1] - t[0]),
-                            n / (t[2] - t[1]), n / (t[3] - t[2]), n / (t[4] - t[3])));
+    dt[3] = (double)clock() / CLOCKS_PER_SEC - t[3];
+    CheckBatch(mat, e->name, "projected Hessian", n, 81, F, out, OneHessianPSD);
+    CheckHessians(e->name, n, out, PETSC_TRUE);
+    CHECK_PETSC(PetscPrintf(PETSC_COMM_SELF, "  %-18s %12.3e %12.3e %12.3e %12.3e\n", e->name, n / dt[0], n / dt[1], n / dt[2],
+                            n / dt[3]));
     CHECK_PETSC(SimMaterialDestroy(&mat));
   }
   CHECK_PETSC(PetscFree2(F, out));

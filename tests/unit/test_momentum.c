@@ -100,42 +100,62 @@ static const Body bodies[] = {
 
 /* At a tumbled state, every internal term's forces (potential: -dE/dx; dissipation: -dD/dv) have
  * zero sum and zero torque about the origin. */
+static void CheckBalance(const char *what, const char *scene, const char *opts)
+{
+  TestSim s;
+  PetscReal *g;
+  const PetscScalar *x, *v;
+  CHECK_PETSC(TestSimCreate(scene, NULL, opts, &s));
+  Tumble(s.model);
+  CHECK_PETSC(PetscMalloc1(3 * s.model->nv, &g));
+  CHECK_PETSC(VecGetArrayRead(s.model->x, &x));
+  CHECK_PETSC(VecGetArrayRead(s.model->v, &v));
+  for (int kind = 0; kind < 2; kind++) {
+    PetscReal F[3] = {0, 0, 0}, T[3] = {0, 0, 0}, scale = 0, fscale = 0;
+    CHECK_PETSC(PetscArrayzero(g, 3 * s.model->nv));
+    CHECK_PETSC(SimModelGradient(s.model, kind ? SIM_ENERGY_DISSIPATION : SIM_ENERGY_POTENTIAL, x, v, g));
+    for (PetscInt i = 0; i < s.model->nv; i++) {
+      PetscReal c[3];
+      Cross(x + 3 * i, g + 3 * i, c);
+      for (int d = 0; d < 3; d++) F[d] += g[3 * i + d], T[d] += c[d];
+      fscale += PetscAbsReal(g[3 * i]) + PetscAbsReal(g[3 * i + 1]) + PetscAbsReal(g[3 * i + 2]);
+      scale += (PetscAbsReal(g[3 * i]) + PetscAbsReal(g[3 * i + 1]) + PetscAbsReal(g[3 * i + 2])) *
+               (1 + PetscAbsReal(x[3 * i]) + PetscAbsReal(x[3 * i + 1]) + PetscAbsReal(x[3 * i + 2]));
+    }
+    if (kind == 0) ck_assert_msg(fscale > 0, "%s: no internal force at a deformed state", what);
+    for (int d = 0; d < 3; d++) {
+      ck_assert_msg(PetscAbsReal(F[d]) <= 1e-12 * fscale, "%s: %s forces sum to %g (component %d; scale %g)", what,
+                    kind ? "damping" : "internal", (double)F[d], d, (double)fscale);
+      ck_assert_msg(PetscAbsReal(T[d]) <= 1e-12 * scale, "%s: %s forces have a torque %g (component %d; scale %g)", what,
+                    kind ? "damping" : "internal", (double)T[d], d, (double)scale);
+    }
+  }
+  CHECK_PETSC(VecRestoreArrayRead(s.model->v, &v));
+  CHECK_PETSC(VecRestoreArrayRead(s.model->x, &x));
+  CHECK_PETSC(PetscFree(g));
+  CHECK_PETSC(TestSimDestroy(&s));
+}
+
+/* Springs with damping, triangles with bending, and an FEM body of every registered material (a
+ * new material is checked the moment it is registered). */
 START_TEST(internal_forces_balance)
 {
-  for (size_t b = 0; b < sizeof(bodies) / sizeof(bodies[0]); b++) {
-    TestSim s;
-    PetscReal *g;
-    const PetscScalar *x, *v;
-    CHECK_PETSC(TestSimCreate(bodies[b].scene, NULL, bodies[b].opts, &s));
-    Tumble(s.model);
-    CHECK_PETSC(PetscMalloc1(3 * s.model->nv, &g));
-    CHECK_PETSC(VecGetArrayRead(s.model->x, &x));
-    CHECK_PETSC(VecGetArrayRead(s.model->v, &v));
-    for (int kind = 0; kind < 2; kind++) {
-      PetscReal F[3] = {0, 0, 0}, T[3] = {0, 0, 0}, scale = 0, fscale = 0;
-      CHECK_PETSC(PetscArrayzero(g, 3 * s.model->nv));
-      CHECK_PETSC(SimModelGradient(s.model, kind ? SIM_ENERGY_DISSIPATION : SIM_ENERGY_POTENTIAL, x, v, g));
-      for (PetscInt i = 0; i < s.model->nv; i++) {
-        PetscReal c[3];
-        Cross(x + 3 * i, g + 3 * i, c);
-        for (int d = 0; d < 3; d++) F[d] += g[3 * i + d], T[d] += c[d];
-        fscale += PetscAbsReal(g[3 * i]) + PetscAbsReal(g[3 * i + 1]) + PetscAbsReal(g[3 * i + 2]);
-        scale += (PetscAbsReal(g[3 * i]) + PetscAbsReal(g[3 * i + 1]) + PetscAbsReal(g[3 * i + 2])) *
-                 (1 + PetscAbsReal(x[3 * i]) + PetscAbsReal(x[3 * i + 1]) + PetscAbsReal(x[3 * i + 2]));
-      }
-      if (kind == 0) ck_assert_msg(fscale > 0, "%s: no internal force at a deformed state", bodies[b].what);
-      for (int d = 0; d < 3; d++) {
-        ck_assert_msg(PetscAbsReal(F[d]) <= 1e-12 * fscale, "%s: %s forces sum to %g (component %d; scale %g)", bodies[b].what,
-                      kind ? "damping" : "internal", (double)F[d], d, (double)fscale);
-        ck_assert_msg(PetscAbsReal(T[d]) <= 1e-12 * scale, "%s: %s forces have a torque %g (component %d; scale %g)",
-                      bodies[b].what, kind ? "damping" : "internal", (double)T[d], d, (double)scale);
-      }
-    }
-    CHECK_PETSC(VecRestoreArrayRead(s.model->v, &v));
-    CHECK_PETSC(VecRestoreArrayRead(s.model->x, &x));
-    CHECK_PETSC(PetscFree(g));
-    CHECK_PETSC(TestSimDestroy(&s));
+  SimRegistry reg;
+  PetscInt nmat;
+
+  CheckBalance(bodies[0].what, bodies[0].scene, bodies[0].opts);
+  CheckBalance(bodies[1].what, bodies[1].scene, bodies[1].opts);
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  CHECK_PETSC(SimRegistryCount(reg, SIM_KIND_MATERIAL, &nmat));
+  for (PetscInt i = 0; i < nmat; i++) {
+    const SimRegEntry *e;
+    char what[96], opts[256];
+    CHECK_PETSC(SimRegistryGet(reg, SIM_KIND_MATERIAL, i, &e));
+    CHECK_PETSC(PetscSNPrintf(what, sizeof(what), "FEM %s", e->name));
+    CHECK_PETSC(PetscSNPrintf(opts, sizeof(opts), FREE "-drop_n 2 -drop_material %s", e->name));
+    CheckBalance(what, "drop", opts);
   }
+  CHECK_PETSC(SimRegistryDestroy(&reg));
 }
 END_TEST
 

@@ -311,6 +311,74 @@ START_TEST(bad_input_names_the_particle)
 }
 END_TEST
 
+/* What the scene describes for solvers: walls (with -walls overriding), colliders (a plane's normal
+ * made unit), material ids in order, and each particle's id = its index in the scene's order. */
+START_TEST(scene_description_reaches_solvers)
+{
+  SimRegistry reg;
+  SimProblem p;
+  SimParticlesInfo in;
+  SimParticlesCollider plane = {.shape = "plane", .bc = SIM_PARTICLES_SLIP, .a = {0, 0.2, 0}, .b = {0, 3, 4}};
+  SimParticlesMaterial jelly = {.label = "jelly", .elastic = "fixed_corotated", .plastic = "none", .youngs = 1e4, .poisson = 0.2, .density = 1};
+  TestErrorCapture cap = {{0}};
+  PetscErrorCode ierr;
+  DM sw;
+  PetscReal *x, *id;
+  PetscInt n;
+
+  CHECK_PETSC(TestSetOptions("-walls slip,sticky,separate,slip"));
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  CHECK_PETSC(SimProblemCreate(reg, "particles", "block", PETSC_COMM_WORLD, &p));
+  CHECK_PETSC(SimParticlesSetDomain(p, 2, (PetscReal[3]){0, 0, 0}, (PetscReal[3]){1, 1, 0}, 8));
+  CHECK_PETSC(SimParticlesGetInfo(p, &in));
+  ck_assert_double_eq(in.walls.thickness, 0.125); /* one cell by default */
+  CHECK_PETSC(SimParticlesSetWalls(p, "sticky", 0.25, 0.3));
+  CHECK_PETSC(SimParticlesAddCollider(p, &plane));
+  CHECK_PETSC(SimParticlesSetMaterial(p, 0, &jelly));
+  CHECK_PETSC(PetscPushErrorHandler(TestCaptureError, &cap));
+  ierr = SimParticlesSetMaterial(p, 2, &jelly);
+  CHECK_PETSC(PetscPopErrorHandler());
+  ck_assert_msg(ierr && strstr(cap.msg, "described in order"), "material id out of order: '%s'", cap.msg);
+  cap.msg[0] = 0;
+  CHECK_PETSC(PetscPushErrorHandler(TestCaptureError, &cap));
+  ierr = SimParticlesSetWalls(p, "sticky,slip,glue,slip", 0.25, 0);
+  CHECK_PETSC(PetscPopErrorHandler());
+  ck_assert_msg(ierr && strstr(cap.msg, "unknown boundary condition 'glue'"), "bad wall: '%s'", cap.msg);
+  cap.msg[0] = 0;
+  CHECK_PETSC(PetscPushErrorHandler(TestCaptureError, &cap));
+  ierr = SimParticlesSetWalls(p, "sticky,slip", 0.25, 0);
+  CHECK_PETSC(PetscPopErrorHandler());
+  ck_assert_msg(ierr && strstr(cap.msg, "give one for every side or 4"), "two walls of four: '%s'", cap.msg);
+  {
+    const PetscReal x0[6] = {0.3, 0.3, 0.6, 0.3, 0.3, 0.7}, m[3] = {1, 1, 1}, vol[3] = {1, 1, 1};
+    CHECK_PETSC(SimParticlesAdd(p, 3, x0, NULL, m, vol, NULL));
+  }
+  CHECK_PETSC(SimProblemSetUp(p));
+  CHECK_PETSC(SimParticlesGetInfo(p, &in));
+  ck_assert_int_eq(in.walls.bc[0], SIM_PARTICLES_SLIP); /* -walls overrides the scene */
+  ck_assert_int_eq(in.walls.bc[1], SIM_PARTICLES_STICKY);
+  ck_assert_int_eq(in.walls.bc[2], SIM_PARTICLES_SEPARATE);
+  ck_assert_int_eq(in.walls.bc[3], SIM_PARTICLES_SLIP);
+  ck_assert_double_eq(in.walls.thickness, 0.25);
+  ck_assert_double_eq(in.walls.friction, 0.3);
+  ck_assert_int_eq(in.ncolliders, 1);
+  ck_assert_double_eq_tol(in.colliders[0].b[1], 0.6, 1e-15);
+  ck_assert_double_eq_tol(in.colliders[0].b[2], 0.8, 1e-15);
+  ck_assert_int_eq(in.nmaterials, 1);
+  ck_assert_str_eq(in.materials[0].elastic, "fixed_corotated");
+  CHECK_PETSC(SimParticlesGetSwarm(p, &sw));
+  CHECK_PETSC(DMSwarmGetLocalSize(sw, &n));
+  CHECK_PETSC(DMSwarmGetField(sw, SIM_PARTICLES_POSITION, NULL, NULL, (void **)&x));
+  CHECK_PETSC(DMSwarmGetField(sw, SIM_PARTICLES_ID, NULL, NULL, (void **)&id));
+  for (PetscInt i = 0; i < n; i++) /* the scene added (0.3, 0.3), (0.6, 0.3), (0.3, 0.7) */
+    ck_assert_double_eq(id[i], x[2 * i] > 0.5 ? 1 : x[2 * i + 1] > 0.5 ? 2 : 0);
+  CHECK_PETSC(DMSwarmRestoreField(sw, SIM_PARTICLES_ID, NULL, NULL, (void **)&id));
+  CHECK_PETSC(DMSwarmRestoreField(sw, SIM_PARTICLES_POSITION, NULL, NULL, (void **)&x));
+  CHECK_PETSC(SimProblemDestroy(&p));
+  CHECK_PETSC(SimRegistryDestroy(&reg));
+}
+END_TEST
+
 Suite *test_suite(void)
 {
   Suite *s = suite_create("particles");
@@ -320,6 +388,7 @@ Suite *test_suite(void)
   tcase_add_test(tc, stash_and_checkpoint_are_exact);
   tcase_add_test(tc, frame_carries_every_field);
   tcase_add_test(tc, bad_input_names_the_particle);
+  tcase_add_test(tc, scene_description_reaches_solvers);
   suite_add_tcase(s, tc);
   return s;
 }

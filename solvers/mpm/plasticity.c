@@ -1,0 +1,99 @@
+/* The plasticity registry of the mpm solver (one row per return mapping) and the SVD helpers the
+ * models share; "none" (purely elastic) is here, the others in snow.c, sand.c, fluid.c. */
+#include "solvers/mpm/mpm.h"
+#include "framework/linalg/svd3.h"
+
+extern const MPMPlasticityType MPMPlasticity_Snow, MPMPlasticity_Sand, MPMPlasticity_Fluid;
+
+/* Elastic: F is kept; only its SVD is taken (for the material's stress). */
+static void Project_None(const MPMPlasticity pl, PetscInt dim, PetscInt n, PetscReal *F, PetscReal *state, PetscReal *dec, PetscReal *scale)
+{
+  for (PetscInt p = 0; p < n; p++) {
+    (void)MPMSvd(dim, F + 9 * p, dec + 21 * p);
+    scale[p] = 1;
+  }
+}
+
+static const MPMPlasticityType MPMPlasticity_None = {
+  .name = "none", .help = "elastic: no yield", .state0 = 0, .state_name = "unused (0)", .project = Project_None};
+
+/* The table: one line per model. */
+static const MPMPlasticityType *const types[] = {&MPMPlasticity_None, &MPMPlasticity_Snow, &MPMPlasticity_Sand, &MPMPlasticity_Fluid};
+
+PetscErrorCode MPMPlasticityNames(char *buf, size_t len)
+{
+  PetscFunctionBeginUser;
+  buf[0] = 0;
+  for (size_t k = 0; k < sizeof(types) / sizeof(types[0]); k++) {
+    if (k) PetscCall(PetscStrlcat(buf, ", ", len));
+    PetscCall(PetscStrlcat(buf, types[k]->name, len));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MPMPlasticityCreate(const char *name, const char *prefix, PetscReal mu, PetscReal lambda, MPMPlasticity *pl)
+{
+  char names[256];
+
+  PetscFunctionBeginUser;
+  for (size_t k = 0; k < sizeof(types) / sizeof(types[0]); k++)
+    if (!strcmp(types[k]->name, name)) {
+      PetscCall(PetscNew(pl));
+      (*pl)->type = types[k];
+      (*pl)->mu = mu;
+      (*pl)->lambda = lambda;
+      if (types[k]->setfromoptions) PetscCall(types[k]->setfromoptions(*pl, prefix));
+      PetscFunctionReturn(0);
+    }
+  PetscCall(MPMPlasticityNames(names, sizeof(names)));
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown plasticity '%s' (material prefix '%s'); the mpm solver has: %s", name, prefix, names);
+}
+
+PetscErrorCode MPMPlasticityDestroy(MPMPlasticity *pl)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(*pl));
+  PetscFunctionReturn(0);
+}
+
+void MPMSvd2(const PetscReal F[4], PetscReal dec[21])
+{
+  PetscReal *U = dec, *s = dec + 9, *V = dec + 12;
+  /* polar F = R S: R is the rotation by the angle of (E, H), E = (F00 + F11)/2, H = (F10 - F01)/2 */
+  const PetscReal E = 0.5 * (F[0] + F[3]), H = 0.5 * (F[2] - F[1]), q = PetscSqrtReal(E * E + H * H);
+  const PetscReal c = q > 0 ? E / q : 1, sn = q > 0 ? H / q : 0;
+  /* S = R^T F, symmetric */
+  const PetscReal s00 = c * F[0] + sn * F[2], s01 = c * F[1] + sn * F[3], s11 = -sn * F[1] + c * F[3];
+  /* eigenpairs of S: lambda = m +- r; the eigenvector of the larger from the better-conditioned row */
+  const PetscReal m = 0.5 * (s00 + s11), d = 0.5 * (s00 - s11), r = PetscSqrtReal(d * d + s01 * s01);
+  PetscReal vx = 1, vy = 0;
+  if (r > 0) {
+    if (d >= 0) vx = d + r, vy = s01; /* (S - lambda1 I) columns: (d + r, s01) or (s01, r - d) */
+    else vx = s01, vy = r - d;
+    const PetscReal l = PetscSqrtReal(vx * vx + vy * vy);
+    vx /= l, vy /= l;
+  }
+  for (int k = 0; k < 9; k++) U[k] = V[k] = 0;
+  U[8] = V[8] = 1;
+  s[0] = m + r, s[1] = m - r, s[2] = 1;
+  V[0] = vx, V[1] = -vy, V[3] = vy, V[4] = vx; /* V = [v, perp(v)] */
+  U[0] = c * vx - sn * vy, U[1] = -(c * vy + sn * vx), U[3] = sn * vx + c * vy, U[4] = c * vx - sn * vy; /* U = R V */
+}
+
+PetscErrorCode MPMSvd(PetscInt dim, const PetscReal F[9], PetscReal dec[21])
+{
+  PetscFunctionBeginUser;
+  if (dim == 2) {
+    const PetscReal F2[4] = {F[0], F[1], F[3], F[4]};
+    MPMSvd2(F2, dec);
+  } else PetscCall(SimSvd3(F, dec, dec + 9, dec + 12));
+  PetscFunctionReturn(0);
+}
+
+void MPMComposeSvd(const PetscReal dec[21], PetscReal F[9])
+{
+  const PetscReal *U = dec, *s = dec + 9, *V = dec + 12;
+
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) F[3 * i + j] = U[3 * i] * s[0] * V[3 * j] + U[3 * i + 1] * s[1] * V[3 * j + 1] + U[3 * i + 2] * s[2] * V[3 * j + 2];
+}

@@ -1,0 +1,537 @@
+/* One MPM substep as plain loops in physical order (the shape of Taichi's mpm88/mpm99): particles to
+ * grid, grid update, grid to particles with the F update and advection; then, batched per material,
+ * the return mapping and the stress the next P2G scatters. Each loop is written once for 2D and 3D
+ * and both kernels (D and K are compile-time constants of the instantiations at the end of each
+ * phase), and once for every transfer (its flags are loop-invariant). */
+#include "solvers/mpm/mpm.h"
+
+/* The grid patch of this rank: a node's first component at g + Offset(...). */
+typedef struct {
+  PetscInt gs[3], sy, sz; /* ghosted corner, strides (in reals) of y and z */
+  PetscInt dof;
+} Patch;
+
+static PetscErrorCode GetPatch(MPM *mpm, Patch *pt)
+{
+  PetscInt gm[3];
+
+  PetscFunctionBeginUser;
+  PetscCall(DMDAGetGhostCorners(mpm->da, &pt->gs[0], &pt->gs[1], &pt->gs[2], &gm[0], &gm[1], &gm[2]));
+  pt->dof = mpm->dof;
+  pt->sy = gm[0] * pt->dof;
+  pt->sz = gm[0] * gm[1] * pt->dof;
+  if (mpm->dim == 2) pt->gs[2] = 0, pt->sz = 0;
+  PetscFunctionReturn(0);
+}
+
+/* The symmetric stress (xx, yy, xy / xx, yy, zz, xy, yz, xz) as a full matrix. */
+static inline void SymToFull(const int D, const PetscReal *t, PetscReal S[3][3])
+{
+  if (D == 2) {
+    S[0][0] = t[0], S[1][1] = t[1], S[0][1] = S[1][0] = t[2];
+  } else {
+    S[0][0] = t[0], S[1][1] = t[1], S[2][2] = t[2];
+    S[0][1] = S[1][0] = t[3], S[1][2] = S[2][1] = t[4], S[0][2] = S[2][0] = t[5];
+  }
+}
+
+typedef struct {
+  PetscInt n;
+  const PetscReal *x, *v, *m, *C, *stress;
+  PetscReal *g;
+  Patch pt;
+  PetscReal lo[3], h, dt, dinv;
+} P2GArgs;
+
+/* ---- 1. particles to grid (Hu et al. 2018, eq. 29 and section 5.3; Jiang et al. 2015 for APIC):
+ * node i receives w_ip m_p (v_p + C_p (x_i - x_p)), its mass w_ip m_p and the stress impulse: with
+ * MLS through the affine term, -dt V0 tau_p D^-1 (x_i - x_p); otherwise -dt V0 tau_p grad w_ip
+ * (Stomakhin et al. 2013, eq. 6). FLIP keeps the impulse apart (the velocity before forces).
+ * T is the transfer (0 pic, 1 flip, 2 apic, 3 mls), a compile-time constant like D and K. ---- */
+static inline __attribute__((always_inline)) void P2G(const int D, const int K, const int T, const P2GArgs *a)
+{
+  const int affine = T >= 2, mls = T == 3, flip = T == 1;
+  const PetscReal h = a->h, ih = 1 / h, dt = a->dt, sfac = mls ? -dt * a->dinv * ih * ih : -dt;
+  const PetscInt dof = a->pt.dof, sy = a->pt.sy, sz = a->pt.sz, gs0 = a->pt.gs[0], gs1 = a->pt.gs[1], gs2 = a->pt.gs[2], fslot = flip ? D + 1 : 0, n = a->n;
+  const PetscReal lo[3] = {a->lo[0], a->lo[1], a->lo[2]};
+  const PetscReal *restrict x = a->x, *restrict vel = a->v, *restrict mass = a->m, *restrict Cf = a->C, *restrict stress = a->stress;
+  PetscReal *restrict g = a->g;
+
+  for (PetscInt p = 0; p < n; p++) {
+    PetscReal w[3][4] = {{0}}, dw[3][4] = {{0}}, fx[3] = {0, 0, 0}, S[3][3] = {{0}}, A[3][3] = {{0}}, G[3][3] = {{0}}, q0[3] = {0, 0, 0};
+    PetscInt base[3] = {0, 0, gs2};
+    const PetscReal m = mass[p];
+
+    for (int d = 0; d < D; d++) base[d] = MPMWeights1(K, (x[D * p + d] - lo[d]) * ih, w[d], dw[d], &fx[d]);
+    if (D == 2) w[2][0] = 1;
+    SymToFull(D, stress + (D == 2 ? 3 : 6) * p, S);
+    for (int r = 0; r < D; r++)
+      for (int c = 0; c < D; c++) {
+        A[r][c] = affine ? m * Cf[D * D * p + D * r + c] : 0;
+        if (mls) A[r][c] += sfac * S[r][c];
+        else G[r][c] = sfac * S[r][c] * ih;
+      }
+    /* w (m v + A (x_i - x_p)) with x_i - x_p = h (o - fx), o the node's offset: q0 + h A o */
+    for (int r = 0; r < D; r++) {
+      q0[r] = m * vel[D * p + r];
+      for (int c = 0; c < D; c++) q0[r] -= h * A[r][c] * fx[c], A[r][c] *= h;
+    }
+    for (int k = 0; k < (D == 3 ? K : 1); k++) {
+#pragma GCC unroll 4
+      for (int j = 0; j < K; j++) {
+        PetscReal *restrict row = g + (base[2] + k - gs2) * sz + (base[1] + j - gs1) * sy + (base[0] - gs0) * dof;
+        const PetscReal wjk = w[1][j] * w[2][k];
+        PetscReal qjk[3], gjk[3][2];
+        for (int r = 0; r < D; r++) {
+          qjk[r] = q0[r] + A[r][1] * j + (D == 3 ? A[r][2] * k : 0);
+          /* grad w = (dw_x w_y w_z, w_x dw_y w_z, w_x w_y dw_z) / h: the force is G grad w */
+          gjk[r][0] = G[r][0] * wjk;
+          gjk[r][1] = G[r][1] * dw[1][j] * w[2][k] + (D == 3 ? G[r][2] * w[1][j] * dw[2][k] : 0);
+        }
+#pragma GCC unroll 4
+        for (int i = 0; i < K; i++) {
+          PetscReal *restrict node = row + i * dof;
+          const PetscReal wt = w[0][i] * wjk;
+          for (int r = 0; r < D; r++) node[r] += wt * (qjk[r] + A[r][0] * i);
+          node[D] += wt * m;
+          if (!mls)
+            for (int r = 0; r < D; r++) node[fslot + r] += gjk[r][0] * dw[0][i] + gjk[r][1] * w[0][i];
+        }
+      }
+    }
+  }
+}
+
+#define P2G_VARIANTS(D, K, KN) \
+  static void P2G_##D##KN##_0(const P2GArgs *a) { P2G(D, K, 0, a); } \
+  static void P2G_##D##KN##_1(const P2GArgs *a) { P2G(D, K, 1, a); } \
+  static void P2G_##D##KN##_2(const P2GArgs *a) { P2G(D, K, 2, a); } \
+  static void P2G_##D##KN##_3(const P2GArgs *a) { P2G(D, K, 3, a); }
+P2G_VARIANTS(2, 3, Q)
+P2G_VARIANTS(2, 4, C)
+P2G_VARIANTS(3, 3, Q)
+P2G_VARIANTS(3, 4, C)
+/* [dim - 2][K - 3][transfer] */
+static void (*const p2g[2][2][4])(const P2GArgs *) = {{{P2G_2Q_0, P2G_2Q_1, P2G_2Q_2, P2G_2Q_3}, {P2G_2C_0, P2G_2C_1, P2G_2C_2, P2G_2C_3}},
+                                                      {{P2G_3Q_0, P2G_3Q_1, P2G_3Q_2, P2G_3Q_3}, {P2G_3C_0, P2G_3C_1, P2G_3C_2, P2G_3C_3}}};
+
+/* The transfer's index in the instantiations. */
+static inline int TransferIndex(const MPMTransfer *t)
+{
+  return t->mls ? 3 : t->affine ? 2 : t->flip ? 1 : 0;
+}
+
+PetscErrorCode MPMParticlesToGrid(SimSolver s, MPM *mpm, PetscReal dt)
+{
+  DM sw;
+  P2GArgs a;
+  PetscReal *x, *v, *m, *C, *stress;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(mpm->ev_p2g, 0, 0, 0, 0));
+  PetscCall(SimParticlesGetSwarm(s->problem, &sw));
+  PetscCall(DMSwarmGetLocalSize(sw, &a.n));
+  PetscCall(DMSwarmGetField(sw, SIM_PARTICLES_POSITION, NULL, NULL, (void **)&x));
+  PetscCall(DMSwarmGetField(sw, SIM_PARTICLES_VELOCITY, NULL, NULL, (void **)&v));
+  PetscCall(DMSwarmGetField(sw, SIM_PARTICLES_MASS, NULL, NULL, (void **)&m));
+  PetscCall(DMSwarmGetField(sw, MPM_FIELD_C, NULL, NULL, (void **)&C));
+  PetscCall(DMSwarmGetField(sw, MPM_FIELD_STRESS, NULL, NULL, (void **)&stress));
+  a.x = x, a.v = v, a.m = m, a.C = C, a.stress = stress;
+  PetscCall(GetPatch(mpm, &a.pt));
+  for (int d = 0; d < 3; d++) a.lo[d] = mpm->info.lo[d];
+  a.h = mpm->info.h, a.dt = dt, a.dinv = mpm->kernel->dinv;
+  /* clear the grid, scatter into the ghosted patch */
+  PetscCall(VecZeroEntries(mpm->gl));
+  PetscCall(VecGetArray(mpm->gl, &a.g));
+  p2g[mpm->dim - 2][mpm->kernel->K - 3][TransferIndex(mpm->transfer)](&a);
+  PetscCall(VecRestoreArray(mpm->gl, &a.g));
+  PetscCall(DMSwarmRestoreField(sw, MPM_FIELD_STRESS, NULL, NULL, (void **)&stress));
+  PetscCall(DMSwarmRestoreField(sw, MPM_FIELD_C, NULL, NULL, (void **)&C));
+  PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_MASS, NULL, NULL, (void **)&m));
+  PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_VELOCITY, NULL, NULL, (void **)&v));
+  PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_POSITION, NULL, NULL, (void **)&x));
+  /* ghost nodes' sums go to their owners */
+  PetscCall(VecZeroEntries(mpm->gg));
+  PetscCall(DMLocalToGlobalBegin(mpm->da, mpm->gl, ADD_VALUES, mpm->gg));
+  PetscCall(DMLocalToGlobalEnd(mpm->da, mpm->gl, ADD_VALUES, mpm->gg));
+  PetscCall(PetscLogEventEnd(mpm->ev_p2g, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/* A boundary condition on a velocity v relative to the obstacle, n the unit normal out of the
+ * obstacle (Stomakhin et al. 2013, section 8, eq. 27 with Coulomb friction mu). */
+static inline void Collide(const int D, SimParticlesBoundary bc, PetscReal mu, const PetscReal n[3], PetscReal v[3])
+{
+  PetscReal vn = 0, vt[3], lt = 0;
+
+  if (bc == SIM_PARTICLES_STICKY) {
+    for (int r = 0; r < D; r++) v[r] = 0;
+    return;
+  }
+  for (int r = 0; r < D; r++) vn += v[r] * n[r];
+  if (bc == SIM_PARTICLES_SEPARATE && vn >= 0) return; /* leaving: free */
+  for (int r = 0; r < D; r++) vt[r] = v[r] - vn * n[r], lt += vt[r] * vt[r];
+  lt = PetscSqrtReal(lt);
+  if (mu > 0 && vn < 0) { /* friction of the impact -vn */
+    const PetscReal f = lt > -mu * vn ? 1 + mu * vn / lt : 0;
+    for (int r = 0; r < D; r++) vt[r] *= f;
+  }
+  for (int r = 0; r < D; r++) v[r] = vt[r];
+}
+
+/* Signed distance phi (> 0 outside the solid) and unit normal n of a collider at time t. */
+static inline PetscReal ColliderPhi(const int D, const SimParticlesCollider *c, PetscReal t, const PetscReal x[3], PetscReal n[3])
+{
+  PetscReal a[3], y[3], l = 0;
+
+  for (int r = 0; r < 3; r++) a[r] = c->a[r] + c->velocity[r] * t, y[r] = r < D ? x[r] - a[r] : 0;
+  if (c->shape[0] == 'p') { /* plane */
+    PetscReal phi = 0;
+    for (int r = 0; r < D; r++) phi += y[r] * c->b[r], n[r] = c->b[r];
+    return phi;
+  }
+  if (c->shape[0] == 's') { /* sphere */
+    for (int r = 0; r < D; r++) l += y[r] * y[r];
+    l = PetscSqrtReal(l);
+    for (int r = 0; r < D; r++) n[r] = l > 0 ? y[r] / l : (r == 1);
+    return l - c->b[0];
+  }
+  { /* box [a, b] moved with a: the outward normal of the nearest face (inside) or of the nearest point */
+    PetscReal out[3], dmax = -PETSC_MAX_REAL;
+    int face = 0;
+    for (int r = 0; r < D; r++) {
+      const PetscReal lo = a[r], hi = c->b[r] + c->velocity[r] * t, dlo = lo - x[r], dhi = x[r] - hi;
+      out[r] = dlo > 0 ? -dlo : (dhi > 0 ? dhi : 0);
+      l += out[r] * out[r];
+      if (dlo > dmax) dmax = dlo, face = -(r + 1);
+      if (dhi > dmax) dmax = dhi, face = r + 1;
+    }
+    if (l > 0) {
+      l = PetscSqrtReal(l);
+      for (int r = 0; r < D; r++) n[r] = out[r] / l;
+      return l;
+    }
+    for (int r = 0; r < D; r++) n[r] = 0;
+    n[PetscAbsInt(face) - 1] = face > 0 ? 1 : -1;
+    return dmax;
+  }
+}
+
+/* ---- 2. grid update (Hu et al. 2018, eq. 30; Stomakhin et al. 2013, section 8): velocity =
+ * momentum / mass, gravity, then the box walls and the colliders. FLIP also keeps the velocity
+ * before forces. ---- */
+static inline __attribute__((always_inline)) void GridUpdate(const int D, MPM *mpm, PetscReal *g, const PetscInt xs[3], const PetscInt xm[3],
+                                                             PetscReal dt)
+{
+  const SimParticlesInfo *in = &mpm->info;
+  const SimParticlesWalls *wl = &in->walls;
+  const PetscInt dof = mpm->dof;
+  const PetscBool flip = mpm->transfer->flip;
+
+  for (PetscInt k = xs[2]; k < xs[2] + xm[2]; k++)
+    for (PetscInt j = xs[1]; j < xs[1] + xm[1]; j++)
+      for (PetscInt i = xs[0]; i < xs[0] + xm[0]; i++, g += dof) {
+        const PetscInt id[3] = {i, j, k};
+        PetscReal v[3] = {0, 0, 0}, x[3] = {0, 0, 0};
+        const PetscReal m = g[D];
+        if (!(m > 0)) continue; /* no particle near: stays zero */
+        for (int r = 0; r < D; r++) {
+          v[r] = (g[r] + (flip ? g[D + 1 + r] : 0)) / m + dt * in->gravity[r];
+          if (flip) g[D + 1 + r] = g[r] / m;
+          x[r] = in->lo[r] + id[r] * in->h;
+        }
+        for (int r = 0; r < D; r++) { /* walls: the normal points into the box */
+          const PetscReal n[3] = {r == 0, r == 1, r == 2}, nn[3] = {-n[0], -n[1], -n[2]};
+          if (x[r] - in->lo[r] < wl->thickness) Collide(D, wl->bc[2 * r], wl->friction, n, v);
+          if (in->hi[r] - x[r] < wl->thickness) Collide(D, wl->bc[2 * r + 1], wl->friction, nn, v);
+        }
+        for (PetscInt c = 0; c < in->ncolliders; c++) {
+          const SimParticlesCollider *col = &in->colliders[c];
+          PetscReal n[3], vrel[3];
+          if (ColliderPhi(D, col, mpm->time, x, n) > 0) continue;
+          for (int r = 0; r < D; r++) vrel[r] = v[r] - col->velocity[r];
+          Collide(D, col->bc, col->friction, n, vrel);
+          for (int r = 0; r < D; r++) v[r] = vrel[r] + col->velocity[r];
+        }
+        for (int r = 0; r < D; r++) g[r] = v[r];
+      }
+}
+
+PetscErrorCode MPMGridUpdate(SimSolver s, MPM *mpm, PetscReal dt)
+{
+  PetscInt xs[3], xm[3];
+  PetscReal *g;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(mpm->ev_grid, 0, 0, 0, 0));
+  PetscCall(DMDAGetCorners(mpm->da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
+  PetscCall(VecGetArray(mpm->gg, &g));
+  if (mpm->dim == 2) GridUpdate(2, mpm, g, xs, xm, dt);
+  else GridUpdate(3, mpm, g, xs, xm, dt);
+  PetscCall(VecRestoreArray(mpm->gg, &g));
+  PetscCall(DMGlobalToLocalBegin(mpm->da, mpm->gg, INSERT_VALUES, mpm->gl));
+  PetscCall(DMGlobalToLocalEnd(mpm->da, mpm->gg, INSERT_VALUES, mpm->gl));
+  PetscCall(PetscLogEventEnd(mpm->ev_grid, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+typedef struct {
+  PetscInt n;
+  PetscReal *x, *v, *C, *F;
+  const PetscReal *g;
+  Patch pt;
+  PetscReal lo[3], h, dt, dinv, flip_ratio;
+  PetscReal *F9, *Jtrial; /* out: the trial F (3x3) and its determinant, for the constitutive update */
+} G2PArgs;
+
+/* ---- 3. grid to particles (Hu et al. 2018, eqs. 17 and 31; Jiang et al. 2015, eq. 10): the PIC
+ * velocity sum w v_i, the affine C = sum w v_i (x_i - x_p)^T D^-1, the velocity gradient (C for
+ * MLS, sum v_i grad w^T otherwise), FLIP's blend, advection x += dt v and F <- (I + dt grad v) F.
+ * Writes the trial F (3x3, F33 = 1 in 2D) and det F for the constitutive update. The sums run row by
+ * row of nodes: sum_i w_i v_i and sum_i w_i v_i i along x, then weighted by the row's w_y w_z. ---- */
+static inline __attribute__((always_inline)) void G2P(const int D, const int K, const int T, const G2PArgs *a)
+{
+  const int affine = T >= 2, mls = T == 3, flip = T == 1;
+  const PetscReal h = a->h, ih = 1 / h, dt = a->dt, cfac = a->dinv * ih, alpha = a->flip_ratio;
+  const PetscInt dof = a->pt.dof, sy = a->pt.sy, sz = a->pt.sz, gs0 = a->pt.gs[0], gs1 = a->pt.gs[1], gs2 = a->pt.gs[2], n = a->n;
+  const PetscReal lo[3] = {a->lo[0], a->lo[1], a->lo[2]};
+  const PetscReal *restrict g = a->g;
+  PetscReal *restrict x = a->x, *restrict vel = a->v, *restrict Cf = a->C, *restrict Ff = a->F, *restrict F9out = a->F9, *restrict Jt = a->Jtrial;
+
+  for (PetscInt p = 0; p < n; p++) {
+    PetscReal w[3][4] = {{0}}, dw[3][4] = {{0}}, fx[3] = {0, 0, 0}, v[3] = {0, 0, 0}, dv[3] = {0, 0, 0}, Bo[3][3] = {{0}}, L[3][3] = {{0}};
+    PetscReal *xp = x + D * p, *vp = vel + D * p, *Fp = Ff + D * D * p, *F9 = F9out + 9 * p;
+    PetscInt base[3] = {0, 0, gs2};
+
+    for (int d = 0; d < D; d++) base[d] = MPMWeights1(K, (xp[d] - lo[d]) * ih, w[d], dw[d], &fx[d]);
+    if (D == 2) w[2][0] = 1;
+    for (int k = 0; k < (D == 3 ? K : 1); k++) {
+#pragma GCC unroll 4
+      for (int j = 0; j < K; j++) {
+        const PetscReal *restrict row = g + (base[2] + k - gs2) * sz + (base[1] + j - gs1) * sy + (base[0] - gs0) * dof;
+        const PetscReal wjk = w[1][j] * w[2][k];
+        PetscReal rv[3] = {0, 0, 0}, ri[3] = {0, 0, 0}, rd[3] = {0, 0, 0}, rf[3] = {0, 0, 0};
+#pragma GCC unroll 4
+        for (int i = 0; i < K; i++) {
+          const PetscReal *restrict node = row + i * dof;
+          for (int r = 0; r < D; r++) {
+            rv[r] += w[0][i] * node[r];
+            if (affine && i) ri[r] += w[0][i] * i * node[r];
+            if (!mls) rd[r] += dw[0][i] * node[r];
+            if (flip) rf[r] += w[0][i] * (node[r] - node[D + 1 + r]);
+          }
+        }
+        for (int r = 0; r < D; r++) {
+          v[r] += wjk * rv[r];
+          if (flip) dv[r] += wjk * rf[r];
+          if (affine) {
+            Bo[r][0] += wjk * ri[r];
+            Bo[r][1] += wjk * j * rv[r];
+            if (D == 3) Bo[r][2] += wjk * k * rv[r];
+          }
+          if (!mls) { /* sum v_i grad w^T, grad w = (dw_x w_y w_z, w_x dw_y w_z, w_x w_y dw_z) / h */
+            L[r][0] += wjk * rd[r] * ih;
+            L[r][1] += dw[1][j] * w[2][k] * rv[r] * ih;
+            if (D == 3) L[r][2] += w[1][j] * dw[2][k] * rv[r] * ih;
+          }
+        }
+      }
+    }
+    /* C = sum w v_i (x_i - x_p)^T D^-1 = (Bo - v fx^T) h dinv / h^2 */
+    for (int r = 0; r < D; r++)
+      for (int c = 0; c < D; c++) {
+        const PetscReal Crc = affine ? (Bo[r][c] - v[r] * fx[c]) * cfac : 0;
+        Cf[D * D * p + D * r + c] = Crc;
+        if (mls) L[r][c] = Crc;
+      }
+    for (int r = 0; r < D; r++) {
+      vp[r] = flip ? alpha * (vp[r] + dv[r]) + (1 - alpha) * v[r] : v[r];
+      xp[r] += dt * v[r];
+    }
+    /* F <- (I + dt L) F, into the 3x3 trial (F33 = 1 in 2D) */
+    if (D == 2) F9[2] = F9[5] = F9[6] = F9[7] = 0, F9[8] = 1;
+    for (int r = 0; r < D; r++)
+      for (int c = 0; c < D; c++) {
+        PetscReal f = Fp[D * r + c];
+        for (int e = 0; e < D; e++) f += dt * L[r][e] * Fp[D * e + c];
+        F9[3 * r + c] = f;
+      }
+    Jt[p] = D == 2 ? F9[0] * F9[4] - F9[1] * F9[3]
+                   : F9[0] * (F9[4] * F9[8] - F9[5] * F9[7]) - F9[1] * (F9[3] * F9[8] - F9[5] * F9[6]) + F9[2] * (F9[3] * F9[7] - F9[4] * F9[6]);
+  }
+}
+
+#define G2P_VARIANTS(D, K, KN) \
+  static void G2P_##D##KN##_0(const G2PArgs *a) { G2P(D, K, 0, a); } \
+  static void G2P_##D##KN##_1(const G2PArgs *a) { G2P(D, K, 1, a); } \
+  static void G2P_##D##KN##_2(const G2PArgs *a) { G2P(D, K, 2, a); } \
+  static void G2P_##D##KN##_3(const G2PArgs *a) { G2P(D, K, 3, a); }
+G2P_VARIANTS(2, 3, Q)
+G2P_VARIANTS(2, 4, C)
+G2P_VARIANTS(3, 3, Q)
+G2P_VARIANTS(3, 4, C)
+static void (*const g2p[2][2][4])(const G2PArgs *) = {{{G2P_2Q_0, G2P_2Q_1, G2P_2Q_2, G2P_2Q_3}, {G2P_2C_0, G2P_2C_1, G2P_2C_2, G2P_2C_3}},
+                                                      {{G2P_3Q_0, G2P_3Q_1, G2P_3Q_2, G2P_3Q_3}, {G2P_3C_0, G2P_3C_1, G2P_3C_2, G2P_3C_3}}};
+
+/* ---- 4. the constitutive update of n particles of material m (gathered): the return mapping on
+ * the trial F, the stress V0 scale P(F) F^T from the material (one batched call, with the SVD the
+ * return mapping took), det F and the squared speed of the fastest elastic wave. ---- */
+PetscErrorCode MPMConstitutive(MPM *mpm, PetscInt m, PetscInt n, PetscReal *F9, PetscReal *state, const PetscReal *vol, PetscReal *tau, PetscReal *J,
+                               PetscReal *speed2, const PetscReal *mass)
+{
+  MPMMaterial *mt = &mpm->mat[m];
+  const PetscInt D = mpm->dim;
+  PetscReal *dec = mpm->dec, *scale = mpm->scale, *P = mpm->P;
+
+  PetscFunctionBeginUser;
+  if (!n) PetscFunctionReturn(0);
+  mt->plastic->type->project(mt->plastic, D, n, F9, state, dec, scale);
+  if (mt->elastic->ndec == SIM_ISOTROPIC_NDEC) PetscCall(SimMaterialEvaluate(mt->elastic, n, F9, dec, PETSC_TRUE, NULL, P, NULL, NULL));
+  else PetscCall(SimMaterialPK1(mt->elastic, n, F9, P));
+  for (PetscInt q = 0; q < n; q++) {
+    const PetscReal *Pq = P + 9 * q, *Fq = F9 + 9 * q, c = vol[q] * scale[q];
+    PetscReal T[3][3];
+    for (int r = 0; r < D; r++) /* tau = P F^T (symmetric for an isotropic material) */
+      for (int e = r; e < D; e++) T[r][e] = c * (Pq[3 * r] * Fq[3 * e] + Pq[3 * r + 1] * Fq[3 * e + 1] + Pq[3 * r + 2] * Fq[3 * e + 2]);
+    if (D == 2) tau[3 * q] = T[0][0], tau[3 * q + 1] = T[1][1], tau[3 * q + 2] = T[0][1];
+    else {
+      PetscReal *t = tau + 6 * q;
+      t[0] = T[0][0], t[1] = T[1][1], t[2] = T[2][2], t[3] = T[0][1], t[4] = T[1][2], t[5] = T[0][2];
+    }
+    J[q] = D == 2 ? Fq[0] * Fq[4] - Fq[1] * Fq[3]
+                  : Fq[0] * (Fq[4] * Fq[8] - Fq[5] * Fq[7]) - Fq[1] * (Fq[3] * Fq[8] - Fq[5] * Fq[6]) + Fq[2] * (Fq[3] * Fq[7] - Fq[4] * Fq[6]);
+    speed2[q] = scale[q] * mt->modulus * vol[q] / mass[q];
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Runs the constitutive update of the particles [0, n) of a chunk, one batched call per run of
+ * particles of the same material (in place: particles keep their order, runs are long where a scene
+ * adds each body's particles together): mat[p] the material ids; F9 (9 each) trial in / elastic out,
+ * state, vol, mass by particle; out: the dim x dim F, the stress, J and the squared wave speed. */
+static PetscErrorCode ChunkConstitutive(MPM *mpm, PetscInt n, const PetscReal *mat, PetscReal *F9, PetscReal *state, const PetscReal *vol,
+                                        const PetscReal *mass, PetscReal *F, PetscReal *stress, PetscReal *J, PetscReal *speed2)
+{
+  const PetscInt D = mpm->dim, ns = D == 2 ? 3 : 6;
+
+  PetscFunctionBeginUser;
+  for (PetscInt p0 = 0, p1; p0 < n; p0 = p1) {
+    const PetscReal m = mat[p0];
+    for (p1 = p0 + 1; p1 < n && mat[p1] == m; p1++) {}
+    PetscCall(MPMConstitutive(mpm, (PetscInt)m, p1 - p0, F9 + 9 * p0, state + p0, vol + p0, stress + ns * p0, J + p0, speed2 + p0, mass + p0));
+    for (PetscInt p = p0; p < p1; p++)
+      for (int r = 0; r < D; r++)
+        for (int c = 0; c < D; c++) F[D * D * p + D * r + c] = F9[9 * p + 3 * r + c];
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The particle fields a phase reads and writes. */
+typedef struct {
+  PetscReal *x, *v, *m, *vol, *mat, *id, *C, *F, *plastic, *J, *stress;
+} Fields;
+
+static PetscErrorCode GetFields(DM sw, Fields *f, PetscBool get)
+{
+  const char *names[11] = {SIM_PARTICLES_POSITION, SIM_PARTICLES_VELOCITY, SIM_PARTICLES_MASS, SIM_PARTICLES_VOLUME, SIM_PARTICLES_MATERIAL, SIM_PARTICLES_ID,
+                           MPM_FIELD_C,            MPM_FIELD_F,            MPM_FIELD_PLASTIC,  MPM_FIELD_J,          MPM_FIELD_STRESS};
+  PetscReal **ptr[11] = {&f->x, &f->v, &f->m, &f->vol, &f->mat, &f->id, &f->C, &f->F, &f->plastic, &f->J, &f->stress};
+
+  PetscFunctionBeginUser;
+  for (int k = 0; k < 11; k++) {
+    if (get) PetscCall(DMSwarmGetField(sw, names[k], NULL, NULL, (void **)ptr[k]));
+    else PetscCall(DMSwarmRestoreField(sw, names[10 - k], NULL, NULL, (void **)ptr[10 - k]));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* A particle that left the valid region (a cell inside the box on every side: its kernel must find
+ * nodes) or whose trial J is not positive (see MPMGridToParticles). */
+static inline void Flag(PetscReal bad[7], PetscReal id, PetscReal kind, const PetscReal *x, PetscInt D, PetscReal J, PetscReal mat)
+{
+  if (bad[0] >= 0) return;
+  bad[0] = id, bad[1] = kind;
+  for (PetscInt d = 0; d < 3; d++) bad[2 + d] = d < D ? x[d] : 0;
+  bad[5] = J, bad[6] = mat;
+}
+
+PetscErrorCode MPMGridToParticles(SimSolver s, MPM *mpm, PetscReal dt, PetscReal bad[7], PetscReal *speed)
+{
+  DM sw;
+  Fields f;
+  G2PArgs a;
+  PetscInt n;
+  const PetscInt D = mpm->dim, ns = D == 2 ? 3 : 6;
+  PetscReal Jtrial[MPM_CHUNK], speed2[MPM_CHUNK], vmax = 0;
+  const PetscReal *g;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(mpm->ev_g2p, 0, 0, 0, 0));
+  PetscCall(SimParticlesGetSwarm(s->problem, &sw));
+  PetscCall(DMSwarmGetLocalSize(sw, &n));
+  PetscCall(GetFields(sw, &f, PETSC_TRUE));
+  PetscCall(GetPatch(mpm, &a.pt));
+  PetscCall(VecGetArrayRead(mpm->gl, &g));
+  a.g = g;
+  for (int d = 0; d < 3; d++) a.lo[d] = mpm->info.lo[d];
+  a.h = mpm->info.h, a.dt = dt, a.dinv = mpm->kernel->dinv, a.flip_ratio = mpm->flip_ratio;
+  a.F9 = mpm->F9, a.Jtrial = Jtrial;
+  for (int k = 0; k < 7; k++) bad[k] = -1;
+  *speed = 0;
+  for (PetscInt p0 = 0; p0 < n; p0 += MPM_CHUNK) {
+    const PetscInt nc = PetscMin(MPM_CHUNK, n - p0);
+    a.n = nc, a.x = f.x + D * p0, a.v = f.v + D * p0, a.C = f.C + D * D * p0, a.F = f.F + D * D * p0;
+    g2p[D - 2][mpm->kernel->K - 3][TransferIndex(mpm->transfer)](&a);
+    for (PetscInt q = 0; q < nc; q++) { /* the particle stays a cell inside the box; J > 0 */
+      const PetscReal *xq = f.x + D * (p0 + q);
+      for (PetscInt d = 0; d < D; d++)
+        if (!(xq[d] >= mpm->info.lo[d] + mpm->info.h && xq[d] < mpm->info.hi[d] - mpm->info.h)) Flag(bad, f.id[p0 + q], 1, xq, D, Jtrial[q], f.mat[p0 + q]);
+      if (!(Jtrial[q] > 0)) Flag(bad, f.id[p0 + q], 2, xq, D, Jtrial[q], f.mat[p0 + q]);
+    }
+    if (bad[0] >= 0) break; /* the state is not used further: the step fails */
+    PetscCall(ChunkConstitutive(mpm, nc, f.mat + p0, mpm->F9, f.plastic + p0, f.vol + p0, f.m + p0, f.F + D * D * p0, f.stress + ns * p0, f.J + p0, speed2));
+    for (PetscInt q = 0; q < nc; q++) {
+      PetscReal v2 = 0;
+      for (PetscInt d = 0; d < D; d++) v2 += f.v[D * (p0 + q) + d] * f.v[D * (p0 + q) + d];
+      vmax = PetscMax(vmax, PetscSqrtReal(speed2[q]) + PetscSqrtReal(v2));
+    }
+  }
+  *speed = vmax;
+  PetscCall(VecRestoreArrayRead(mpm->gl, &g));
+  PetscCall(GetFields(sw, &f, PETSC_FALSE));
+  PetscCall(PetscLogEventEnd(mpm->ev_g2p, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MPMComputeStress(SimSolver s, MPM *mpm, PetscReal *speed)
+{
+  DM sw;
+  Fields f;
+  PetscInt n;
+  const PetscInt D = mpm->dim, ns = D == 2 ? 3 : 6;
+  PetscReal speed2[MPM_CHUNK], vmax = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimParticlesGetSwarm(s->problem, &sw));
+  PetscCall(DMSwarmGetLocalSize(sw, &n));
+  PetscCall(GetFields(sw, &f, PETSC_TRUE));
+  for (PetscInt p0 = 0; p0 < n; p0 += MPM_CHUNK) {
+    const PetscInt nc = PetscMin(MPM_CHUNK, n - p0);
+    for (PetscInt q = 0; q < nc; q++) {
+      PetscReal *F9 = mpm->F9 + 9 * q;
+      for (int k = 0; k < 9; k++) F9[k] = 0;
+      F9[8] = 1;
+      for (int r = 0; r < D; r++)
+        for (int c = 0; c < D; c++) F9[3 * r + c] = f.F[D * D * (p0 + q) + D * r + c];
+    }
+    PetscCall(ChunkConstitutive(mpm, nc, f.mat + p0, mpm->F9, f.plastic + p0, f.vol + p0, f.m + p0, f.F + D * D * p0, f.stress + ns * p0, f.J + p0, speed2));
+    for (PetscInt q = 0; q < nc; q++) {
+      PetscReal v2 = 0;
+      for (PetscInt d = 0; d < D; d++) v2 += f.v[D * (p0 + q) + d] * f.v[D * (p0 + q) + d];
+      vmax = PetscMax(vmax, PetscSqrtReal(speed2[q]) + PetscSqrtReal(v2));
+    }
+  }
+  *speed = vmax;
+  PetscCall(GetFields(sw, &f, PETSC_FALSE));
+  PetscFunctionReturn(0);
+}

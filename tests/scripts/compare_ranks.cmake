@@ -1,0 +1,22 @@
+# Runs `EXE ARGS -o DIR/serial` and `MPIEXEC -np 2 EXE ARGS -o DIR/mpi` (both must succeed), then
+# NUMCHECK (tests/tools/numcheck.c) compares the last frame FRAME (a file name) and the CSV logs of
+# the two runs within RTOL; EXCEPT lists CSV columns left out (timings, solver statistics).
+file(REMOVE_RECURSE ${DIR})
+foreach(run serial mpi)
+  if(run STREQUAL "serial")
+    set(cmd ${EXE} ${ARGS} -o ${DIR}/serial)
+  else()
+    set(cmd ${MPIEXEC} -np 2 --oversubscribe ${EXE} ${ARGS} -o ${DIR}/mpi)
+  endif()
+  execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${run} run: exit status ${rc}. Output:\n${out}${err}")
+  endif()
+endforeach()
+foreach(cmp "vtu;${DIR}/serial/${FRAME};${DIR}/mpi/${FRAME};${RTOL}" "csv;${DIR}/serial/log.csv;${DIR}/mpi/log.csv;${RTOL};${EXCEPT}")
+  execute_process(COMMAND ${NUMCHECK} ${cmp} RESULT_VARIABLE rc OUTPUT_VARIABLE cout ERROR_VARIABLE cerr)
+  message("${cout}${cerr}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "the 2-rank run differs from the serial one (numcheck ${cmp})")
+  endif()
+endforeach()
