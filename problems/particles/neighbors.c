@@ -218,7 +218,7 @@ PetscErrorCode SimNeighborsSetPoints(SimNeighbors nb, PetscInt n, const PetscRea
   }
   /* 3. the cell table (slots of each occupied cell) and the coordinates in sorted order */
   if (!nb->hashed) {
-    for (PetscInt64 c = 0; c < nb->ncells; c++) nb->count[c] = 0;
+    for (PetscInt64 c = 0; c < nb->ncells; c++) nb->count[c] = 0, nb->start[c] = 0; /* an empty cell's run is [0, 0) */
     for (PetscInt k = 0; k < n; k++) {
       const PetscInt64 c = nb->cell[nb->perm[k]];
       if (!nb->count[c]) nb->start[c] = k;

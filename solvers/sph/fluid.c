@@ -97,9 +97,9 @@ PetscErrorCode SimFluidGather(SimFluid *f)
     f->bnd[i] = mat[i] < 0;
     if (!f->bnd[i]) f->fluid[f->nf++] = i;
   }
-  /* ghosts: x, v, m, vol, material packed per particle */
-  if (f->ng || f->n) {
-    const PetscInt need = bs * (n + f->ng);
+  /* ghosts: x, v, m, vol, material packed per particle (collective: on every rank, also one without particles) */
+  {
+    const PetscInt need = bs * (n + f->ng) + 1;
     if (need > f->cappack) {
       PetscCall(PetscFree(f->pack));
       f->cappack = need + 64;

@@ -153,6 +153,7 @@ static PetscErrorCode StableStep(SimSolver s, PetscReal *dtmax)
   PetscReal mx[2] = {0, 0}, dt;
 
   PetscFunctionBeginUser;
+  *dtmax = 0;
   for (PetscInt q = 0; q < f->nf; q++) {
     const PetscInt i = f->fluid[q];
     PetscReal v2 = 0, a2 = 0;
@@ -204,6 +205,38 @@ static PetscErrorCode StoreFields(SimSolver s)
   PetscFunctionReturn(0);
 }
 
+/* The first own fluid particle outside the box (its id, or -1), over every rank, as a failed step
+ * naming it: the boundary particles must keep the fluid in, and the box holds room above it. */
+static PetscErrorCode CheckInBox(SimSolver s, PetscBool *failed)
+{
+  SPH *sp = (SPH *)s->data;
+  SimFluid *f = sp->fl;
+  const PetscInt dim = f->dim;
+  SimParticlesInfo in;
+  PetscReal out[2] = {-1, -1}, *id;
+  DM sw;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimParticlesGetInfo(s->problem, &in));
+  PetscCall(SimParticlesGetSwarm(s->problem, &sw));
+  PetscCall(DMSwarmGetField(sw, SIM_PARTICLES_ID, NULL, NULL, (void **)&id));
+  for (PetscInt q = 0; q < f->nf && out[0] < 0; q++) {
+    const PetscInt i = f->fluid[q];
+    for (PetscInt d = 0; d < dim; d++)
+      if (!(f->x[dim * i + d] >= in.lo[d] && f->x[dim * i + d] <= in.hi[d])) out[0] = id[i], out[1] = (PetscReal)d;
+  }
+  PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_ID, NULL, NULL, (void **)&id));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, out, 2, MPIU_REAL, MPIU_MAX, s->comm));
+  *failed = (PetscBool)(out[0] >= 0);
+  if (*failed) {
+    s->stats.outcome = SIM_STEP_FAILED;
+    PetscCall(PetscSNPrintf(s->stats.reason, sizeof(s->stats.reason),
+                            "sph: fluid particle %.0f left the box along %c (its speed reached %g m/s; lower -dt or -sph_cfl, or raise -sph_mach's speed of sound)",
+                            (double)out[0], "xyz"[(int)out[1]], (double)sp->vmax));
+  }
+  PetscFunctionReturn(0);
+}
+
 /* One step of the run: substeps of at most the stable step, each: ghosts and neighbours, density and
  * pressure, accelerations, then v += h a, x += h (v + eps dx_xsph) (symplectic Euler), migration. */
 static PetscErrorCode Step_SPH(SimSolver s, PetscReal dt)
@@ -238,6 +271,11 @@ static PetscErrorCode Step_SPH(SimSolver s, PetscReal dt)
       }
     }
     nbrs += f->nf ? (PetscReal)f->list.offset[f->nf] / f->nf : 0;
+    {
+      PetscBool failed;
+      PetscCall(CheckInBox(s, &failed));
+      if (failed) PetscFunctionReturn(0);
+    }
     PetscCall(StoreFields(s));
     PetscCall(SimFluidScatter(f));
     sp->cfl_used = PetscMax(sp->cfl_used, (sp->c + sp->vmax) * h / sp->hs);
@@ -251,7 +289,7 @@ static PetscErrorCode Step_SPH(SimSolver s, PetscReal dt)
 }
 
 /* density_error_max, density_error_mean: max and mean over the fluid particles of the compression
- * max(rho / rho0 - 1, 0); density_min: the lowest rho / rho0 (free surfaces); max_speed [m/s]; substeps; cfl ((c + |v|max) h / h_s of the largest substep);
+ * max(rho / rho0 - 1, 0); density_min: the lowest rho / rho0 (free surfaces); max_speed [m/s]; cfl ((c + |v|max) h / h_s of the largest substep);
  * neighbors (mean per fluid particle, this rank's); sound_speed [m/s]. */
 static PetscErrorCode Figures_SPH(SimSolver s, PetscInt *n, const char *names[], PetscReal values[])
 {
@@ -263,7 +301,6 @@ static PetscErrorCode Figures_SPH(SimSolver s, PetscInt *n, const char *names[],
   names[*n] = "density_error_mean", values[(*n)++] = sp->rho_err_mean;
   names[*n] = "density_min", values[(*n)++] = sp->rho_min;
   names[*n] = "max_speed", values[(*n)++] = sp->vmax;
-  names[*n] = "substeps", values[(*n)++] = (PetscReal)sp->substeps;
   names[*n] = "cfl", values[(*n)++] = sp->cfl_used;
   names[*n] = "neighbors", values[(*n)++] = sp->avg_neighbors;
   names[*n] = "sound_speed", values[(*n)++] = sp->c;
