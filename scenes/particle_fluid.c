@@ -69,7 +69,7 @@ static PetscBool OutsideTank_Skip(FluidScene *fs, const PetscReal *x)
 static PetscErrorCode AddTank(FluidScene *fs)
 {
   const PetscReal w = fs->layers * fs->s, a = fs->a;
-  const PetscReal lo[3] = {-w, -w, -w}, hi[3] = {fs->length * a + w, fs->height * a, fs->depth * a + w};
+  const PetscReal lo[3] = {-w, -w, -w}, hi[3] = {fs->length * a + w, 1.5 * fs->height * a, fs->depth * a + w}; /* walls 1.5 H high */
 
   PetscFunctionBeginUser;
   PetscCall(AddBlock(fs, lo, hi, SIM_PARTICLES_BOUNDARY_MATERIAL, OutsideTank_Skip));

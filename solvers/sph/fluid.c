@@ -299,6 +299,54 @@ PetscErrorCode SimFluidHydrostatic(SimFluid *f, const PetscReal g[3], PetscReal 
   PetscFunctionReturn(0);
 }
 
+/* The particle spacing (from the fluid particles' volume, the largest), the fluid's mass and its
+ * height along gravity, over every rank. */
+PetscErrorCode SimFluidGeometry(SimFluid *f, const PetscReal g[3], PetscReal *spacing, PetscReal *mass, PetscReal *height)
+{
+  const PetscInt dim = f->dim;
+  PetscReal gn = 0, v[4] = {0, 0, -PETSC_MAX_REAL, -PETSC_MAX_REAL};
+
+  PetscFunctionBeginUser;
+  for (PetscInt d = 0; d < dim; d++) gn += g[d] * g[d];
+  gn = PetscSqrtReal(gn);
+  for (PetscInt q = 0; q < f->nf; q++) {
+    const PetscInt i = f->fluid[q];
+    PetscReal up = 0;
+    for (PetscInt d = 0; d < dim; d++) up -= gn > 0 ? f->x[dim * i + d] * g[d] / gn : 0;
+    v[0] = PetscMax(v[0], f->vol[i]), v[1] = PetscMax(v[1], f->m[i]);
+    v[2] = PetscMax(v[2], up), v[3] = PetscMax(v[3], -up);
+  }
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, v, 4, MPIU_REAL, MPIU_MAX, f->comm));
+  PetscCheck(v[0] > 0, f->comm, PETSC_ERR_ARG_WRONGSTATE, "the scene has no fluid particles (only boundary ones)");
+  *spacing = PetscPowReal(v[0], 1.0 / dim);
+  *mass = v[1];
+  *height = v[2] + v[3] + *spacing;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimFluidCheckInBox(SimFluid *f, PetscBool *failed, char *reason, size_t len)
+{
+  const PetscInt dim = f->dim;
+  SimParticlesInfo in;
+  PetscReal out[2] = {-1, -1}, *id;
+  DM sw;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimParticlesGetInfo(f->problem, &in));
+  PetscCall(SimParticlesGetSwarm(f->problem, &sw));
+  PetscCall(DMSwarmGetField(sw, SIM_PARTICLES_ID, NULL, NULL, (void **)&id));
+  for (PetscInt q = 0; q < f->nf && out[0] < 0; q++) {
+    const PetscInt i = f->fluid[q];
+    for (PetscInt d = 0; d < dim; d++)
+      if (!(f->x[dim * i + d] >= in.lo[d] && f->x[dim * i + d] <= in.hi[d])) out[0] = id[i], out[1] = (PetscReal)d;
+  }
+  PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_ID, NULL, NULL, (void **)&id));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, out, 2, MPIU_REAL, MPIU_MAX, f->comm));
+  *failed = (PetscBool)(out[0] >= 0);
+  if (*failed) PetscCall(PetscSNPrintf(reason, len, "fluid particle %.0f left the box along %c", (double)out[0], "xyz"[(int)out[1]]));
+  PetscFunctionReturn(0);
+}
+
 void SimSPHAccelerations(const SimFluid *f, const SimSPHForceParams *sp, const PetscReal *rp, PetscReal *acc, PetscReal *dx)
 {
   const PetscInt dim = f->dim, *off = f->list.offset, *idx = f->list.index;

@@ -61,6 +61,12 @@ PetscErrorCode SimFluidDensity(SimFluid *f, PetscReal rho0, PetscReal *rho);
  * fluid at rest starts in equilibrium instead of falling into its own compression wave. Writes the
  * swarm's masses. Collective. */
 PetscErrorCode SimFluidHydrostatic(SimFluid *f, const PetscReal g[3], PetscReal s, PetscReal rho0, PetscReal B, PetscReal gamma);
+/* The particle spacing (the largest fluid particle volume^(1/d)), the largest fluid particle mass
+ * and the fluid's height along gravity (plus a spacing), over every rank. Collective. */
+PetscErrorCode SimFluidGeometry(SimFluid *f, const PetscReal g[3], PetscReal *spacing, PetscReal *mass, PetscReal *height);
+/* Whether an own fluid particle (f->x, before SimFluidScatter) is outside the box, on any rank; if so
+ * reason says which (its id) and along which axis. Collective. */
+PetscErrorCode SimFluidCheckInBox(SimFluid *f, PetscBool *failed, char *reason, size_t len);
 /* Global counts of fluid and boundary particles. Collective. */
 PetscErrorCode SimFluidCounts(SimFluid *f, PetscInt *nfluid, PetscInt *nboundary);
 

@@ -67,31 +67,6 @@ static PetscErrorCode SetFromOptions_SPH(SimSolver s, PetscOptionItems *PetscOpt
   PetscFunctionReturn(0);
 }
 
-/* The particle spacing (from the fluid particles' volume, the largest), the fluid's mass and its
- * height along gravity, over every rank. */
-static PetscErrorCode FluidGeometry(SimFluid *f, const PetscReal g[3], PetscReal *spacing, PetscReal *mass, PetscReal *height)
-{
-  const PetscInt dim = f->dim;
-  PetscReal gn = 0, v[4] = {0, 0, -PETSC_MAX_REAL, -PETSC_MAX_REAL};
-
-  PetscFunctionBeginUser;
-  for (PetscInt d = 0; d < dim; d++) gn += g[d] * g[d];
-  gn = PetscSqrtReal(gn);
-  for (PetscInt q = 0; q < f->nf; q++) {
-    const PetscInt i = f->fluid[q];
-    PetscReal up = 0;
-    for (PetscInt d = 0; d < dim; d++) up -= gn > 0 ? f->x[dim * i + d] * g[d] / gn : 0;
-    v[0] = PetscMax(v[0], f->vol[i]), v[1] = PetscMax(v[1], f->m[i]);
-    v[2] = PetscMax(v[2], up), v[3] = PetscMax(v[3], -up);
-  }
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, v, 4, MPIU_REAL, MPIU_MAX, f->comm));
-  PetscCheck(v[0] > 0, f->comm, PETSC_ERR_ARG_WRONGSTATE, "sph: the scene has no fluid particles (only boundary ones)");
-  *spacing = PetscPowReal(v[0], 1.0 / dim);
-  *mass = v[1];
-  *height = v[2] + v[3] + *spacing;
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode SetUp_SPH(SimSolver s)
 {
   SPH *sp = (SPH *)s->data;
@@ -105,7 +80,7 @@ static PetscErrorCode SetUp_SPH(SimSolver s)
   /* the spacing first, with a provisional support, then the fluid with the real one */
   PetscCall(SimFluidCreate(p, sp->kernel, "-sph_kernel", in.h, &sp->fl));
   PetscCall(SimFluidGather(sp->fl));
-  PetscCall(FluidGeometry(sp->fl, sp->gravity, &sp->spacing, &mass, &height));
+  PetscCall(SimFluidGeometry(sp->fl, sp->gravity, &sp->spacing, &mass, &height));
   PetscCall(SimFluidDestroy(&sp->fl));
   PetscCall(SimFluidCreate(p, sp->kernel, "-sph_kernel", sp->support * sp->spacing, &sp->fl));
   if (sp->akinci) PetscCall(SimFluidBoundaryVolumes(sp->fl));
@@ -205,38 +180,6 @@ static PetscErrorCode StoreFields(SimSolver s)
   PetscFunctionReturn(0);
 }
 
-/* The first own fluid particle outside the box (its id, or -1), over every rank, as a failed step
- * naming it: the boundary particles must keep the fluid in, and the box holds room above it. */
-static PetscErrorCode CheckInBox(SimSolver s, PetscBool *failed)
-{
-  SPH *sp = (SPH *)s->data;
-  SimFluid *f = sp->fl;
-  const PetscInt dim = f->dim;
-  SimParticlesInfo in;
-  PetscReal out[2] = {-1, -1}, *id;
-  DM sw;
-
-  PetscFunctionBeginUser;
-  PetscCall(SimParticlesGetInfo(s->problem, &in));
-  PetscCall(SimParticlesGetSwarm(s->problem, &sw));
-  PetscCall(DMSwarmGetField(sw, SIM_PARTICLES_ID, NULL, NULL, (void **)&id));
-  for (PetscInt q = 0; q < f->nf && out[0] < 0; q++) {
-    const PetscInt i = f->fluid[q];
-    for (PetscInt d = 0; d < dim; d++)
-      if (!(f->x[dim * i + d] >= in.lo[d] && f->x[dim * i + d] <= in.hi[d])) out[0] = id[i], out[1] = (PetscReal)d;
-  }
-  PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_ID, NULL, NULL, (void **)&id));
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, out, 2, MPIU_REAL, MPIU_MAX, s->comm));
-  *failed = (PetscBool)(out[0] >= 0);
-  if (*failed) {
-    s->stats.outcome = SIM_STEP_FAILED;
-    PetscCall(PetscSNPrintf(s->stats.reason, sizeof(s->stats.reason),
-                            "sph: fluid particle %.0f left the box along %c (its speed reached %g m/s; lower -dt or -sph_cfl, or raise -sph_mach's speed of sound)",
-                            (double)out[0], "xyz"[(int)out[1]], (double)sp->vmax));
-  }
-  PetscFunctionReturn(0);
-}
-
 /* One step of the run: substeps of at most the stable step, each: ghosts and neighbours, density and
  * pressure, accelerations, then v += h a, x += h (v + eps dx_xsph) (symplectic Euler), migration. */
 static PetscErrorCode Step_SPH(SimSolver s, PetscReal dt)
@@ -273,7 +216,11 @@ static PetscErrorCode Step_SPH(SimSolver s, PetscReal dt)
     nbrs += f->nf ? (PetscReal)f->list.offset[f->nf] / f->nf : 0;
     {
       PetscBool failed;
-      PetscCall(CheckInBox(s, &failed));
+      PetscCall(SimFluidCheckInBox(f, &failed, s->stats.reason, sizeof(s->stats.reason)));
+      if (failed) {
+        s->stats.outcome = SIM_STEP_FAILED;
+        PetscCall(PetscStrlcat(s->stats.reason, " (lower -dt or -sph_cfl, or raise the speed of sound: lower -sph_mach)", sizeof(s->stats.reason)));
+      }
       if (failed) PetscFunctionReturn(0);
     }
     PetscCall(StoreFields(s));
