@@ -269,7 +269,7 @@ PetscErrorCode SimRunExecute(SimRun r)
   SimEnergyReport rep;
   const SimStepStats *stats;
   char path[PETSC_MAX_PATH_LEN], summary[256];
-  PetscLogDouble t0, t1, wall_start;
+  PetscLogDouble t0, t1, wall_start, setup;
   PetscInt not_converged = 0, total_newton = 0, first = 0;
   PetscReal t = 0;
   SimEvents ev;
@@ -280,7 +280,10 @@ PetscErrorCode SimRunExecute(SimRun r)
   if (r->io) PetscCall(SimMakeDirectory(r->outdir));
   PetscCallMPI(MPI_Barrier(r->comm));
   PetscCall(SimProblemGetFrameExtension(r->problem, &o.ext));
+  PetscCall(PetscTime(&t0));
   PetscCall(SimSolverSetUp(r->solver));
+  PetscCall(PetscTime(&t1));
+  setup = t1 - t0; /* the solver's set-up (factorizations, grids, hierarchies), reported in the done line */
   if (r->restart[0]) PetscCall(ReadCheckpoint(r));
   PetscCall(SimSolverGetTime(r->solver, &t, &first));
   PetscCheck(first <= r->steps, r->comm, PETSC_ERR_ARG_OUTOFRANGE,
@@ -353,6 +356,7 @@ PetscErrorCode SimRunExecute(SimRun r)
     PetscCall(PetscPrintf(r->comm, "pbsim: done: %" PetscInt_FMT " steps in %.3f s (%.2f ms/step", ran, (double)(t1 - wall_start),
                           ran ? 1e3 * (double)(t1 - wall_start) / ran : 0.0));
     if (total_newton) PetscCall(PetscPrintf(r->comm, ", %.2f nonlinear iterations/step", (double)total_newton / ran));
+    PetscCall(PetscPrintf(r->comm, ", set-up %.3f s", (double)setup));
   }
   PetscCall(PetscPrintf(r->comm, "); energy %.6g J at the end", (double)rep.total));
   if (not_converged) PetscCall(PetscPrintf(r->comm, "; %" PetscInt_FMT " step(s) did not converge", not_converged));
