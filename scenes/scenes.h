@@ -28,3 +28,7 @@ PetscErrorCode SimSceneCreate_JellyBlocks(SimScene);
 PetscErrorCode SimSceneCreate_SandColumn(SimScene);
 PetscErrorCode SimSceneCreate_Snowball(SimScene);
 PetscErrorCode SimSceneCreate_DamBreakMPM(SimScene);
+PetscErrorCode SimSceneCreate_Tank(SimScene);
+PetscErrorCode SimSceneCreate_DamBreak(SimScene);
+PetscErrorCode SimSceneCreate_DoubleDamBreak(SimScene);
+PetscErrorCode SimSceneCreate_DropPool(SimScene);

@@ -633,8 +633,9 @@ static PetscErrorCode WriteImage_Particles(SimProblem p, const char *caption, co
     /* disc radius: about a particle's spacing on the picture, at least a pixel */
     const PetscReal span = 2 * pa->camera.radius, px = PetscMin(pa->camera.width, pa->camera.height);
     const PetscReal spacing = n ? span / PetscPowReal((PetscReal)n, 1.0 / pa->info.dim) : span;
-    for (PetscInt i = 0; i < n; i++) vmax = PetscMax(vmax, mat[i]);
-    PetscCall(SimPNGWritePoints(n, xyz, mat, 0, PetscMax(vmax, 1), PetscMax(1.0, 0.5 * spacing / span * px), &pa->camera, caption, path));
+    PetscReal vmin = 0; /* boundary particles (material -1) get the ramp's low end */
+    for (PetscInt i = 0; i < n; i++) vmax = PetscMax(vmax, mat[i]), vmin = PetscMin(vmin, mat[i]);
+    PetscCall(SimPNGWritePoints(n, xyz, mat, vmin, PetscMax(vmax, 1), PetscMax(1.0, 0.5 * spacing / span * px), &pa->camera, caption, path));
   }
   PetscCall(PetscFree(xyz));
   PetscCall(PetscFree(mat));

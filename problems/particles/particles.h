@@ -19,6 +19,9 @@
 #define SIM_PARTICLES_MASS "mass"
 #define SIM_PARTICLES_VOLUME "volume"
 #define SIM_PARTICLES_MATERIAL "material"
+/* The material id of static boundary particles (the walls and obstacles of the particle fluids,
+ * Akinci et al. 2012): they never move; methods without boundary particles refuse them. */
+#define SIM_PARTICLES_BOUNDARY_MATERIAL (-1)
 #define SIM_PARTICLES_ID "id"
 
 /* How a wall or collider treats the velocity of the continuum touching it (Stomakhin et al. 2013,
