@@ -263,6 +263,63 @@ static PetscErrorCode WriteLastGood(SimRun r, RunOutput *o, char *where, size_t 
   PetscFunctionReturn(0);
 }
 
+/* A run has blown up when the energy grows by this factor over its scale at the start (the larger of
+ * the initial state's and the first step's): a stable method can inject energy (gravity, a scripted
+ * motion, an inflow), never ten orders of magnitude. */
+#define SIM_BLOWUP_FACTOR 1e10
+
+/* The size of the energy in a report: the kinetic energy plus every term's magnitude, so that terms
+ * of opposite signs (gravity against elasticity) cannot cancel into a small number. */
+static PetscReal EnergyScale(const SimEnergyReport *rep)
+{
+  PetscReal e = PetscAbsReal(rep->kinetic);
+  for (PetscInt i = 0; i < rep->nterms; i++) e += PetscAbsReal(rep->term[i]);
+  return e;
+}
+
+/* What to try after a blow-up, for the solver in use: a smaller step always; an iterating solver
+ * (Newton, PD, PBD: it reported nonlinear iterations) can also iterate more, an explicit one is
+ * limited by its stability bound; and the other solvers that fit this problem. */
+static PetscErrorCode BlowUpAdvice(SimRun r, const SimStepStats *stats, char *buf, size_t len)
+{
+  const char *type;
+  char fit[1024], others[1024] = "";
+
+  PetscFunctionBeginUser;
+  PetscCall(SimProblemGetType(r->problem, &type));
+  PetscCall(SimRegistrySolversFor(r->reg, type, fit, sizeof(fit)));
+  for (char *save = NULL, *name = strtok_r(fit, ", ", &save); name; name = strtok_r(NULL, ", ", &save)) {
+    if (!strcmp(name, r->solver_name)) continue;
+    PetscCall(PetscStrlcat(others, others[0] ? ", " : "", sizeof(others)));
+    PetscCall(PetscStrlcat(others, name, sizeof(others)));
+  }
+  if (stats && stats->nonlinear_its > 0)
+    PetscCall(PetscSNPrintf(buf, len, "Try a smaller -dt (now %g), or let solver '%s' iterate more or to a tighter tolerance (-help lists its options)%s%s.",
+                            (double)r->dt, r->solver_name, others[0] ? "; other solvers for this scene: " : "", others));
+  else
+    PetscCall(PetscSNPrintf(buf, len, "Try a smaller -dt (now %g): solver '%s' takes explicit steps, stable only below a limit that the stiffest term sets%s%s.",
+                            (double)r->dt, r->solver_name, others[0] ? "; or another solver for this scene (implicit ones are stable at larger steps): " : "", others));
+  PetscFunctionReturn(0);
+}
+
+/* Ends a run at `step`: the last good state written (WriteLastGood), the outputs closed, and one error
+ * with `code` saying what happened (`what` and `detail`), where the last good state is and, for a
+ * blow-up (stats given), what to try. */
+static PetscErrorCode StopRun(SimRun r, RunOutput *o, PetscInt step, PetscReal t, const SimStepStats *stats, PetscErrorCode code, const char *what,
+                              const char *detail)
+{
+  char where[PETSC_MAX_PATH_LEN + 80], advice[1280] = "";
+
+  PetscFunctionBeginUser;
+  PetscCall(SimProgressFinish(&o->progress, step, t));
+  PetscCall(WriteLastGood(r, o, where, sizeof(where)));
+  PetscCall(SimCSVLogDestroy(&o->csv));
+  PetscCall(SimPVDDestroy(&o->pvd));
+  if (stats) PetscCall(BlowUpAdvice(r, stats, advice, sizeof(advice)));
+  SETERRQ(r->comm, code, "Step %" PetscInt_FMT " (t = %g s) of solver '%s' %s%s. The last good state (step %" PetscInt_FMT ") is in %s.%s%s", step, (double)t,
+          r->solver_name, what, detail, step - 1, where, advice[0] ? " " : "", advice);
+}
+
 PetscErrorCode SimRunExecute(SimRun r)
 {
   RunOutput o = {0};
@@ -271,7 +328,7 @@ PetscErrorCode SimRunExecute(SimRun r)
   char path[PETSC_MAX_PATH_LEN], summary[256];
   PetscLogDouble t0, t1, wall_start, setup;
   PetscInt not_converged = 0, total_newton = 0, first = 0;
-  PetscReal t = 0;
+  PetscReal t = 0, e_ref = 0;
   SimEvents ev;
 
   PetscFunctionBeginUser;
@@ -291,6 +348,7 @@ PetscErrorCode SimRunExecute(SimRun r)
              r->steps);
   PetscCall(SimSolverGetStats(r->solver, &stats));
   PetscCall(SimSolverEnergy(r->solver, &rep));
+  e_ref = EnergyScale(&rep);
   PetscCall(GatherFigures(r, t, PETSC_TRUE));
   if (r->log && r->io) { /* rank 0 writes the files the run shares */
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/log.csv", r->outdir));
@@ -321,24 +379,23 @@ PetscErrorCode SimRunExecute(SimRun r)
     PetscCall(SimSolverStep(r->solver, r->dt, &outcome));
     PetscCall(PetscTime(&t1));
     PetscCall(SimSolverGetTime(r->solver, &t, NULL));
-    if (outcome == SIM_STEP_NONFINITE || outcome == SIM_STEP_FAILED) { /* stop: save the last good state, free everything, say what to try */
-      PetscCall(SimProgressFinish(&o.progress, step, t));
-      PetscCall(WriteLastGood(r, &o, path, sizeof(path)));
-      PetscCall(SimCSVLogDestroy(&o.csv));
-      PetscCall(SimPVDDestroy(&o.pvd));
-      PetscCheck(outcome != SIM_STEP_FAILED, r->comm, PETSC_ERR_ARG_OUTOFRANGE,
-                 "Step %" PetscInt_FMT " (t = %g s) of solver '%s' failed: %s. The last good state (step %" PetscInt_FMT ") is in %s.", step,
-                 (double)t, r->solver_name, stats->reason, step - 1, path);
-      SETERRQ(r->comm, PETSC_ERR_FP,
-              "Step %" PetscInt_FMT " (t = %g s) of solver '%s' produced a non-finite state (NaN or Inf). The last good state "
-              "(step %" PetscInt_FMT ") is in %s. Try a smaller -dt (now %g) or an implicit integrator (-solver implicit_euler).",
-              step, (double)t, r->solver_name, step - 1, path, (double)r->dt);
-    }
+    if (outcome == SIM_STEP_FAILED) PetscCall(StopRun(r, &o, step, t, NULL, PETSC_ERR_ARG_OUTOFRANGE, "failed: ", stats->reason));
+    if (outcome == SIM_STEP_NONFINITE) PetscCall(StopRun(r, &o, step, t, stats, PETSC_ERR_FP, "produced a non-finite state (NaN or Inf)", ""));
     if (outcome == SIM_STEP_NOT_CONVERGED && !not_converged++)
       PetscCall(PetscPrintf(r->comm, "pbsim: warning: step %" PetscInt_FMT ": the solver did not converge (residual %g); continuing with its last iterate. "
                                      "Later occurrences are counted, not printed.\n", step, (double)stats->residual));
     total_newton += stats->nonlinear_its;
     PetscCall(SimSolverEnergy(r->solver, &rep));
+    { /* a finite state can still have blown up: the energy far beyond its scale at the start */
+      const PetscReal e = EnergyScale(&rep);
+      if (step == first + 1) e_ref = PetscMax(e_ref, e); /* a body at rest starts with round-off: its first step sets the scale */
+      if (e > SIM_BLOWUP_FACTOR * e_ref) {
+        char what[160];
+        PetscCall(PetscSNPrintf(what, sizeof(what), "made the energy %.3g J, %.2g times its scale at the start (%.3g J): the run has blown up", (double)e,
+                                (double)(e / e_ref), (double)e_ref));
+        PetscCall(StopRun(r, &o, step, t, stats, PETSC_ERR_FP, what, ""));
+      }
+    }
     PetscCall(GatherFigures(r, t, PETSC_FALSE));
     PetscCall(PetscLogEventBegin(ev.output, 0, 0, 0, 0));
     if (o.csv) PetscCall(SimCSVLogRowWithFigures(o.csv, step, t, r->dt, &rep, stats, 1e3 * (t1 - t0), r->nfig, r->fig_value));
