@@ -100,17 +100,18 @@ PetscErrorCode SFWriteXDMF(SF *sf, const char *path)
   PetscScalar *a;
   PetscInt nloc;
   Vec out, vel, s;
-  DM da3;
+  DM da3, da1; /* the output cells with 3 and 1 components */
   SimXDMF x;
 
   PetscFunctionBegin;
   PetscCall(DMGetGlobalVector(sf->dout, &out));
   PetscCall(CellFields(sf, out));
-  PetscCall(DMDACreateCompatibleDMDA(sf->dac, 3, &da3));
+  PetscCall(DMDACreateCompatibleDMDA(sf->dout, 3, &da3));
+  PetscCall(DMDACreateCompatibleDMDA(sf->dout, 1, &da1));
   PetscCall(DMCreateGlobalVector(da3, &vel));
-  PetscCall(DMGetGlobalVector(sf->dac, &s));
+  PetscCall(DMCreateGlobalVector(da1, &s));
   PetscCall(VecGetLocalSize(s, &nloc));
-  PetscCall(SimXDMFOpen(PetscObjectComm((PetscObject)sf->dac), path, &x));
+  PetscCall(SimXDMFOpen(PetscObjectComm((PetscObject)sf->dout), path, &x));
   PetscCall(SimXDMFSetUniformGrid(x, sf->mac->dim, sf->mac->n, origin, sf->h));
   PetscCall(VecGetArrayRead(out, &o));
   PetscCall(VecGetArray(vel, &a));
@@ -128,8 +129,9 @@ PetscErrorCode SFWriteXDMF(SF *sf, const char *path)
     PetscCall(SimXDMFAddGridField(x, names[f], s));
   }
   PetscCall(SimXDMFClose(&x));
-  PetscCall(DMRestoreGlobalVector(sf->dac, &s));
+  PetscCall(VecDestroy(&s));
   PetscCall(VecDestroy(&vel));
+  PetscCall(DMDestroy(&da1));
   PetscCall(DMDestroy(&da3));
   PetscCall(DMRestoreGlobalVector(sf->dout, &out));
   PetscFunctionReturn(0);
