@@ -128,6 +128,14 @@ PetscErrorCode SimProblemIsFinite(SimProblem p, PetscBool *finite)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode SimProblemAdmissible(SimProblem p, char *why, size_t len)
+{
+  PetscFunctionBeginUser;
+  why[0] = 0;
+  if (p->ops.admissible) PetscCall(p->ops.admissible(p, why, len));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimProblemStash(SimProblem p, PetscBool restore)
 {
   PetscFunctionBeginUser;

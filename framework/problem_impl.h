@@ -9,6 +9,7 @@
  *   before_step, after_step [nothing]
  *   report       [no report]     energy/momentum of the state it holds
  *   is_finite    [finite norm of `state`, or PETSC_TRUE without one]
+ *   admissible   [always]        rules of the state beyond finiteness (contact: no intersection)
  *   stash        [nothing]       copy / restore of the last good state
  *   write_frame, write_image [not written]
  *   write_xdmf   [not written]   a frame as XDMF + HDF5, collectively (framework/io/xdmf.h; -output_format xdmf)
@@ -32,6 +33,7 @@ typedef struct {
   PetscErrorCode (*load)(SimProblem, PetscViewer);
   PetscErrorCode (*view)(SimProblem, PetscViewer);
   PetscErrorCode (*destroy)(SimProblem);
+  PetscErrorCode (*admissible)(SimProblem, char *why, size_t len);
 } SimProblemOps;
 
 struct _p_SimProblem {

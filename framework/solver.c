@@ -101,6 +101,14 @@ PetscErrorCode SimSolverStep(SimSolver s, PetscReal dt, SimStepOutcome *outcome)
   PetscCall(PetscLogEventEnd(s->ev.step, 0, 0, 0, 0));
   PetscCall(SimSolverIsFinite(s, &finite));
   if (!finite && s->stats.outcome != SIM_STEP_FAILED) s->stats.outcome = SIM_STEP_NONFINITE;
+  if (finite && s->stats.outcome != SIM_STEP_FAILED) { /* rules of the problem beyond finiteness (contact) */
+    char why[200];
+    PetscCall(SimProblemAdmissible(s->problem, why, sizeof(why)));
+    if (why[0]) {
+      s->stats.outcome = SIM_STEP_FAILED;
+      PetscCall(PetscSNPrintf(s->stats.reason, sizeof(s->stats.reason), "the new state is not admissible (%s); try a smaller -dt", why));
+    }
+  }
   s->time += dt;
   s->step++;
   if (outcome) *outcome = s->stats.outcome;

@@ -18,6 +18,8 @@ PetscErrorCode SimRegisterScenes(SimRegistry reg)
   ADD("file", "a body from a mesh file (.obj springs + bending, .msh/.node tets as edge springs)", SimSceneCreate_File);
   ADD("beam", "cantilever: a tet box clamped at x = 0 sagging under gravity (FEM; -beam_material)", SimSceneCreate_Beam);
   ADD("drop", "a soft elastic box falling on a ground plane (FEM; -drop_material)", SimSceneCreate_Drop);
+  ADD("squishy_ball", "a soft neo-Hookean ball dropped on the ground with IPC contact (-squishy_ball_n; docs/ipc.md)", SimSceneCreate_SquishyBall);
+  ADD("ipc_stack", "a column of elastic bodies landing on each other with IPC contact (-ipc_stack_count, -ipc_stack_mesh; docs/ipc.md)", SimSceneCreate_IPCStack);
   ADD("twist", "an elastic bar whose clamped ends turn in opposite directions (FEM, scripted pins; -twist_material)", SimSceneCreate_Twist);
   /* rigid-body scenes: for the rigid solver (docs/rigid.md) */
   ADD_RIGID("spin", "a free box spinning about a principal axis (-spin_axis major|intermediate|minor): the intermediate-axis flip", SimSceneCreate_Spin);

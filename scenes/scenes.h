@@ -19,6 +19,8 @@ PetscErrorCode SimSceneCreate_File(SimScene);
 PetscErrorCode SimSceneCreate_Beam(SimScene);
 PetscErrorCode SimSceneCreate_Drop(SimScene);
 PetscErrorCode SimSceneCreate_Twist(SimScene);
+PetscErrorCode SimSceneCreate_SquishyBall(SimScene);
+PetscErrorCode SimSceneCreate_IPCStack(SimScene);
 PetscErrorCode SimSceneCreate_TaylorGreen(SimScene);
 PetscErrorCode SimSceneCreate_LidCavity(SimScene);
 PetscErrorCode SimSceneCreate_SmokePlume(SimScene);

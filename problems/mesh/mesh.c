@@ -221,6 +221,19 @@ static PetscErrorCode IsFinite_Mesh(SimProblem p, PetscBool *finite)
   PetscFunctionReturn(0);
 }
 
+/* The rules energy terms set on a state (barrier contact: no intersection, no inverted element). */
+static PetscErrorCode Admissible_Mesh(SimProblem p, char *why, size_t len)
+{
+  SimModel m = ((Mesh *)p->data)->model;
+  const PetscScalar *x;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(m->x, &x));
+  PetscCall(SimModelAdmissible(m, x, why, len));
+  PetscCall(VecRestoreArrayRead(m->x, &x));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Stash_Mesh(SimProblem p, PetscBool restore)
 {
   Mesh *mesh = (Mesh *)p->data;
@@ -407,6 +420,7 @@ PetscErrorCode SimProblemCreate_Mesh(SimProblem p)
                                     .after_step = AfterStep_Mesh,
                                     .report = Report_Mesh,
                                     .is_finite = IsFinite_Mesh,
+                                    .admissible = Admissible_Mesh,
                                     .stash = Stash_Mesh,
                                     .write_frame = WriteFrame_Mesh,
                                     .write_xdmf = WriteXDMF_Mesh,
