@@ -35,5 +35,17 @@ PetscErrorCode SimRegisterScenes(SimRegistry reg)
   /* particle scenes: particles over a background grid for particle solvers (mpm) */
   ADD_PARTICLES("jelly_blocks", "the 88-line MLS-MPM scene: three blocks (jelly, snow, fluid) fall in a box (-jelly_blocks_plastic, -jelly_blocks_dim)",
                 SimSceneCreate_JellyBlocks);
+  ADD_PARTICLES("sand_column", "granular column collapse, Drucker-Prager sand, 2D or 3D; figure: normalized run-out (-sand_column_aspect, -sand_column_dim)",
+                SimSceneCreate_SandColumn);
+  ADD_PARTICLES("snowball", "a ball of snow thrown at a sticky wall (Stomakhin et al. 2013), 2D or 3D (-snowball_speed, -snowball_dim)", SimSceneCreate_Snowball);
+  ADD_PARTICLES("dam_break_mpm", "a column of weakly compressible fluid collapsing in a box, 2D or 3D; figure: front position (-dam_break_mpm_dim)",
+                SimSceneCreate_DamBreakMPM);
+  /* particle-fluid scenes: fluid and boundary particles for sph and pbf */
+  ADD_PARTICLES("tank", "fluid at rest in a tank of boundary particles, 2D or 3D (-tank_dim, -tank_n)", SimSceneCreate_Tank);
+  ADD_PARTICLES("dam_break", "dam break: a water column a x 2a collapsing in a tank, front vs Martin & Moyce 1952 (-dam_break_dim, -dam_break_n)",
+                SimSceneCreate_DamBreak);
+  ADD_PARTICLES("double_dam_break", "two water columns collapsing onto an obstacle in the middle of a tank (-double_dam_break_dim)",
+                SimSceneCreate_DoubleDamBreak);
+  ADD_PARTICLES("drop_pool", "a block of fluid dropping into a pool (-drop_pool_dim, -drop_pool_n)", SimSceneCreate_DropPool);
   PetscFunctionReturn(0);
 }
