@@ -151,6 +151,14 @@ PetscErrorCode SimProblemWriteFrame(SimProblem p, const char *path, PetscBool *w
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode SimProblemWriteXDMF(SimProblem p, const char *path, PetscBool *written)
+{
+  PetscFunctionBeginUser;
+  *written = p->ops.write_xdmf ? PETSC_TRUE : PETSC_FALSE;
+  if (p->ops.write_xdmf) PetscCall(p->ops.write_xdmf(p, path));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimProblemWriteImage(SimProblem p, const char *caption, const char *path, PetscBool *written)
 {
   PetscFunctionBeginUser;

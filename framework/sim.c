@@ -8,6 +8,7 @@
 #include "framework/io/directory.h"
 #include "framework/events.h"
 #include "framework/io/vtk.h"
+#include "framework/io/xdmf.h"
 #include "framework/io/csvlog.h"
 #include "framework/io/progress.h"
 #include "framework/linalg/blas_threads.h"
@@ -23,6 +24,7 @@ struct _p_SimRun {
   PetscReal dt;
   PetscInt steps, output_every, snapshot_every, checkpoint_every;
   PetscBool progress, help, snapshots, log;
+  PetscBool xdmf; /* -output_format xdmf: frames as XDMF + HDF5, written collectively */
   PetscInt nmonitors;
   SimRunMonitorFn monitor[8];
   void *monitor_ctx[8];
@@ -146,6 +148,13 @@ PetscErrorCode SimRunSetFromOptions(SimRun r)
   PetscCall(PetscOptionsInt("-snapshot_every", "write a PNG every N steps (first and last always; 0: only those)", "",
                             r->snapshot_every, &r->snapshot_every, NULL));
   PetscCall(PetscOptionsBool("-snapshots", "write PNG snapshots", "", r->snapshots, &r->snapshots, NULL));
+  {
+    const char *formats[] = {"vtk", "xdmf"};
+    PetscInt format = 0;
+    PetscCall(PetscOptionsEList("-output_format", "frames: vtk (.vtu/.vti + .pvd, written by rank 0) or xdmf (.xmf + .h5, written by every rank)", "",
+                                formats, 2, formats[0], &format, NULL));
+    r->xdmf = format == 1 ? PETSC_TRUE : PETSC_FALSE;
+  }
   PetscCall(PetscOptionsBool("-log", "write the per-step CSV log DIR/log.csv", "", r->log, &r->log, NULL));
   PetscCall(PetscOptionsBool("-progress", "progress line on stderr when it is a terminal", "", r->progress, &r->progress, NULL));
   PetscCall(PetscOptionsInt("-blas_threads", "threads of the BLAS (CHOLMOD's, MUMPS' dense kernels) per MPI rank; set here, so "
@@ -172,10 +181,25 @@ PetscErrorCode SimRunSetFromOptions(SimRun r)
 
 typedef struct {
   SimPVD pvd;
+  SimXDMFSeries series;
   SimCSVLog csv;
   SimProgress progress;
   const char *ext; /* the problem's frame extension */
 } RunOutput;
+
+/* A frame in the run's format; XDMF is an error for a problem type (or grid solver) without it. */
+static PetscErrorCode WriteFrameFile(SimRun r, const char *path, PetscBool *written)
+{
+  PetscFunctionBeginUser;
+  if (!r->xdmf) {
+    PetscCall(SimSolverWriteFrame(r->solver, path, written));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(SimSolverWriteXDMF(r->solver, path, written));
+  PetscCheck(*written, r->comm, PETSC_ERR_SUP, "-output_format xdmf: scene '%s' with solver '%s' has no XDMF output; use -output_format vtk",
+             r->scene_name, r->solver_name);
+  PetscFunctionReturn(0);
+}
 
 static PetscErrorCode WriteFrame(SimRun r, RunOutput *o, PetscInt step, PetscReal t)
 {
@@ -185,8 +209,9 @@ static PetscErrorCode WriteFrame(SimRun r, RunOutput *o, PetscInt step, PetscRea
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(file, sizeof(file), "frame_%05" PetscInt_FMT ".%s", step, o->ext));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", r->outdir, file));
-  PetscCall(SimSolverWriteFrame(r->solver, path, &written));
+  PetscCall(WriteFrameFile(r, path, &written));
   if (written && o->pvd) PetscCall(SimPVDAdd(o->pvd, t, file));
+  if (written && o->series) PetscCall(SimXDMFSeriesAdd(o->series, t, file));
   PetscFunctionReturn(0);
 }
 
@@ -257,7 +282,8 @@ static PetscErrorCode WriteLastGood(SimRun r, RunOutput *o, char *where, size_t 
   PetscFunctionBeginUser;
   PetscCall(SimSolverStash(r->solver, PETSC_TRUE));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/last_good.%s", r->outdir, o->ext));
-  PetscCall(SimSolverWriteFrame(r->solver, path, &written));
+  if (r->xdmf) PetscCall(SimSolverWriteXDMF(r->solver, path, &written));
+  else PetscCall(SimSolverWriteFrame(r->solver, path, &written));
   if (written) PetscCall(PetscStrncpy(where, path, len));
   else PetscCall(PetscSNPrintf(where, len, "the frames in %s/ (this problem writes no last-good frame)", r->outdir));
   PetscFunctionReturn(0);
@@ -315,6 +341,7 @@ static PetscErrorCode StopRun(SimRun r, RunOutput *o, PetscInt step, PetscReal t
   PetscCall(WriteLastGood(r, o, where, sizeof(where)));
   PetscCall(SimCSVLogDestroy(&o->csv));
   PetscCall(SimPVDDestroy(&o->pvd));
+  PetscCall(SimXDMFSeriesDestroy(&o->series));
   if (stats) PetscCall(BlowUpAdvice(r, stats, advice, sizeof(advice)));
   SETERRQ(r->comm, code, "Step %" PetscInt_FMT " (t = %g s) of solver '%s' %s%s. The last good state (step %" PetscInt_FMT ") is in %s.%s%s", step, (double)t,
           r->solver_name, what, detail, step - 1, where, advice[0] ? " " : "", advice);
@@ -337,6 +364,7 @@ PetscErrorCode SimRunExecute(SimRun r)
   if (r->io) PetscCall(SimMakeDirectory(r->outdir));
   PetscCallMPI(MPI_Barrier(r->comm));
   PetscCall(SimProblemGetFrameExtension(r->problem, &o.ext));
+  if (r->xdmf) o.ext = "xmf";
   PetscCall(PetscTime(&t0));
   PetscCall(SimSolverSetUp(r->solver));
   PetscCall(PetscTime(&t1));
@@ -357,8 +385,9 @@ PetscErrorCode SimRunExecute(SimRun r)
   }
   PetscCall(CallMonitors(r, first, t, &rep, NULL, 0.0));
   if (r->output_every && r->io) {
-    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s.pvd", r->outdir, r->scene_name));
-    PetscCall(SimPVDCreate(path, &o.pvd));
+    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s.%s", r->outdir, r->scene_name, r->xdmf ? "xmf" : "pvd"));
+    if (r->xdmf) PetscCall(SimXDMFSeriesCreate(path, &o.series));
+    else PetscCall(SimPVDCreate(path, &o.pvd));
   }
   PetscCall(PetscLogEventBegin(ev.output, 0, 0, 0, 0));
   if (r->output_every) PetscCall(WriteFrame(r, &o, first, t));
@@ -420,6 +449,7 @@ PetscErrorCode SimRunExecute(SimRun r)
   PetscCall(PetscPrintf(r->comm, "\n"));
   PetscCall(SimCSVLogDestroy(&o.csv));
   PetscCall(SimPVDDestroy(&o.pvd));
+  PetscCall(SimXDMFSeriesDestroy(&o.series));
   PetscFunctionReturn(0);
 }
 

@@ -2,6 +2,7 @@
  * the scene's particles kept in arrays until the solvers have registered their fields. */
 #include "framework/problem_impl.h"
 #include "framework/io/vtk.h"
+#include "framework/io/xdmf.h"
 #include "framework/io/png.h"
 #include "problems/particles/particles.h"
 
@@ -616,6 +617,36 @@ static PetscErrorCode WriteFrame_Particles(SimProblem p, const char *path)
   PetscFunctionReturn(0);
 }
 
+/* XDMF + HDF5, collectively: each rank writes its own particles (in rank order, as the gathered
+ * .vtu) with the .vtu's fields; nothing is gathered. */
+static PetscErrorCode WriteXDMF_Particles(SimProblem p, const char *path)
+{
+  Particles *pa = (Particles *)p->data;
+  PetscReal *pad, *a;
+  PetscInt n;
+  SimXDMF out;
+  DM sw;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimParticlesGetSwarm(p, &sw));
+  PetscCall(DMSwarmGetLocalSize(sw, &n));
+  PetscCall(PetscMalloc1(9 * n + 1, &pad));
+  PetscCall(SimXDMFOpen(p->comm, path, &out));
+  for (PetscInt f = 0; f < pa->nfields; f++) {
+    const PetscInt bs = pa->bs[f], ncomp = f <= 1 ? 3 : bs; /* position and velocity padded to 3D */
+    if (bs > 9) continue;
+    PetscCall(DMSwarmGetField(sw, pa->field[f], NULL, NULL, (void **)&a));
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt c = 0; c < ncomp; c++) pad[ncomp * i + c] = c < bs ? a[bs * i + c] : 0;
+    PetscCall(DMSwarmRestoreField(sw, pa->field[f], NULL, NULL, (void **)&a));
+    if (f == 0) PetscCall(SimXDMFSetPoints(out, n, pad));
+    else PetscCall(SimXDMFAddField(out, pa->field[f], ncomp, n, pad));
+  }
+  PetscCall(SimXDMFClose(&out));
+  PetscCall(PetscFree(pad));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode WriteImage_Particles(SimProblem p, const char *caption, const char *path)
 {
   Particles *pa = (Particles *)p->data;
@@ -740,6 +771,7 @@ PetscErrorCode SimProblemCreate_Particles(SimProblem p)
                                     .is_finite = IsFinite_Particles,
                                     .stash = Stash_Particles,
                                     .write_frame = WriteFrame_Particles,
+                                    .write_xdmf = WriteXDMF_Particles,
                                     .write_image = WriteImage_Particles,
                                     .save = Save_Particles,
                                     .load = Load_Particles,

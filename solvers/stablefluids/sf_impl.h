@@ -152,6 +152,7 @@ PetscErrorCode SFMaxVelocity(SF *sf, Vec u, PetscReal *umax);
 
 /* output.c: the VTK ImageData frame and the PNG of a density (or speed) slice; collective. */
 PetscErrorCode SFWriteFrame(SF *sf, const char *path);
+PetscErrorCode SFWriteXDMF(SF *sf, const char *path); /* the same fields as XDMF + HDF5, every rank its cells */
 /* Last-good stash and checkpoint of the fields (checkpoint.c): the solver's stash, save and load ops. */
 PetscErrorCode SFStash(SimSolver s, PetscBool restore);
 PetscErrorCode SFSave(SimSolver s, PetscViewer viewer);

@@ -270,6 +270,13 @@ static PetscErrorCode WriteFrame_StableFluids(SimSolver s, const char *path)
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode WriteXDMF_StableFluids(SimSolver s, const char *path)
+{
+  PetscFunctionBegin;
+  PetscCall(SFWriteXDMF((SF *)s->data, path));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode WriteImage_StableFluids(SimSolver s, const char *caption, const char *path)
 {
   PetscFunctionBegin;
@@ -326,6 +333,7 @@ PetscErrorCode SimSolverCreate_StableFluids(SimSolver s)
                                    .state = State_StableFluids,
                                    .figures = Figures_StableFluids,
                                    .write_frame = WriteFrame_StableFluids,
+                                   .write_xdmf = WriteXDMF_StableFluids,
                                    .write_image = WriteImage_StableFluids,
                                    .stash = SFStash,
                                    .save = SFSave,
