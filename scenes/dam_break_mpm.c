@@ -18,8 +18,7 @@ static PetscErrorCode Build_DamBreak(SimScene scene, SimProblem problem)
   DamBreak *db = (DamBreak *)scene->data;
   SimParticlesMaterial water = {.label = "water", .elastic = "fixed_corotated", .plastic = "fluid", .prefix = "dam_break_mpm_", .youngs = 2e5, .poisson = 0.4,
                                 .density = 1000};
-  PetscReal lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, clo[3], chi[3], h, *x, *m, *vol;
-  PetscInt np;
+  PetscReal lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, clo[3], chi[3], h;
 
   PetscFunctionBeginUser;
   PetscOptionsBegin(PETSC_COMM_WORLD, "dam_break_mpm_", "Dam break scene (MPM fluid)", "");
@@ -44,12 +43,7 @@ static PetscErrorCode Build_DamBreak(SimScene scene, SimProblem problem)
   PetscCall(SimParticlesSetMaterial(problem, 0, &water));
   for (PetscInt d = 0; d < 3; d++) clo[d] = db->wall, chi[d] = db->wall + db->a;
   chi[1] = db->wall + 2 * db->a;
-  PetscCall(SimFillLattice(db->dim, clo, chi, h / db->ppc, NULL, NULL, &np, &x));
-  PetscCall(PetscMalloc2(np, &m, np, &vol));
-  for (PetscInt i = 0; i < np; i++) vol[i] = PetscPowReal(h / db->ppc, db->dim), m[i] = water.density * vol[i];
-  PetscCall(SimParticlesAdd(problem, np, x, NULL, m, vol, NULL));
-  PetscCall(PetscFree2(m, vol));
-  PetscCall(PetscFree(x));
+  PetscCall(SimAddLattice(problem, db->dim, clo, chi, h / db->ppc, NULL, NULL, water.density, NULL));
   PetscFunctionReturn(0);
 }
 

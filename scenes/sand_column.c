@@ -29,8 +29,8 @@ static PetscErrorCode Build_SandColumn(SimScene scene, SimProblem problem)
   SandColumn *sc = (SandColumn *)scene->data;
   SimParticlesMaterial sand = {.label = "sand", .elastic = "fixed_corotated", .plastic = "sand", .prefix = "sand_column_", .youngs = 3.5e5, .poisson = 0.3,
                                .density = 2200};
-  PetscReal lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, clo[3], chi[3], h, *x, *m, *vol, g[3] = {0, -9.81, 0};
-  PetscInt cells, np;
+  PetscReal lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, clo[3], chi[3], h, g[3] = {0, -9.81, 0};
+  PetscInt cells;
   char walls[128];
 
   PetscFunctionBeginUser;
@@ -60,12 +60,7 @@ static PetscErrorCode Build_SandColumn(SimScene scene, SimProblem problem)
   PetscCall(SimParticlesSetMaterial(problem, 0, &sand));
   for (PetscInt d = 0; d < 3; d++) clo[d] = sc->wall, chi[d] = sc->wall + sc->L0;
   chi[1] = sc->wall + sc->aspect * sc->L0;
-  PetscCall(SimFillLattice(sc->dim, clo, chi, h / sc->ppc, sc->dim == 3 ? InsideColumn : NULL, sc, &np, &x));
-  PetscCall(PetscMalloc2(np, &m, np, &vol));
-  for (PetscInt i = 0; i < np; i++) vol[i] = PetscPowReal(h / sc->ppc, sc->dim), m[i] = sand.density * vol[i];
-  PetscCall(SimParticlesAdd(problem, np, x, NULL, m, vol, NULL));
-  PetscCall(PetscFree2(m, vol));
-  PetscCall(PetscFree(x));
+  PetscCall(SimAddLattice(problem, sc->dim, clo, chi, h / sc->ppc, sc->dim == 3 ? InsideColumn : NULL, sc, sand.density, NULL));
   PetscFunctionReturn(0);
 }
 

@@ -27,8 +27,7 @@ static PetscErrorCode Build_Snowball(SimScene scene, SimProblem problem)
   SimParticlesMaterial snow = {.label = "snow", .elastic = "fixed_corotated", .plastic = "snow", .prefix = "snowball_", .youngs = 1.4e5, .poisson = 0.2,
                                .density = 400};
   /* the box: 2 x 1 (x 1) m */
-  PetscReal lo[3] = {0, 0, 0}, hi[3] = {2, 1, 0}, blo[3], bhi[3], h, *x, *v, *m, *vol;
-  PetscInt np;
+  PetscReal lo[3] = {0, 0, 0}, hi[3] = {2, 1, 0}, blo[3], bhi[3], h, v0[3];
 
   PetscFunctionBeginUser;
   PetscOptionsBegin(PETSC_COMM_WORLD, "snowball_", "Snowball scene", "");
@@ -48,15 +47,8 @@ static PetscErrorCode Build_Snowball(SimScene scene, SimProblem problem)
   PetscCall(SimParticlesSetMaterial(problem, 0, &snow));
   sb->centre[0] = 0.5, sb->centre[1] = 0.5, sb->centre[2] = 0.5;
   for (PetscInt d = 0; d < 3; d++) blo[d] = sb->centre[d] - sb->radius, bhi[d] = sb->centre[d] + sb->radius;
-  PetscCall(SimFillLattice(sb->dim, blo, bhi, h / sb->ppc, InsideBall, sb, &np, &x));
-  PetscCall(PetscMalloc3(sb->dim * np, &v, np, &m, np, &vol));
-  for (PetscInt i = 0; i < np; i++) {
-    for (PetscInt d = 0; d < sb->dim; d++) v[sb->dim * i + d] = d == 0 ? sb->speed : 0;
-    vol[i] = PetscPowReal(h / sb->ppc, sb->dim), m[i] = snow.density * vol[i];
-  }
-  PetscCall(SimParticlesAdd(problem, np, x, v, m, vol, NULL));
-  PetscCall(PetscFree3(v, m, vol));
-  PetscCall(PetscFree(x));
+  v0[0] = sb->speed, v0[1] = 0, v0[2] = 0;
+  PetscCall(SimAddLattice(problem, sb->dim, blo, bhi, h / sb->ppc, InsideBall, sb, snow.density, v0));
   PetscFunctionReturn(0);
 }
 
