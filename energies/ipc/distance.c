@@ -3,6 +3,7 @@
 #include "energies/ipc/distance.h"
 #include <string.h>
 #include "framework/linalg/vec3.h"
+#include "framework/linalg/psd.h"
 
 const int IPCStencilSize[4] = {2, 3, 4, 4};
 
@@ -37,12 +38,13 @@ static void MapToStencil(int m, int n, const PetscReal *C, const PetscReal *g, c
                          PetscReal *gx, PetscReal *Hx)
 {
   const int ld = 3 * m, lx = 3 * ns;
-  for (int i = 0; i < n; i++)
-    for (int k = 0; k < m; k++) {
-      const PetscReal c = C[k * n + i];
-      if (c == 0) continue;
-      for (int d = 0; d < 3; d++) gx[3 * v[i] + d] += c * g[3 * k + d];
-    }
+  if (gx)
+    for (int i = 0; i < n; i++)
+      for (int k = 0; k < m; k++) {
+        const PetscReal c = C[k * n + i];
+        if (c == 0) continue;
+        for (int d = 0; d < 3; d++) gx[3 * v[i] + d] += c * g[3 * k + d];
+      }
   if (!Hx) return;
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++)
@@ -260,56 +262,151 @@ IPCDistType IPCClassify(IPCStencil k, const PetscReal *x)
 
 /* ---- evaluation ---- */
 
-PetscReal IPCSqDistance(IPCStencil k, const PetscReal *x, IPCDistType t, PetscReal *g, PetscReal *H)
-{
-  const int ns = IPCStencilSize[k];
-  const PetscReal *p0 = x + 3 * t.v[0], *p1 = x + 3 * t.v[1];
-  PetscReal s, u[3], w[3], z[3], gl[9], Hl[81];
+/* The formula of type t at x in its own variables u_k = sum_i C[k][i] x_{t.v[i]} (k < m, i < nsub; C
+ * row-major m x nsub, constant per form): s, and when gl its gradient (3m) and when Hl its Hessian
+ * (3m x 3m) with respect to the u_k. */
+typedef struct {
+  int m, nsub;
+  const PetscReal *C;
+} FormVars;
 
-  if (g) memset(g, 0, sizeof(PetscReal) * 3 * ns);
-  if (H) memset(H, 0, sizeof(PetscReal) * 9 * ns * ns);
+static PetscReal FormEval(const PetscReal *x, IPCDistType t, FormVars *fv, PetscReal *gl, PetscReal *Hl)
+{
+  static const PetscReal Cpp[2] = {1, -1};
+  static const PetscReal Cpl[6] = {1, -1, 0, 0, -1, 1};                           /* a = p - e0, b = e1 - e0 */
+  static const PetscReal Cpt[12] = {1, -1, 0, 0, 0, -1, 1, 0, 0, -1, 0, 1};        /* a = p - t0, b = t1 - t0, c = t2 - t0 */
+  static const PetscReal Cll[12] = {-1, 0, 1, 0, -1, 1, 0, 0, 0, 0, -1, 1};        /* a = eb0 - ea0, b = ea1 - ea0, c = eb1 - eb0 */
+  const PetscReal *p0 = x + 3 * t.v[0], *p1 = x + 3 * t.v[1];
+  PetscReal s, u[3], w[3], z[3];
+
   switch (t.form) {
-  case IPC_FORM_PP: {
-    static const PetscReal C[2] = {1, -1};
+  case IPC_FORM_PP:
+    fv->m = 1, fv->nsub = 2, fv->C = Cpp;
     Vec3Sub(p0, p1, u);
     s = Vec3Dot(u, u);
-    if (g) {
+    if (gl) {
       for (int d = 0; d < 3; d++) gl[d] = 2 * u[d];
-      if (H) {
+      if (Hl) {
         memset(Hl, 0, sizeof(PetscReal) * 9);
         for (int d = 0; d < 3; d++) Hl[4 * d] = 2;
       }
-      MapToStencil(1, 2, C, gl, H ? Hl : NULL, t.v, ns, g, H);
     }
     return s;
-  }
-  case IPC_FORM_PL: {
-    static const PetscReal C[6] = {1, -1, 0, 0, -1, 1}; /* a = p - e0, b = e1 - e0 */
+  case IPC_FORM_PL:
+    fv->m = 2, fv->nsub = 3, fv->C = Cpl;
     Vec3Sub(p0, p1, u);
     Vec3Sub(x + 3 * t.v[2], p1, w);
-    s = PointLine(u, w, g ? gl : NULL, H ? Hl : NULL);
-    if (g) MapToStencil(2, 3, C, gl, H ? Hl : NULL, t.v, ns, g, H);
-    return s;
-  }
-  case IPC_FORM_PPLANE: {
-    static const PetscReal C[12] = {1, -1, 0, 0, 0, -1, 1, 0, 0, -1, 0, 1}; /* a = p - t0, b = t1 - t0, c = t2 - t0 */
+    return PointLine(u, w, gl, gl ? Hl : NULL);
+  case IPC_FORM_PPLANE:
+    fv->m = 3, fv->nsub = 4, fv->C = Cpt;
     Vec3Sub(p0, p1, u);
     Vec3Sub(x + 3 * t.v[2], p1, w);
     Vec3Sub(x + 3 * t.v[3], p1, z);
-    s = Triple(u, w, z, g ? gl : NULL, H ? Hl : NULL);
-    if (g) MapToStencil(3, 4, C, gl, H ? Hl : NULL, t.v, ns, g, H);
-    return s;
-  }
-  default: {
-    static const PetscReal C[12] = {-1, 0, 1, 0, -1, 1, 0, 0, 0, 0, -1, 1}; /* a = eb0 - ea0, b = ea1 - ea0, c = eb1 - eb0 */
+    return Triple(u, w, z, gl, gl ? Hl : NULL);
+  default:
+    fv->m = 3, fv->nsub = 4, fv->C = Cll;
     Vec3Sub(x + 3 * t.v[2], p0, u);
     Vec3Sub(p1, p0, w);
     Vec3Sub(x + 3 * t.v[3], x + 3 * t.v[2], z);
-    s = Triple(u, w, z, g ? gl : NULL, H ? Hl : NULL);
-    if (g) MapToStencil(3, 4, C, gl, H ? Hl : NULL, t.v, ns, g, H);
-    return s;
+    return Triple(u, w, z, gl, gl ? Hl : NULL);
   }
+}
+
+PetscReal IPCSqDistance(IPCStencil k, const PetscReal *x, IPCDistType t, PetscReal *g, PetscReal *H)
+{
+  const int ns = IPCStencilSize[k];
+  FormVars fv;
+  PetscReal s, gl[9], Hl[81];
+
+  if (g) memset(g, 0, sizeof(PetscReal) * 3 * ns);
+  if (H) memset(H, 0, sizeof(PetscReal) * 9 * ns * ns);
+  s = FormEval(x, t, &fv, g ? gl : NULL, H ? Hl : NULL);
+  if (g) MapToStencil(fv.m, fv.nsub, fv.C, gl, H ? Hl : NULL, t.v, ns, g, H);
+  return s;
+}
+
+/* The projection is done where the Hessian lives. With C the form's m x nsub map (x -> u), the
+ * barrier's Hessian is C^T Hb C (blocks times I_3), Hb = b'' g g^T + b' Hs in the u variables (3m).
+ * With C C^T = L L^T (Cholesky, m x m), Q = C^T L^-T has orthonormal columns and C^T Hb C = Q A Q^T,
+ * A = L^T Hb L, so the nearest PSD matrix is Q P(A) Q^T = C^T (L^-T P(A) L^-1) C: an eigenproblem
+ * of size 3m (3, 6, 9) in place of 3n (up to 12), exact. For m = 1 (point-point) Hb = 4b'' u u^T +
+ * 2b' I has the eigenvalues 4b''s + 2b' (along u) and 2b' (twice, across): closed form. */
+PetscErrorCode IPCBarrierHessianPSD(IPCStencil k, const PetscReal *x, IPCDistType t, PetscReal db, PetscReal d2b, PetscReal *H, PetscBool *projected)
+{
+  const int ns = IPCStencilSize[k];
+  FormVars fv;
+  PetscReal s, gl[9], Hl[81], Hb[81], A[81], A0[81], L[9] = {0}, Li[9] = {0}, G[9];
+  int m, M;
+
+  PetscFunctionBeginUser;
+  s = FormEval(x, t, &fv, gl, Hl);
+  m = fv.m, M = 3 * m;
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < M; j++) Hb[i * M + j] = d2b * gl[i] * gl[j] + db * Hl[i * M + j];
+  *projected = PETSC_FALSE;
+  if (m == 1) {
+    const PetscReal along = 4 * d2b * s + 2 * db, across = 2 * db;
+    if (along >= 0 && across >= 0) PetscFunctionReturn(0);
+    *projected = PETSC_TRUE;
+    PetscCheck(s > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "IPCBarrierHessianPSD: point-point distance %g must be > 0", (double)s);
+    for (int i = 0; i < 3; i++) /* gl = 2u: u u^T / s = gl gl^T / (4 s) */
+      for (int j = 0; j < 3; j++) {
+        const PetscReal uu = gl[i] * gl[j] / (4 * s);
+        Hb[3 * i + j] = PetscMax(0, along) * uu + PetscMax(0, across) * ((i == j) - uu);
+      }
+  } else {
+    /* L: Cholesky of C C^T; Li = L^-1 (both m x m lower triangular) */
+    for (int i = 0; i < m; i++)
+      for (int j = 0; j < m; j++) {
+        G[i * m + j] = 0;
+        for (int q = 0; q < fv.nsub; q++) G[i * m + j] += fv.C[i * fv.nsub + q] * fv.C[j * fv.nsub + q];
+      }
+    for (int j = 0; j < m; j++) {
+      PetscReal d = G[j * m + j];
+      for (int q = 0; q < j; q++) d -= L[j * m + q] * L[j * m + q];
+      L[j * m + j] = PetscSqrtReal(d);
+      for (int i = j + 1; i < m; i++) {
+        PetscReal v = G[i * m + j];
+        for (int q = 0; q < j; q++) v -= L[i * m + q] * L[j * m + q];
+        L[i * m + j] = v / L[j * m + j];
+      }
+    }
+    for (int j = 0; j < m; j++) {
+      Li[j * m + j] = 1 / L[j * m + j];
+      for (int i = j + 1; i < m; i++) {
+        PetscReal v = 0;
+        for (int q = j; q < i; q++) v -= L[i * m + q] * Li[q * m + j];
+        Li[i * m + j] = v / L[i * m + i];
+      }
+    }
+    /* A = (L^T x I) Hb (L x I): A[(k,a),(l,b)] = sum_ij L[i][k] Hb[(i,a),(j,b)] L[j][l] */
+    for (int kk = 0; kk < m; kk++)
+      for (int l = 0; l < m; l++)
+        for (int a = 0; a < 3; a++)
+          for (int b = 0; b < 3; b++) {
+            PetscReal v = 0;
+            for (int i = kk; i < m; i++)
+              for (int j = l; j < m; j++) v += L[i * m + kk] * Hb[(3 * i + a) * M + 3 * j + b] * L[j * m + l];
+            A[(3 * kk + a) * M + 3 * l + b] = v;
+          }
+    memcpy(A0, A, sizeof(PetscReal) * M * M);
+    PetscCall(SimSymProjectPSD(M, A));
+    if (!memcmp(A, A0, sizeof(PetscReal) * M * M)) PetscFunctionReturn(0); /* already PSD: left as it was */
+    *projected = PETSC_TRUE;
+    /* Hb = (L^-T x I) P(A) (L^-1 x I): Hb[(i,a),(j,b)] = sum_kl Li[k][i] A[(k,a),(l,b)] Li[l][j] */
+    for (int i = 0; i < m; i++)
+      for (int j = 0; j < m; j++)
+        for (int a = 0; a < 3; a++)
+          for (int b = 0; b < 3; b++) {
+            PetscReal v = 0;
+            for (int kk = i; kk < m; kk++)
+              for (int l = j; l < m; l++) v += Li[kk * m + i] * A[(3 * kk + a) * M + 3 * l + b] * Li[l * m + j];
+            Hb[(3 * i + a) * M + 3 * j + b] = v;
+          }
   }
+  memset(H, 0, sizeof(PetscReal) * 9 * ns * ns);
+  MapToStencil(m, fv.nsub, fv.C, NULL, Hb, t.v, ns, NULL, H);
+  PetscFunctionReturn(0);
 }
 
 /* c = |u x v|^2 with u = ea1 - ea0, v = eb1 - eb0 (the q of Triple, in (u, v)) */

@@ -34,6 +34,13 @@ IPCDistType IPCClassify(IPCStencil k, const PetscReal *x);
  * H (3n x 3n row-major, may be NULL; needs g) its Hessian, both with respect to all 3n coordinates. */
 PetscReal IPCSqDistance(IPCStencil k, const PetscReal *x, IPCDistType t, PetscReal *g, PetscReal *H);
 
+/* The nearest PSD matrix (Frobenius) to the Hessian of b(s(x)) with respect to the 3n stencil
+ * coordinates, b'' g g^T + b' Hs, for the distance of type t at x, with db = b'(s), d2b = b''(s):
+ * computed exactly in the distance formula's own variables (an eigenproblem of size 3, 6 or 9 for
+ * point-point, point-line and point-plane/line-line; point-point in closed form). *projected false:
+ * that Hessian is already PSD and H (3n x 3n) is left untouched; true: H holds the projection. */
+PetscErrorCode IPCBarrierHessianPSD(IPCStencil k, const PetscReal *x, IPCDistType t, PetscReal db, PetscReal d2b, PetscReal *H, PetscBool *projected);
+
 /* |ea x eb|^2 of an EE stencil (ea = ea1 - ea0, eb = eb1 - eb0) with its gradient (12) and Hessian
  * (144; may be NULL): the quantity the parallel-edge mollifier acts on. */
 PetscReal IPCEdgeCross(const PetscReal *x, PetscReal *g, PetscReal *H);

@@ -134,19 +134,42 @@ static PetscReal ConsSqDistance(const IPC *ipc, const Cons *c, const PetscReal *
   return IPCSqDistance(c->k, xs, IPCClassify(c->k, xs), g, H);
 }
 
+/* The PSD projection of an obstacle constraint's barrier Hessian: with s = phi^2, b'' g g^T + b' Hs =
+ * (4 b'' phi^2 + 2 b') n n^T + 2 b' phi curv (I - n n^T), eigenvalues in closed form. *projected
+ * false: already PSD, H untouched. */
+static void ObstacleHessianPSD(const IPC *ipc, const Cons *c, const PetscReal *xs, PetscReal db, PetscReal d2b, PetscReal *H, PetscBool *projected)
+{
+  PetscReal n[3], curv, phi = ObstacleDistance(ipc, c->obstacle, xs, n, &curv);
+  const PetscReal along = 4 * d2b * phi * phi + 2 * db, across = 2 * db * phi * curv;
+
+  *projected = (PetscBool)!(along >= 0 && across >= 0);
+  if (!*projected) return;
+  for (int a = 0; a < 3; a++)
+    for (int b = 0; b < 3; b++) H[3 * a + b] = PetscMax(0, along) * n[a] * n[b] + PetscMax(0, across) * ((a == b) - n[a] * n[b]);
+}
+
 /* One constraint's energy kappa m(c) b(s) with its gradient (g += , 3n) and Hessian (H = , 3n x 3n,
- * PSD-projected when psd); returns +inf at s <= 0. */
+ * PSD-projected when psd); returns +inf at s <= 0. The projection: in the distance formula's own
+ * variables (IPCBarrierHessianPSD) or in closed form for obstacles; a mollified edge-edge pair (its
+ * Hessian also has the mollifier's terms) by the 12 x 12 eigendecomposition. A Hessian that is already
+ * PSD is the exact one, computed as without the projection. */
 static PetscErrorCode ConsEnergy(const IPC *ipc, const Cons *c, const PetscReal *xs, PetscReal *E, PetscReal *g, PetscReal *H,
                                  PetscBool psd)
 {
   const int n = ConsSize(c), N = 3 * n;
   PetscReal gs[12], Hs[144], s, db, d2b, b, m = 1, dm = 0, d2m = 0, gc[12], Hc[144], cr = 0;
+  PetscBool reduced, exact = PETSC_FALSE;
 
   PetscFunctionBeginUser;
-  s = ConsSqDistance(ipc, c, xs, (g || H) ? gs : NULL, H ? Hs : NULL);
-  b = IPCBarrier(s, ipc->sh, &db, &d2b);
   if (c->eps_x > 0) {
-    cr = IPCEdgeCross(xs, (g || H) ? gc : NULL, H ? Hc : NULL);
+    cr = IPCEdgeCross(xs, NULL, NULL);
+    m = IPCMollifier(cr, c->eps_x, &dm, &d2m);
+  }
+  reduced = (PetscBool)(H && psd && m == 1);
+  s = ConsSqDistance(ipc, c, xs, (g || (H && !reduced)) ? gs : NULL, (H && !reduced) ? Hs : NULL);
+  b = IPCBarrier(s, ipc->sh, &db, &d2b);
+  if (c->eps_x > 0 && (g || (H && !reduced))) {
+    cr = IPCEdgeCross(xs, gc, (H && !reduced) ? Hc : NULL);
     m = IPCMollifier(cr, c->eps_x, &dm, &d2m);
   }
   *E = ipc->kappa * m * b;
@@ -160,17 +183,29 @@ static PetscErrorCode ConsEnergy(const IPC *ipc, const Cons *c, const PetscReal 
   }
   if (g)
     for (int i = 0; i < N; i++) g[i] += ipc->kappa * (m * db * gs[i] + (c->eps_x > 0 ? dm * b * gc[i] : 0));
-  if (H) {
+  if (H && reduced) {
+    PetscBool projected;
+    if (c->obstacle >= 0) ObstacleHessianPSD(ipc, c, xs, db, d2b, H, &projected);
+    else PetscCall(IPCBarrierHessianPSD(c->k, xs, IPCClassify(c->k, xs), db, d2b, H, &projected));
+    if (projected)
+      for (int i = 0; i < N * N; i++) H[i] *= ipc->kappa;
+    else { /* already PSD: the exact Hessian */
+      (void)ConsSqDistance(ipc, c, xs, gs, Hs);
+      exact = PETSC_TRUE;
+    }
+  }
+  if (H && (!reduced || exact)) {
     for (int i = 0; i < N; i++)
       for (int j = 0; j < N; j++) {
         PetscReal h = m * (d2b * gs[i] * gs[j] + db * Hs[i * N + j]);
         if (c->eps_x > 0 && m < 1) h += d2m * b * gc[i] * gc[j] + dm * b * Hc[i * N + j] + dm * db * (gc[i] * gs[j] + gs[i] * gc[j]);
         H[i * N + j] = ipc->kappa * h;
       }
+  }
+  if (H)
     for (int i = 0; i < N * N; i++)
       PetscCheck(!PetscIsInfOrNanReal(H[i]), PETSC_COMM_SELF, PETSC_ERR_FP, "IPC Hessian not finite: s %g sh %g b %g db %g d2b %g m %g obstacle %d k %d", (double)s, (double)ipc->sh, (double)b, (double)db, (double)d2b, (double)m, (int)c->obstacle, (int)c->k);
-    if (psd) PetscCall(SimSymProjectPSD(N, H));
-  }
+  if (H && psd && !reduced) PetscCall(SimSymProjectPSD(N, H));
   PetscFunctionReturn(0);
 }
 

@@ -1,9 +1,12 @@
 /* The IPC contact term (energies/ipc/ipc.c) on whole runs: its gradient and Hessian against finite
- * differences on a configuration with point-triangle, edge-edge and plane contacts; the squishy ball
+ * differences on a configuration with point-triangle, edge-edge and plane contacts and its projected
+ * Hessian PSD; the squishy ball
  * and a stack run 200 steps of 1/60 s with the neo-Hookean material, every state admissible (every
  * distance > 0, no crossing, no inverted tet); friction on a slope sticks below tan(angle) and
  * slides above with a = g (sin - mu cos) within 2%; an integrator without the step bound (explicit)
  * is stopped by the admissibility check with the last good state. */
+#include <gsl/gsl_eigen.h>
+#include <gsl/gsl_matrix.h>
 #include "testing.h"
 #include "framework/scene.h"
 #include "framework/solver.h"
@@ -77,6 +80,30 @@ START_TEST(gradient_and_hessian_match_differences)
   }
   ck_assert_msg(scale > 0 && errg <= 1e-5 * scale, "gradient: error %g of %g", errg, scale);
   ck_assert_msg(hscale > 0 && errh <= 1e-4 * hscale, "Hessian: error %g of %g", errh, hscale);
+  { /* the projected Hessian (psd = true), assembled: PSD (GSL eigenvalues), and not the exact one */
+    double *Hp = NULL, *He = NULL, hmax = 0, diff = 0, lmin = PETSC_MAX_REAL;
+    gsl_vector *ev = gsl_vector_alloc(n);
+    gsl_eigen_symm_workspace *w = gsl_eigen_symm_alloc(n);
+    CHECK_PETSC(PetscCalloc2(n * n, &Hp, n * n, &He));
+    for (PetscInt k = 0; k < nb; k++)
+      for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) He[(3 * brow[k] + a) * n + 3 * bcol[k] + b] += vals[9 * k + 3 * a + b];
+    CHECK_PETSC(ipc->ops.hessian(ipc, x, NULL, PETSC_TRUE, vals));
+    for (PetscInt k = 0; k < nb; k++)
+      for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) Hp[(3 * brow[k] + a) * n + 3 * bcol[k] + b] += vals[9 * k + 3 * a + b];
+    for (PetscInt i = 0; i < n * n; i++) hmax = PetscMax(hmax, PetscAbsReal(Hp[i])), diff = PetscMax(diff, PetscAbsReal(Hp[i] - He[i]));
+    {
+      gsl_matrix_view A = gsl_matrix_view_array(Hp, n, n);
+      gsl_eigen_symm(&A.matrix, ev, w);
+    }
+    for (PetscInt i = 0; i < n; i++) lmin = PetscMin(lmin, gsl_vector_get(ev, i));
+    ck_assert_msg(hmax > 0 && lmin >= -1e-12 * hmax, "projected Hessian: smallest eigenvalue %g of %g", lmin, hmax);
+    ck_assert_msg(diff > 1e-6 * hmax, "the exact Hessian was already PSD here (difference %g of %g): the projection is not exercised", diff, hmax);
+    gsl_eigen_symm_free(w);
+    gsl_vector_free(ev);
+    CHECK_PETSC(PetscFree2(Hp, He));
+  }
   CHECK_PETSC(PetscFree3(vals, brow, bcol));
   CHECK_PETSC(PetscFree6(x, g, g1, g2, dir, Hd));
   CHECK_PETSC(TestSimDestroy(&t));

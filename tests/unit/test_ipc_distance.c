@@ -2,7 +2,10 @@
  * against finite differences, including near-degenerate configurations (nearly parallel edges,
  * a point nearly on an edge or in the plane, nearly degenerate triangles); the classification
  * gives the true distance (against dense sampling of the primitives); the barrier is C2 at dhat and
- * the mollifier C1 at its threshold. */
+ * the mollifier C1 at its threshold; the barrier Hessian's PSD projection in the formula's variables
+ * equals the projection by a full eigendecomposition (GSL), and the exact Hessian when that is PSD. */
+#include <gsl/gsl_eigen.h>
+#include <gsl/gsl_matrix.h>
 #include "testing.h"
 #include "energies/ipc/distance.h"
 
@@ -204,6 +207,88 @@ START_TEST(mollifier_and_edge_cross)
 }
 END_TEST
 
+/* The PSD projection of a symmetric n x n matrix by GSL's eigendecomposition (P, may be NULL) and its
+ * smallest eigenvalue. */
+static PetscReal GSLProject(int n, const PetscReal *H, PetscReal *P)
+{
+  double a[144];
+  gsl_matrix_view A = gsl_matrix_view_array(a, n, n);
+  gsl_matrix *V = gsl_matrix_alloc(n, n);
+  gsl_vector *ev = gsl_vector_alloc(n);
+  gsl_eigen_symmv_workspace *w = gsl_eigen_symmv_alloc(n);
+  PetscReal lmin = PETSC_MAX_REAL;
+
+  for (int i = 0; i < n * n; i++) a[i] = H[i];
+  gsl_eigen_symmv(&A.matrix, ev, V, w);
+  for (int k = 0; k < n; k++) lmin = PetscMin(lmin, gsl_vector_get(ev, k));
+  if (P)
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++) {
+        P[i * n + j] = 0;
+        for (int k = 0; k < n; k++)
+          P[i * n + j] += PetscMax(0, gsl_vector_get(ev, k)) * gsl_matrix_get(V, i, k) * gsl_matrix_get(V, j, k);
+      }
+  gsl_eigen_symmv_free(w);
+  gsl_vector_free(ev);
+  gsl_matrix_free(V);
+  return lmin;
+}
+
+/* IPCBarrierHessianPSD against the exact Hessian b'' g g^T + b' Hs projected by GSL, on random
+ * configurations of every stencil and type, near-degenerate ones too, with the barrier's own b', b''
+ * at s < sh (indefinite), b' = 0 (b'' g g^T: PSD already) and 0 < b' (either). The result (the
+ * projection, or the exact Hessian when the function says it is PSD already) equals GSL's projection
+ * within 1e-9 |H|, is PSD (smallest eigenvalue >= -1e-12 |H|) and, when the exact Hessian is PSD,
+ * equals it within 1e-9 |H|. */
+START_TEST(barrier_hessian_projection_is_exact)
+{
+  unsigned long long seed = 31;
+  PetscInt projected_seen[4] = {0}, psd_seen[4] = {0}, untouched = 0;
+
+  for (int k = 0; k < 4; k++)
+    for (int trial = 0; trial < 600; trial++) {
+      const int n = 3 * IPCStencilSize[k];
+      PetscReal x[12], g[12], Hs[144], H[144], P[144], Hp[144], s, sh, db, d2b, scale = 0, err = 0, lmin, lmin_exact;
+      PetscBool projected;
+      IPCDistType t;
+      for (int i = 0; i < n; i++) x[i] = 2 * Uniform(&seed) - 1;
+      if (trial % 10 == 9) /* near-degenerate: the last vertex 1e-4 from the first */
+        for (int d = 0; d < 3; d++) x[n - 3 + d] = x[d] + 1e-4 * (2 * Uniform(&seed) - 1);
+      t = IPCClassify((IPCStencil)k, x);
+      s = IPCSqDistance((IPCStencil)k, x, t, g, Hs);
+      if (!(s > 0)) continue;
+      sh = s * (1.05 + 4 * Uniform(&seed));
+      (void)IPCBarrier(s, sh, &db, &d2b);
+      if (trial % 3 == 1) db = 0;
+      else if (trial % 3 == 2) db = PetscAbsReal(db) * Uniform(&seed);
+      for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) H[i * n + j] = d2b * g[i] * g[j] + db * Hs[i * n + j];
+      for (int i = 0; i < n * n; i++) scale = PetscMax(scale, PetscAbsReal(H[i]));
+      for (int i = 0; i < n * n; i++) Hp[i] = -12345; /* untouched unless projected */
+      CHECK_PETSC(IPCBarrierHessianPSD((IPCStencil)k, x, t, db, d2b, Hp, &projected));
+      lmin_exact = GSLProject(n, H, P);
+      if (projected) projected_seen[t.form]++;
+      else {
+        for (int i = 0; i < n * n; i++) ck_assert_msg(Hp[i] == -12345, "not projected, yet H was written");
+        for (int i = 0; i < n * n; i++) Hp[i] = H[i];
+        untouched++;
+      }
+      for (int i = 0; i < n * n; i++) err = PetscMax(err, PetscAbsReal(Hp[i] - P[i]));
+      ck_assert_msg(err <= 1e-9 * scale, "stencil %d trial %d form %d: differs from GSL's projection by %g (|H| %g)", k, trial, (int)t.form, err, scale);
+      lmin = GSLProject(n, Hp, NULL);
+      ck_assert_msg(lmin >= -1e-12 * scale, "stencil %d trial %d form %d: eigenvalue %g (|H| %g)", k, trial, (int)t.form, lmin, scale);
+      if (db == 0 || lmin_exact >= 0) {
+        psd_seen[t.form] += db == 0;
+        err = 0;
+        for (int i = 0; i < n * n; i++) err = PetscMax(err, PetscAbsReal(Hp[i] - H[i]));
+        ck_assert_msg(err <= 1e-9 * scale, "stencil %d trial %d form %d: PSD Hessian changed by %g (|H| %g)", k, trial, (int)t.form, err, scale);
+      }
+    }
+  for (int f = 0; f < 4; f++) ck_assert_msg(projected_seen[f] > 0 && psd_seen[f] > 0, "form %d: %d projected, %d PSD", f, (int)projected_seen[f], (int)psd_seen[f]);
+  ck_assert_msg(untouched > 0, "no Hessian was found PSD as it was");
+}
+END_TEST
+
 Suite *test_suite(void)
 {
   Suite *s = suite_create("ipc_distance");
@@ -213,6 +298,7 @@ Suite *test_suite(void)
   tcase_add_test(tc, classification_gives_the_distance);
   tcase_add_test(tc, barrier_is_c2_at_dhat);
   tcase_add_test(tc, mollifier_and_edge_cross);
+  tcase_add_test(tc, barrier_hessian_projection_is_exact);
   suite_add_tcase(s, tc);
   return s;
 }
