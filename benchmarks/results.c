@@ -112,6 +112,18 @@ PetscErrorCode BenchRowSetTimings(BenchRow *row, const BenchTiming *t)
   PetscCall(BenchRowSetTiming(row, "other_ms", t->other_ms));
   PetscCall(BenchRowSetTiming(row, "throughput", t->throughput));
   PetscCall(BenchRowSetTiming(row, "peak_rss_mb", t->peak_rss_mb));
+  if (t->term_calls[0] > 0) { /* the IPC term ran: its phases per step and per call (issue 12's figures) */
+    const PetscReal *ms = t->term_ms, *n = t->term_calls;
+    PetscReal barrier_call = 0;
+    for (PetscInt i = 1; i <= 3; i++)
+      if (n[i] > 0) barrier_call += ms[i] / n[i];
+    PetscCall(BenchRowSetTiming(row, "ipc_build_ms", ms[0]));
+    PetscCall(BenchRowSetTiming(row, "ipc_barrier_ms", ms[1] + ms[2] + ms[3]));
+    PetscCall(BenchRowSetTiming(row, "ipc_ccd_ms", ms[4]));
+    PetscCall(BenchRowSetTiming(row, "ipc_build_call_ms", ms[0] / n[0]));
+    PetscCall(BenchRowSetTiming(row, "ipc_barrier_call_ms", barrier_call)); /* one value + one gradient + one Hessian */
+    PetscCall(BenchRowSetTiming(row, "ipc_ccd_call_ms", n[4] > 0 ? ms[4] / n[4] : 0));
+  }
   PetscFunctionReturn(0);
 }
 

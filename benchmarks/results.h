@@ -4,7 +4,7 @@
 #include "benchmarks/suite.h"
 #include "benchmarks/timing.h"
 
-#define BENCH_MAX_ROW_VALUES 16
+#define BENCH_MAX_ROW_VALUES 24
 #define BENCH_MAX_FILES 8
 #define BENCH_MESSAGE_LEN 512
 
@@ -62,7 +62,9 @@ PetscErrorCode BenchResultAddPlot(BenchCaseResult *r, const char *stem, const ch
 /* Sets a reproducible value / a timing of a row. */
 PetscErrorCode BenchRowSet(BenchRow *row, const char *key, PetscReal value, char bound);
 PetscErrorCode BenchRowSetTiming(BenchRow *row, const char *key, PetscReal value);
-/* The row timings from one run's figures (ms_per_step, <event>_ms, other_ms, throughput, peak_rss_mb). */
+/* The row timings from one run's figures (ms_per_step, <event>_ms, other_ms, throughput, peak_rss_mb;
+ * when the IPC term ran, ipc_build_ms, ipc_barrier_ms, ipc_ccd_ms per step and ipc_build_call_ms,
+ * ipc_barrier_call_ms (one value, gradient and Hessian), ipc_ccd_call_ms per call). */
 PetscErrorCode BenchRowSetTimings(BenchRow *row, const BenchTiming *t);
 /* Appends to a row's note ("; " between parts). */
 PetscErrorCode BenchRowNote(BenchRow *row, const char *text);

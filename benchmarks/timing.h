@@ -9,11 +9,19 @@
 /* Short name of event i ("step", "force", ...), used as CSV/JSON column stems. */
 const char *BenchEventName(PetscInt i);
 
+/* Events a term registers when it is created, read by name where present (0 otherwise), in this
+ * order: the IPC term's IPCBuild, IPCValue, IPCGradient, IPCHessian, IPCCCD (energies/ipc/ipc.c). */
+#define BENCH_NTERM_EVENTS 5
+/* Short name of term event i ("ipc_build", ...). */
+const char *BenchTermEventName(PetscInt i);
+
 /* Cumulative figures of every event at one moment (current log stage). */
 typedef struct {
   PetscLogDouble time[BENCH_NEVENTS]; /* s, inclusive of nested events */
   int count[BENCH_NEVENTS];
   int depth[BENCH_NEVENTS]; /* > 0: begun and not ended */
+  PetscLogDouble term_time[BENCH_NTERM_EVENTS];
+  int term_count[BENCH_NTERM_EVENTS], term_depth[BENCH_NTERM_EVENTS];
 } BenchEventSnapshot;
 
 /* Turns on PETSc's default logging if nothing else did (the event counters need it). */
@@ -30,6 +38,8 @@ typedef struct {
   PetscReal other_ms;                /* step - (force + assemble + factor + solve + line search), >= 0 */
   PetscReal throughput;              /* vertices * steps / s of stepping */
   PetscReal peak_rss_mb;             /* process peak resident set so far (getrusage), MB */
+  PetscReal term_ms[BENCH_NTERM_EVENTS];    /* a term event's time / steps */
+  PetscReal term_calls[BENCH_NTERM_EVENTS]; /* its calls / steps (0: the run had no such event) */
 } BenchTiming;
 
 /* Figures of a run of `steps` steps on nv vertices that took wall_ms in SimSolverStep, from the
