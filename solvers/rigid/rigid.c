@@ -628,6 +628,61 @@ static PetscErrorCode Figures_Rigid(SimSolver s, PetscInt *n, const char *names[
   PetscFunctionReturn(0);
 }
 
+/* Checkpoint: what the next step's warm start reads — the last step's contacts (pair, feature,
+ * accumulated impulses) and the joints' accumulated impulses — so a restart continues bit for bit. */
+static PetscErrorCode Save_Rigid(SimSolver s, PetscViewer viewer)
+{
+  Rigid *d = (Rigid *)s->data;
+  SimRigidBodies *B;
+  PetscInt n[2];
+
+  PetscFunctionBeginUser;
+  PetscCall(SimRigidProblemGetBodies(s->problem, &B));
+  n[0] = d->nprev, n[1] = d->jl ? B->njoint : 0;
+  PetscCall(PetscViewerBinaryWrite(viewer, n, 2, PETSC_INT));
+  for (PetscInt o = 0; o < d->nprev; o++) {
+    const Contact *c = &d->prev[o];
+    PetscInt id[3] = {c->a, c->b, c->key};
+    PetscReal l[3] = {c->ln, c->lt[0], c->lt[1]};
+    PetscCall(PetscViewerBinaryWrite(viewer, id, 3, PETSC_INT));
+    PetscCall(PetscViewerBinaryWrite(viewer, l, 3, PETSC_REAL));
+  }
+  if (n[1]) PetscCall(PetscViewerBinaryWrite(viewer, d->jl, 6 * n[1], PETSC_REAL));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Load_Rigid(SimSolver s, PetscViewer viewer)
+{
+  Rigid *d = (Rigid *)s->data;
+  SimRigidBodies *B;
+  PetscInt n[2];
+
+  PetscFunctionBeginUser;
+  PetscCall(SimRigidProblemGetBodies(s->problem, &B));
+  PetscCall(PetscViewerBinaryRead(viewer, n, 2, NULL, PETSC_INT));
+  PetscCheck(n[0] >= 0 && (n[1] == 0 || n[1] == B->njoint), s->comm, PETSC_ERR_FILE_UNEXPECTED,
+             "Rigid checkpoint: %" PetscInt_FMT " contacts and %" PetscInt_FMT " joints, but the scene has %" PetscInt_FMT " joints", n[0], n[1], B->njoint);
+  if (n[0] > d->cap) {
+    d->cap = n[0];
+    PetscCall(PetscRealloc(d->cap * sizeof(Contact), &d->c));
+    PetscCall(PetscRealloc(d->cap * sizeof(Contact), &d->prev));
+  }
+  d->nprev = n[0];
+  for (PetscInt o = 0; o < d->nprev; o++) {
+    Contact *c = &d->prev[o];
+    PetscInt id[3];
+    PetscReal l[3];
+    PetscCall(PetscViewerBinaryRead(viewer, id, 3, NULL, PETSC_INT));
+    PetscCall(PetscViewerBinaryRead(viewer, l, 3, NULL, PETSC_REAL));
+    PetscCall(PetscMemzero(c, sizeof(*c)));
+    c->a = id[0], c->b = id[1], c->key = id[2];
+    c->ln = l[0], c->lt[0] = l[1], c->lt[1] = l[2];
+  }
+  if (!d->jl) PetscCall(PetscCalloc1(B->njoint + 1, &d->jl));
+  if (n[1]) PetscCall(PetscViewerBinaryRead(viewer, d->jl, 6 * n[1], NULL, PETSC_REAL));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Destroy_Rigid(SimSolver s)
 {
   Rigid *d = (Rigid *)s->data;
@@ -657,5 +712,7 @@ PetscErrorCode SimSolverCreate_Rigid(SimSolver s)
   s->ops.step = Step_Rigid;
   s->ops.figures = Figures_Rigid;
   s->ops.destroy = Destroy_Rigid;
+  s->ops.save = Save_Rigid;
+  s->ops.load = Load_Rigid;
   PetscFunctionReturn(0);
 }

@@ -37,28 +37,31 @@ PetscErrorCode SFApplyBoundary(SF *sf, PetscReal t, Vec u)
   PetscFunctionReturn(0);
 }
 
-/* Samples the initial value of the problem's scalar field `index` (-1: none, 0) at the owned cell
- * centres into q (global on sf->dac). */
-static PetscErrorCode SampleCells(SF *sf, PetscInt index, Vec q)
+/* Samples the initial values of the problem's scalar fields at the owned cell centres into the
+ * interleaved scalars (global on sf->dac); a field the problem lacks, or one without an initial
+ * value, starts at 0. */
+static PetscErrorCode SampleScalars(SF *sf)
 {
   PetscInt xs, ys, zs, xm, ym, zm;
   PetscScalar *a;
-  SimGridScalarFn fn = index >= 0 ? sf->prob->scalar[index].initial : NULL;
 
   PetscFunctionBegin;
-  PetscCall(VecSet(q, 0));
-  if (!fn) PetscFunctionReturn(0);
+  PetscCall(VecSet(sf->s, 0));
   PetscCall(DMDAGetCorners(sf->dac, &xs, &ys, &zs, &xm, &ym, &zm));
-  PetscCall(VecGetArray(q, &a));
-  for (PetscInt k = zs, l = 0; k < zs + zm; k++)
-    for (PetscInt j = ys; j < ys + ym; j++)
-      for (PetscInt i = xs; i < xs + xm; i++, l++) {
-        PetscReal x[3], v;
-        SFCellPosition(sf, i, j, k, x);
-        PetscCall(fn(sf->prob->ctx, x, 0.0, &v));
-        a[l] = v;
-      }
-  PetscCall(VecRestoreArray(q, &a));
+  PetscCall(VecGetArray(sf->s, &a));
+  for (PetscInt c = 0; c < SF_NSCALARS; c++) {
+    SimGridScalarFn fn = sf->scalar_index[c] >= 0 ? sf->prob->scalar[sf->scalar_index[c]].initial : NULL;
+    if (!fn) continue;
+    for (PetscInt k = zs, l = 0; k < zs + zm; k++)
+      for (PetscInt j = ys; j < ys + ym; j++)
+        for (PetscInt i = xs; i < xs + xm; i++, l++) {
+          PetscReal x[3], v;
+          SFCellPosition(sf, i, j, k, x);
+          PetscCall(fn(sf->prob->ctx, x, 0.0, &v));
+          a[SF_NSCALARS * l + c] = v;
+        }
+  }
+  PetscCall(VecRestoreArray(sf->s, &a));
   PetscFunctionReturn(0);
 }
 
@@ -87,9 +90,6 @@ PetscErrorCode SFInitialFields(SF *sf)
     PetscCall(VecRestoreArray(sf->u, &a));
   }
   PetscCall(SFApplyBoundary(sf, 0.0, sf->u));
-  if (sf->smoke) {
-    PetscCall(SampleCells(sf, sf->density, sf->d));
-    PetscCall(SampleCells(sf, sf->temperature, sf->T));
-  }
+  if (sf->smoke) PetscCall(SampleScalars(sf));
   PetscFunctionReturn(0);
 }

@@ -3,14 +3,14 @@
  * (VecView/VecLoad of DMDA vectors use the natural ordering). */
 #include "solvers/stablefluids/sf_impl.h"
 
-/* The state: face velocity, pressure (written in frames), and the smoke's density and temperature. */
+/* The state: face velocity, pressure (written in frames), and the smoke's density and temperature
+ * (one interleaved vector). */
 static PetscInt StateVecs(SF *sf, Vec v[4])
 {
   PetscInt n = 0;
   v[n++] = sf->u;
   v[n++] = sf->p;
-  if (sf->d) v[n++] = sf->d;
-  if (sf->T) v[n++] = sf->T;
+  if (sf->s) v[n++] = sf->s;
   return n;
 }
 

@@ -11,44 +11,30 @@ enum { OUT_UX, OUT_UY, OUT_UZ, OUT_P, OUT_D, OUT_T, NOUT };
 static PetscErrorCode CellFields(SF *sf, Vec out)
 {
   PetscInt xs, ys, zs, xm, ym, zm, dim = sf->mac->dim;
-  const PetscScalar *p, *d = NULL, *T = NULL;
+  const PetscScalar *p, *s = NULL;
   PetscScalar *o;
-  SFLocal U;
+  SFField U;
 
   PetscFunctionBegin;
   PetscCall(DMGlobalToLocal(sf->dav, sf->u, INSERT_VALUES, sf->ul));
-  PetscCall(SFLocalGet(sf->dav, sf->ul, &U));
+  PetscCall(SFFieldGet(sf->dav, sf->ul, &U));
   PetscCall(VecGetArrayRead(sf->p, &p));
-  if (sf->smoke) {
-    PetscCall(VecGetArrayRead(sf->d, &d));
-    PetscCall(VecGetArrayRead(sf->T, &T));
-  }
+  if (sf->smoke) PetscCall(VecGetArrayRead(sf->s, &s));
   PetscCall(VecGetArray(out, &o));
-  PetscCall(DMDAGetCorners(sf->dac, &xs, &ys, &zs, &xm, &ym, &zm));
+  PetscCall(DMDAGetCorners(sf->mac->da, &xs, &ys, &zs, &xm, &ym, &zm));
   for (PetscInt k = zs, l = 0; k < zs + zm; k++)
     for (PetscInt j = ys; j < ys + ym; j++)
       for (PetscInt i = xs; i < xs + xm; i++, l++) {
-        const PetscInt idx[3] = {i, j, k};
-        for (PetscInt c = 0; c < 3; c++) {
-          PetscInt hi[3] = {i, j, k};
-          if (c >= dim) {
-            o[NOUT * l + c] = 0;
-            continue;
-          }
-          hi[c]++;
-          o[NOUT * l + c] = 0.5 * (SF_AT(&U, idx[0], idx[1], idx[2], c) + SF_AT(&U, hi[0], hi[1], hi[2], c));
-        }
+        const PetscInt b = SF_IDX(&U, i, j, k), st[3] = {U.sx, U.sy, U.sz};
+        for (PetscInt c = 0; c < 3; c++) o[NOUT * l + c] = c < dim ? 0.5 * (U.a[b + c] + U.a[b + st[c] + c]) : 0;
         o[NOUT * l + OUT_P] = p[l];
-        o[NOUT * l + OUT_D] = d ? d[l] : 0;
-        o[NOUT * l + OUT_T] = T ? T[l] : 0;
+        o[NOUT * l + OUT_D] = s ? s[SF_NSCALARS * l + SF_DENSITY] : 0;
+        o[NOUT * l + OUT_T] = s ? s[SF_NSCALARS * l + SF_TEMPERATURE] : 0;
       }
   PetscCall(VecRestoreArray(out, &o));
-  if (sf->smoke) {
-    PetscCall(VecRestoreArrayRead(sf->d, &d));
-    PetscCall(VecRestoreArrayRead(sf->T, &T));
-  }
+  if (sf->smoke) PetscCall(VecRestoreArrayRead(sf->s, &s));
   PetscCall(VecRestoreArrayRead(sf->p, &p));
-  PetscCall(VecRestoreArrayRead(sf->ul, &U.a));
+  PetscCall(SFFieldRestore(sf->ul, &U));
   PetscFunctionReturn(0);
 }
 

@@ -15,24 +15,27 @@ typedef struct {
   PetscBool bfecc;
 } SFAdvection;
 
+/* The scalar fields smoke carries, interleaved in one cell vector (component index). */
+enum { SF_DENSITY, SF_TEMPERATURE, SF_NSCALARS };
+
 /* The solver. Fields live on DMDAs with the same decomposition as mac->da / mac->dav but a ghost
  * width `ghost` (box stencil), so that a backtrace of up to ghost - 1 cells stays in the ghosted
- * patch of the owning rank: u on dav (dof dim, the MAC face layout of mac.h), scalars on dac. */
+ * patch of the owning rank: u on dav (dof dim, the MAC face layout of mac.h), the smoke scalars on
+ * dac (dof SF_NSCALARS, interleaved so that one backtrace serves them all). */
 typedef struct {
   const SimGridProblem *prob;
   SimMAC mac;
   SimProjection proj;
-  DM dac, dav; /* ghosted cells (dof 1) and faces (dof dim) */
-  DM dac3;     /* ghosted cells with 3 components (vorticity, confinement force) */
+  DM dac, dav; /* ghosted cells (dof SF_NSCALARS) and faces (dof dim) */
   DM dout;     /* cells with 6 components: output (ux, uy, uz, p, density, temperature) */
   Vec u, unew; /* face velocity [m/s] (global, dav) */
   Vec ul;      /* ghosted local face velocity (the advecting field) */
   Vec p;       /* pressure [Pa] (global, mac->da) */
-  Vec d, T;    /* smoke density and temperature (global, dac); NULL without smoke */
-  Vec snew;    /* scratch scalar (global, dac) */
+  Vec s, snew; /* smoke density and temperature (global, dac); NULL without smoke */
+  Vec sl;      /* ghosted local scalars */
   PetscBool smoke;
-  Vec stash[4]; /* the last good u, p, d, T (checkpoint.c) */
-  PetscInt density, temperature; /* their indices in prob->scalar (-1: absent, kept at 0) */
+  Vec stash[4]; /* the last good u, p, s (checkpoint.c) */
+  PetscInt scalar_index[SF_NSCALARS]; /* index of each in prob->scalar (-1: absent, kept at 0) */
 
   /* options */
   const SFAdvection *adv;
@@ -45,6 +48,9 @@ typedef struct {
   PetscReal vdt; /* dt the matrix was assembled for */
   Vec vb;
 
+  /* vorticity confinement scratch over the owned cells and two rings around them (smoke.c) */
+  PetscReal *omega, *conf;
+
   /* figures of the last step */
   PetscReal div_l2, div_max, div_before, cfl, pressure_ms;
   PetscInt pressure_its, viscosity_its;
@@ -55,59 +61,19 @@ typedef struct {
   PetscInt cell_n[3];
 } SF;
 
-/* A ghosted local array read through global indices: entry (i, j, k, c). */
+/* A ghosted local array of a DMDA addressed by global indices: entry (i, j, k, c) is
+ * a[SF_IDX(F, i, j, k) + c]. Flat strides, so kernels index it with integer arithmetic only. */
 typedef struct {
   const PetscScalar *a;
-  PetscInt s[3], m[3], dof; /* ghosted corner and widths (s[2] = 0, m[2] = 1 in 2D) */
-} SFLocal;
+  PetscInt o, sx, sy, sz; /* offset and strides (entries) */
+  PetscInt gs[3], ge[3];  /* the ghosted box [gs, ge) (gs[2] = 0, ge[2] = 1 in 2D) */
+} SFField;
 
-#define SF_AT(L, i, j, k, c)                                                                                                     \
-  ((L)->a[((((k) - (L)->s[2]) * (L)->m[1] + ((j) - (L)->s[1])) * (L)->m[0] + ((i) - (L)->s[0])) * (L)->dof + (c)])
+#define SF_IDX(F, i, j, k) ((F)->o + (i) * (F)->sx + (j) * (F)->sy + (k) * (F)->sz)
 
-/* Wraps a local (ghosted) vector of dm for SF_AT; release with VecRestoreArrayRead(v, &L->a). */
-PetscErrorCode SFLocalGet(DM dm, Vec local, SFLocal *L);
-
-/* Multilinear interpolation of component c of L at the physical point x [m], for samples at
- * (index + off[d]) h with index in [0, n[d]); x is clamped into the sample range (a backtrace
- * that leaves the box reads the boundary values). Sets *bad when a needed sample lies outside
- * the ghosted patch (which the CFL check prevents). */
-static inline PetscReal SFSample(const SFLocal *L, PetscInt c, PetscInt dim, const PetscReal off[3], const PetscInt n[3],
-                                 PetscReal ih, const PetscReal x[3], PetscBool *bad)
-{
-  PetscInt i0[3] = {0, 0, 0};
-  PetscReal t[3] = {0, 0, 0}, v = 0;
-
-  for (PetscInt d = 0; d < dim; d++) {
-    PetscReal f = x[d] * ih - off[d];
-    f = f < 0 ? 0 : (f > n[d] - 1 ? n[d] - 1 : f);
-    i0[d] = (PetscInt)f;
-    if (i0[d] > n[d] - 2) i0[d] = n[d] - 2;
-    t[d] = f - i0[d];
-    if (i0[d] < L->s[d] || i0[d] + 1 >= L->s[d] + L->m[d]) {
-      *bad = PETSC_TRUE;
-      return 0;
-    }
-  }
-  if (dim == 2) {
-    v = (1 - t[1]) * ((1 - t[0]) * SF_AT(L, i0[0], i0[1], 0, c) + t[0] * SF_AT(L, i0[0] + 1, i0[1], 0, c)) +
-        t[1] * ((1 - t[0]) * SF_AT(L, i0[0], i0[1] + 1, 0, c) + t[0] * SF_AT(L, i0[0] + 1, i0[1] + 1, 0, c));
-  } else {
-    for (PetscInt dk = 0; dk < 2; dk++)
-      for (PetscInt dj = 0; dj < 2; dj++)
-        for (PetscInt di = 0; di < 2; di++)
-          v += (di ? t[0] : 1 - t[0]) * (dj ? t[1] : 1 - t[1]) * (dk ? t[2] : 1 - t[2]) *
-               SF_AT(L, i0[0] + di, i0[1] + dj, i0[2] + dk, c);
-  }
-  return v;
-}
-
-/* Velocity at x from the ghosted face velocity V. */
-static inline void SFVelocity(const SF *sf, const SFLocal *V, const PetscReal x[3], PetscReal u[3], PetscBool *bad)
-{
-  PetscInt dim = sf->mac->dim;
-  u[2] = 0;
-  for (PetscInt c = 0; c < dim; c++) u[c] = SFSample(V, c, dim, sf->face_off[c], sf->face_n[c], 1.0 / sf->h, x, bad);
-}
+/* Wraps a local (ghosted) vector of dm; release with SFFieldRestore. */
+PetscErrorCode SFFieldGet(DM dm, Vec local, SFField *F);
+PetscErrorCode SFFieldRestore(Vec local, SFField *F);
 
 /* Position [m] of face component c at index (i, j, k), and of cell (i, j, k). */
 static inline void SFFacePosition(const SF *sf, PetscInt c, PetscInt i, PetscInt j, PetscInt k, PetscReal x[3])
@@ -136,16 +102,19 @@ static inline PetscBool SFFacePrescribed(const SF *sf, PetscInt c, const PetscIn
   return side >= 0 && sf->prob->face[2 * c + side] != SIM_GRID_OPEN;
 }
 
-/* advect.c: the scheme table and semi-Lagrangian advection. vl is the ghosted advecting velocity. */
+/* advect.c: the scheme table and semi-Lagrangian advection. vl is the ghosted advecting velocity
+ * (a local vector of sf->dav). */
 PetscErrorCode SFAdvectionFind(const char *name, const SFAdvection **adv);
-/* The scheme's backtrace of the point x over dt through the ghosted velocity V (exposed for the
+/* The scheme's backtrace of the point x [m] over dt through the ghosted velocity V (exposed for the
  * order test of the tableaux). */
-void SFBacktrace(const SF *sf, const SFLocal *V, PetscReal dt, const PetscReal x[3], PetscReal xb[3], PetscBool *bad);
-/* qnew = q advected over dt (cell scalar, global vectors of sf->dac). */
-PetscErrorCode SFAdvectCells(SF *sf, Vec vl, PetscReal dt, Vec q, Vec qnew);
+void SFBacktrace(const SF *sf, const SFField *V, PetscReal dt, const PetscReal x[3], PetscReal xb[3]);
+/* qnew = q advected over dt (the cell scalars, global vectors of sf->dac). ql: q's ghosted local
+ * vector when the caller has it (NULL: exchanged here). */
+PetscErrorCode SFAdvectCells(SF *sf, Vec vl, PetscReal dt, Vec q, Vec ql, Vec qnew);
 /* unew = u advected over dt (face velocity, global vectors of sf->dav); prescribed boundary
- * faces and padding are copied. */
-PetscErrorCode SFAdvectFaces(SF *sf, Vec vl, PetscReal dt, Vec u, Vec unew);
+ * faces are copied and padding set to 0. ul: u's ghosted local vector when the caller has it
+ * (e.g. vl itself when u advects itself; NULL: exchanged here). */
+PetscErrorCode SFAdvectFaces(SF *sf, Vec vl, PetscReal dt, Vec u, Vec ul, Vec unew);
 
 /* boundary.c: prescribed boundary-normal face velocities at time t (walls, slip, inflow). */
 PetscErrorCode SFApplyBoundary(SF *sf, PetscReal t, Vec u);
@@ -154,9 +123,11 @@ PetscErrorCode SFInitialFields(SF *sf);
 
 /* forces.c: u += dt (body force + Boussinesq buoyancy). */
 PetscErrorCode SFAddForces(SF *sf, PetscReal dt);
-/* smoke.c: the problem's sources at time t; vorticity confinement u += dt eps h (N x omega). */
+/* smoke.c: the problem's sources at time t; vorticity confinement u += dt eps h (N x omega) from
+ * the velocity's ghosted local vector ul (ghost width >= 3), with its scratch (SFVorticitySetUp). */
 PetscErrorCode SFApplySources(SF *sf, PetscReal t);
-PetscErrorCode SFAddVorticityConfinement(SF *sf, PetscReal dt);
+PetscErrorCode SFVorticitySetUp(SF *sf);
+PetscErrorCode SFAddVorticityConfinement(SF *sf, Vec ul, PetscReal dt);
 
 /* viscosity.c: (I - nu dt lap_h) u = u* per component, no-slip/slip walls as ghost values. */
 PetscErrorCode SFViscositySolve(SF *sf, PetscReal t, PetscReal dt);

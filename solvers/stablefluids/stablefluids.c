@@ -35,8 +35,10 @@ static PetscErrorCode SetFromOptions_StableFluids(SimSolver s, PetscOptionItems 
              "-sf_body_force takes %" PetscInt_FMT " values (got %" PetscInt_FMT ")", ((SF *)s->data)->prob->dim, n);
   PetscOptionsHeadEnd();
   PetscCheck(sf->ghost >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "-sf_ghost must be >= 2 (got %" PetscInt_FMT
-             "): vorticity confinement differentiates cell velocities of neighbouring cells",
+             "-sf_ghost must be >= 2 (got %" PetscInt_FMT "): a backtrace needs the cell beyond its foot", sf->ghost);
+  PetscCheck(sf->ghost >= 3 || sf->vorticity == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "-sf_ghost must be >= 3 with vorticity confinement (got %" PetscInt_FMT
+             "): the force on a face differentiates the vorticity of cells up to 3 cells away",
              sf->ghost);
   PetscCheck(sf->nu >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-sf_viscosity must be >= 0 (got %g)", (double)sf->nu);
   PetscCheck(sf->rho > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-sf_rho must be > 0 (got %g)", (double)sf->rho);
@@ -87,19 +89,19 @@ static PetscErrorCode SetUp_StableFluids(SimSolver s)
       sf->face_n[c][d] = sf->mac->n[d] + (c == d ? 1 : 0);
     }
   }
-  PetscCall(CreateGhostedDA(sf, sf->mac->da, mc, 1, sf->ghost, &sf->dac));
+  PetscCall(CreateGhostedDA(sf, sf->mac->da, mc, SF_NSCALARS, sf->ghost, &sf->dac));
   PetscCall(CreateGhostedDA(sf, sf->mac->dav, mv, dim, sf->ghost, &sf->dav));
-  PetscCall(CreateGhostedDA(sf, sf->mac->da, mc, 3, 1, &sf->dac3));
   PetscCall(DMDACreateCompatibleDMDA(sf->mac->da, 6, &sf->dout));
   PetscCall(DMCreateGlobalVector(sf->dav, &sf->u));
   PetscCall(VecDuplicate(sf->u, &sf->unew));
   PetscCall(DMCreateLocalVector(sf->dav, &sf->ul));
   PetscCall(DMCreateGlobalVector(sf->mac->da, &sf->p));
   if (sf->smoke) {
-    PetscCall(DMCreateGlobalVector(sf->dac, &sf->d));
-    PetscCall(VecDuplicate(sf->d, &sf->T));
-    PetscCall(VecDuplicate(sf->d, &sf->snew));
+    PetscCall(DMCreateGlobalVector(sf->dac, &sf->s));
+    PetscCall(VecDuplicate(sf->s, &sf->snew));
+    PetscCall(DMCreateLocalVector(sf->dac, &sf->sl));
   }
+  if (sf->vorticity > 0) PetscCall(SFVorticitySetUp(sf));
   PetscCall(SimProjectionCreate(sf->mac, NULL, &sf->proj));
   PetscCall(SFInitialFields(sf));
   /* the sampled initial velocity is made discretely divergence-free (dt = 1 s only scales p) */
@@ -171,12 +173,11 @@ static PetscErrorCode Step_StableFluids(SimSolver s, PetscReal dt)
   /* 1. advection: every field by the velocity at the start of the step */
   PetscCall(PetscLogEventBegin(ev.advect, 0, 0, 0, 0));
   PetscCall(DMGlobalToLocal(sf->dav, sf->u, INSERT_VALUES, sf->ul));
-  PetscCall(SFAdvectFaces(sf, sf->ul, dt, sf->u, sf->unew));
+  PetscCall(SFAdvectFaces(sf, sf->ul, dt, sf->u, sf->ul, sf->unew));
   if (sf->smoke) {
-    PetscCall(SFAdvectCells(sf, sf->ul, dt, sf->d, sf->snew));
-    PetscCall(VecSwap(sf->d, sf->snew));
-    PetscCall(SFAdvectCells(sf, sf->ul, dt, sf->T, sf->snew));
-    PetscCall(VecSwap(sf->T, sf->snew));
+    PetscCall(DMGlobalToLocal(sf->dac, sf->s, INSERT_VALUES, sf->sl));
+    PetscCall(SFAdvectCells(sf, sf->ul, dt, sf->s, sf->sl, sf->snew));
+    PetscCall(VecSwap(sf->s, sf->snew));
   }
   PetscCall(VecSwap(sf->u, sf->unew));
   PetscCall(SFApplyBoundary(sf, t + dt, sf->u));
@@ -184,7 +185,10 @@ static PetscErrorCode Step_StableFluids(SimSolver s, PetscReal dt)
   /* 2. forces */
   PetscCall(PetscLogEventBegin(ev.forces, 0, 0, 0, 0));
   PetscCall(SFAddForces(sf, dt));
-  PetscCall(SFAddVorticityConfinement(sf, dt));
+  if (sf->vorticity > 0) {
+    PetscCall(DMGlobalToLocal(sf->dav, sf->u, INSERT_VALUES, sf->ul));
+    PetscCall(SFAddVorticityConfinement(sf, sf->ul, dt));
+  }
   PetscCall(PetscLogEventEnd(ev.forces, 0, 0, 0, 0));
   /* 3. viscosity */
   PetscCall(PetscLogEventBegin(ev.viscosity, 0, 0, 0, 0));
@@ -291,15 +295,15 @@ static PetscErrorCode Destroy_StableFluids(SimSolver s)
   PetscCall(VecDestroy(&sf->ul));
   PetscCall(VecDestroy(&sf->p));
   PetscCall(SFStashDestroy(sf));
-  PetscCall(VecDestroy(&sf->d));
-  PetscCall(VecDestroy(&sf->T));
+  PetscCall(VecDestroy(&sf->s));
   PetscCall(VecDestroy(&sf->snew));
+  PetscCall(VecDestroy(&sf->sl));
+  PetscCall(PetscFree2(sf->omega, sf->conf));
   PetscCall(VecDestroy(&sf->vb));
   PetscCall(MatDestroy(&sf->vA));
   PetscCall(KSPDestroy(&sf->vksp));
   PetscCall(DMDestroy(&sf->dac));
   PetscCall(DMDestroy(&sf->dav));
-  PetscCall(DMDestroy(&sf->dac3));
   PetscCall(DMDestroy(&sf->dout));
   PetscCall(SimMACDestroy(&sf->mac));
   PetscCall(PetscFree(s->data));
@@ -341,8 +345,8 @@ PetscErrorCode SimSolverCreate_StableFluids(SimSolver s)
   PetscCall(SimGridProblemGetParameter(desc, "vorticity", 1, &sf->vorticity, &found));
   /* smoke: density and temperature are carried when the problem has either */
   sf->smoke = (PetscBool)(desc->nscalars > 0);
-  sf->density = SimGridProblemFindScalar(desc, "density");
-  sf->temperature = SimGridProblemFindScalar(desc, "temperature");
+  sf->scalar_index[SF_DENSITY] = SimGridProblemFindScalar(desc, "density");
+  sf->scalar_index[SF_TEMPERATURE] = SimGridProblemFindScalar(desc, "temperature");
   sf->vdt = -1;
   s->data = sf;
   s->ops = ops;

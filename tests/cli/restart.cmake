@@ -26,3 +26,9 @@ pbsim_restart_test(drop_bdf2_2ranks 2 STEPS 12 EVERY 5
 pbsim_restart_test(smoke2d 1 STEPS 10 EVERY 4 ARGS -scene smoke_plume -smoke_plume_n 16)
 pbsim_restart_test(smoke2d_2ranks 2 STEPS 10 EVERY 4 ARGS -scene smoke_plume -smoke_plume_n 16)
 pbsim_restart_test(twist_pd 1 STEPS 8 EVERY 3 ARGS -scene twist -solver pd -twist_material arap)
+# the rigid and particle problem types: bodies with contact warm starts and joints; particles that
+# migrate between ranks (the checkpoint holds them in rank order, so a restart uses the same ranks)
+pbsim_restart_test(rigid_stack 1 STEPS 30 EVERY 11 ARGS -scene stack -stack_n 4)
+pbsim_restart_test(rigid_cradle 1 STEPS 30 EVERY 11 ARGS -scene cradle)
+pbsim_restart_test(mpm_jelly 1 STEPS 6 EVERY 3 ARGS -scene jelly_blocks -jelly_blocks_n 32 -jelly_blocks_particles 200 -dt 2e-3)
+pbsim_restart_test(mpm_jelly_2ranks 2 STEPS 6 EVERY 3 ARGS -scene jelly_blocks -jelly_blocks_n 32 -jelly_blocks_particles 200 -dt 2e-3)

@@ -47,14 +47,14 @@ static void DensityCentroid(Grid *g, PetscReal *yc, PetscReal *total)
   PetscReal s = 0, sy = 0;
 
   CHECK_PETSC(DMDAGetCorners(sf->dac, &xs, &ys, &zs, &xm, &ym, &zm));
-  CHECK_PETSC(VecGetArrayRead(sf->d, &d));
+  CHECK_PETSC(VecGetArrayRead(sf->s, &d)); /* the smoke scalars, interleaved */
   for (PetscInt k = zs, l = 0; k < zs + zm; k++)
     for (PetscInt j = ys; j < ys + ym; j++)
       for (PetscInt i = xs; i < xs + xm; i++, l++) {
-        s += d[l];
-        sy += d[l] * (j + 0.5) * sf->h;
+        s += d[SF_NSCALARS * l + SF_DENSITY];
+        sy += d[SF_NSCALARS * l + SF_DENSITY] * (j + 0.5) * sf->h;
       }
-  CHECK_PETSC(VecRestoreArrayRead(sf->d, &d));
+  CHECK_PETSC(VecRestoreArrayRead(sf->s, &d));
   *yc = s > 0 ? sy / s : 0;
   *total = s;
 }
