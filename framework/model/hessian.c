@@ -163,9 +163,12 @@ static PetscErrorCode CsrReady(SimModel m, Mat H, PetscBool *ok)
   PetscFunctionBeginUser;
   *ok = PETSC_FALSE;
   PetscCall(PetscObjectTypeCompare((PetscObject)H, MATSEQAIJ, &same));
-  if (!same || m->size > 1) PetscFunctionReturn(0);
+  if (!same || m->size > 1 || m->coo_only) PetscFunctionReturn(0);
   PetscCall(MatAssembled(H, &same));
-  if (!same) PetscFunctionReturn(0); /* not yet assembled once (by MatSetValuesCOO below) */
+  if (!same) { /* fresh from MatSetPreallocationCOO: assembled once through COO (zeros), as every later value goes in the same way */
+    PetscCall(PetscArrayzero(m->coo_vals, m->ncoo));
+    PetscCall(MatSetValuesCOO(H, m->coo_vals, INSERT_VALUES));
+  }
   PetscCall(PetscObjectGetId((PetscObject)H, &id));
   PetscCall(MatGetNonzeroState(H, &nz));
   if (m->csr_version == m->pattern_version + 1)
@@ -235,6 +238,10 @@ static PetscErrorCode AssembleCsr(SimModel m, const PetscReal *x, const PetscRea
     for (int d = 0; d < 3; d++) a[m->csr_diag[3 * i + d]] += m->pinned[i] ? 1.0 : cM * mass[3 * i + d];
   PetscCall(VecRestoreArrayRead(m->mass, &mass));
   PetscCall(MatSeqAIJRestoreArrayWrite(H, &a));
+  /* what the matrix derived from its old values (inverted diagonals of SOR and of the inode blocks)
+   * is invalid now: a final assembly (no new entries, so nothing moves) says so */
+  PetscCall(MatAssemblyBegin(H, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(H, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(0);
 }
 

@@ -66,6 +66,7 @@ struct _p_SimModel {
   PetscInt csr_nnz, *csr_ia, *csr_ja; /* the layout they were built for (copies; checked against a new matrix) */
   PetscObjectId csr_mat[2];   /* the last two matrices found to have that layout ... */
   PetscObjectState csr_nzstate[2]; /* ... with their nonzero states then */
+  PetscBool coo_only;         /* tests: assemble through MatSetValuesCOO, as on several ranks */
   PetscReal *grad_scratch; /* 3*nv */
   PetscReal *vel_scratch;  /* 3*nv */
   PetscReal *dist_scratch; /* 3*nv: the distributed terms' partial gradient before its reduction */
