@@ -42,7 +42,7 @@ PetscErrorCode BenchRowNoteRun(BenchRow *row, const BenchRunRecord *rec)
   if (!strcmp(rec->status, "ok")) PetscFunctionReturn(0);
   if (rec->message[0] && strstr(row->note, rec->message)) PetscFunctionReturn(0); /* said already (another dt) */
   if (!strcmp(rec->status, "nonfinite"))
-    PetscCall(PetscSNPrintf(text, sizeof(text), "blew up (NaN/Inf) at step %" PetscInt_FMT ", t = %.4g s, dt = %.6g",
+    PetscCall(PetscSNPrintf(text, sizeof(text), "blew up (NaN/Inf or runaway energy) at step %" PetscInt_FMT ", t = %.4g s, dt = %.6g",
                             rec->steps_done + 1, (double)(rec->time_reached + rec->dt), (double)rec->dt));
   else
     PetscCall(PetscSNPrintf(text, sizeof(text), "run failed (dt = %.6g, after %" PetscInt_FMT " steps): %s", (double)rec->dt,

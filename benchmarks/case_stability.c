@@ -1,7 +1,7 @@
 /* Stability (DESIGN §8): for each sweep point, the largest dt in [dt_min, dt_max] for which a run to
  * t_end is stable, found by bracketing from dt_start (geometric steps up or down) and bisection
  * (BenchBracketStable). A probe is unstable, with the reason as its status, when
- *   nonfinite       a step produced NaN/Inf;
+ *   nonfinite       a step produced NaN/Inf or grew the energy 1e10-fold (SimRunExecute stops it);
  *   over_threshold  the relative energy error |E(t) - E(0)| / scale went over threshold with the
  *                   energy growing (a blow-up);
  *   accuracy        ... with the energy lost (numerical damping: an accuracy-limited dt, the limit of
@@ -91,7 +91,7 @@ static PetscErrorCode Stable(void *ctx, PetscReal dt, PetscBool *stable)
 /* What limits dt, in words, from the status of the smallest unstable probe. */
 static const char *Limit(const char *status)
 {
-  if (!strcmp(status, "nonfinite")) return "blow-up (NaN/Inf)";
+  if (!strcmp(status, "nonfinite")) return "blow-up (NaN/Inf or runaway energy)";
   if (!strcmp(status, "over_threshold")) return "blow-up (energy growth over the threshold)";
   if (!strcmp(status, "accuracy")) return "accuracy (energy lost over the threshold: numerical damping)";
   if (!strcmp(status, "not_converged")) return "Newton not converged (iteration limit)";

@@ -111,6 +111,48 @@ static PetscErrorCode CaseNeverUsed(BenchContext *bc, BenchCaseResult *res)
 /* The suite's `options` that no run of any case read: with every case run, an error (the caller
  * raises it after writing the outputs); with -bench_cases, a warning (the options may be for the
  * cases left out). */
+/* Adds key to the comma-separated list buf unless it is there. */
+static PetscErrorCode AddKey(char *buf, size_t len, const char *key)
+{
+  size_t n = strlen(key);
+
+  PetscFunctionBeginUser;
+  for (const char *p = buf; (p = strstr(p, key)); p += n)
+    if ((p == buf || p[-1] == ' ') && (p[n] == ',' || !p[n])) PetscFunctionReturn(0);
+  if (buf[0]) PetscCall(PetscStrlcat(buf, ", ", len));
+  PetscCall(PetscStrlcat(buf, key, len));
+  PetscFunctionReturn(0);
+}
+
+/* A summary-table column showing a figure that its case, run with results, does not have (a typo in
+ * `table`: the cell would be empty in every row): says which, and the figures that case has. */
+static PetscErrorCode TableUnknownFigures(const BenchSuite *suite, const BenchCaseResult *res, PetscInt n, char *buf, size_t len)
+{
+  PetscFunctionBeginUser;
+  buf[0] = 0;
+  for (PetscInt c = 0; c < suite->ncolumns && !buf[0]; c++) {
+    const BenchColumn *col = &suite->column[c];
+    for (PetscInt k = 0; k < col->nrefs && !buf[0]; k++)
+      for (PetscInt i = 0; i < n; i++) {
+        char have[BENCH_MESSAGE_LEN] = "";
+        PetscBool found = PETSC_FALSE;
+        if (strcmp(res[i].c->name, col->ref_case[k]) || !res[i].nrows) continue;
+        for (PetscInt r = 0; r < res[i].nrows; r++) {
+          const BenchRow *row = &res[i].rows[r];
+          for (PetscInt j = 0; j < row->n + row->nt; j++) {
+            const char *key = j < row->n ? row->v[j].key : row->t[j - row->n].key;
+            found = (PetscBool)(found || !strcmp(key, col->ref_key[k]));
+            PetscCall(AddKey(have, sizeof(have), key));
+          }
+        }
+        if (!found)
+          PetscCall(PetscSNPrintf(buf, len, "table column '%s' shows '%s' of case '%s', which has no such figure; its figures: %s", col->name,
+                                  col->ref_key[k], col->ref_case[k], have));
+      }
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode SuiteNeverUsed(BenchContext *bc, const BenchSuite *suite, const BenchCaseResult *res, PetscInt n, PetscBool all,
                                      char *buf, size_t len)
 {
@@ -216,7 +258,7 @@ PetscErrorCode BenchRunSuite(MPI_Comm comm, SimRegistry reg, const char *suite_f
   BenchSuite *suite;
   BenchCaseResult *res;
   BenchProvenance prov;
-  char *names[64], path[PETSC_MAX_PATH_LEN + 32], unused[BENCH_MESSAGE_LEN + 128] = "";
+  char *names[64], path[PETSC_MAX_PATH_LEN + 32], unused[BENCH_MESSAGE_LEN + 128] = "", badfig[2 * BENCH_MESSAGE_LEN] = "";
   PetscInt nnames = 64, n = 0;
   PetscBool set_o, set_cases, plots, dry = PETSC_FALSE;
   char style[16];
@@ -294,6 +336,7 @@ PetscErrorCode BenchRunSuite(MPI_Comm comm, SimRegistry reg, const char *suite_f
     PetscCall(SuiteNeverUsed(&bc, suite, res, n, (PetscBool)!set_cases, buf, sizeof(buf)));
     if (buf[0]) PetscCall(PetscSNPrintf(unused, sizeof(unused), "no run of any case read the suite option(s) %s", buf));
   }
+  PetscCall(TableUnknownFigures(suite, res, n, badfig, sizeof(badfig)));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/summary.json", bc.outdir));
   PetscCall(BenchSummaryWrite(comm, path, suite, &prov, n, res));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/report.md", bc.outdir));
@@ -314,6 +357,7 @@ PetscErrorCode BenchRunSuite(MPI_Comm comm, SimRegistry reg, const char *suite_f
   PetscCheck(!unused[0], comm, PETSC_ERR_ARG_WRONG,
              "%s: %s. Every option a suite sets must be read by some run (misspelled, or meant for another scene or solver?); "
              "the outputs of the cases run so far are in %s", suite_file, unused, bc.outdir);
+  PetscCheck(!badfig[0], comm, PETSC_ERR_ARG_WRONG, "%s: %s (the outputs are in %s)", suite_file, badfig, bc.outdir);
   PetscCall(BenchSuiteDestroy(&suite));
   PetscFunctionReturn(0);
 }

@@ -19,7 +19,7 @@ typedef struct {
 /* Runs a simulation with exactly `options` (plus -o <scratch> -log 0 -snapshots 0 -output_every 0
  * -progress 0, which win) in a fresh options database pushed for the run and popped after it:
  * SimRunCreate, SimRunSetFromOptions, the monitor fn(ctx) if not NULL, SimRunExecute, SimRunDestroy.
- * The outcome goes to rec: status "ok", "nonfinite" (a step produced NaN/Inf: PETSC_ERR_FP) or
+ * The outcome goes to rec: status "ok", "nonfinite" (a step produced NaN/Inf or a runaway energy: PETSC_ERR_FP) or
  * "error" with the first error message; the options database as run; options nothing read; steps,
  * time reached, vertex count, steps that did not converge; timing. A failed run is not an error of
  * this function: its errors are only the harness's own (e.g. an unparsable option string). */

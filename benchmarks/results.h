@@ -30,7 +30,7 @@ typedef struct {
   char label[BENCH_LABEL_LEN];
   PetscReal dt;
   PetscInt steps;                  /* requested */
-  char status[16];                 /* ok | nonfinite (a step produced NaN/Inf) | error */
+  char status[16];                 /* ok | nonfinite (a step blew up: NaN/Inf or runaway energy) | error */
   char message[BENCH_MESSAGE_LEN]; /* the first error message of a failed run */
   char *options;                   /* the run's whole options database ("$OUT" for the output directory) */
   char unused[BENCH_MESSAGE_LEN];  /* options of the run nothing read, space-separated */

@@ -301,6 +301,14 @@ static int LauncherRank(void)
   return 0;
 }
 
+/* The exit status of a usage error found before MPI starts: 2 on the launcher's rank 0, which printed
+ * the message, and 0 elsewhere — a rank that exits non-zero first makes mpirun kill rank 0 before
+ * its message reaches the terminal (seen under load: `mpirun -np 2 pbsim frobnicate` printed nothing). */
+static int UsageErrorStatus(void)
+{
+  return LauncherRank() ? 0 : 2;
+}
+
 /* PETSc's allocators report a failed allocation with only the caller's name ("VecCreate_Seq") and
  * an unrelated error code: these wrap them to say how much was asked for. */
 static PetscErrorCode (*petsc_malloc)(size_t, PetscBool, int, const char[], const char[], void **);
@@ -383,13 +391,13 @@ int main(int argc, char **argv)
   }
   if (strcmp(cmd, "run") && strcmp(cmd, "list") && strcmp(cmd, "bench")) {
     if (!LauncherRank()) fprintf(stderr, "pbsim: error: unknown command '%s' (commands: run, bench, list, help; pbsim help shows the usage)\n", cmd);
-    return 2;
+    return UsageErrorStatus();
   }
   if (!strcmp(cmd, "bench")) {
     if (argc < 3 || IsKey(argv[2])) {
       if (!LauncherRank())
         fprintf(stderr, "pbsim: error: pbsim bench: missing the suite file (e.g. pbsim bench benchmarks/integrators.yaml -o out/integrators)\n");
-      return 2;
+      return UsageErrorStatus();
     }
     suite = argv[2];
   }

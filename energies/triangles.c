@@ -36,7 +36,7 @@ static inline void Deformation(const Triangles *t, PetscInt e, const PetscReal *
  * t = sqrt(tr C + 2 s) = s_0 + s_1, C^(1/2) = (C + s I) / t. A rank-deficient F (s = 0) takes the
  * unit direction of its larger column and any unit vector normal to it (every such R is a closest
  * point then). */
-static void Polar32(const PetscReal phi[6], PetscReal R[6])
+static inline void Polar32(const PetscReal phi[6], PetscReal R[6])
 {
   const PetscReal *f0 = phi, *f1 = phi + 3;
   PetscReal n[3], C00 = Vec3Dot(f0, f0), C01 = Vec3Dot(f0, f1), C11 = Vec3Dot(f1, f1), s, t;
@@ -44,11 +44,11 @@ static void Polar32(const PetscReal phi[6], PetscReal R[6])
   s = Vec3Norm(n);
   if (s > 1e-14 * (C00 + C11)) {
     const PetscReal M00 = (C00 + s), M01 = C01, M11 = (C11 + s), det = M00 * M11 - M01 * M01;
-    t = PetscSqrtReal(C00 + C11 + 2 * s);
+    t = PetscSqrtReal(C00 + C11 + 2 * s) / det;
     /* R = F t M^-1, M^-1 = [M11 -M01; -M01 M00] / det */
     for (int k = 0; k < 3; k++) {
-      R[k] = t * (f0[k] * M11 - f1[k] * M01) / det;
-      R[3 + k] = t * (-f0[k] * M01 + f1[k] * M00) / det;
+      R[k] = t * (f0[k] * M11 - f1[k] * M01);
+      R[3 + k] = t * (-f0[k] * M01 + f1[k] * M00);
     }
     return;
   }
@@ -252,8 +252,9 @@ static PetscErrorCode PDProject_Triangles(SimEnergy term, const PetscReal *x, Pe
   PetscFunctionReturn(0);
 }
 
-/* The same for the listed triangles only (pbd/xpbd: one colour of a Gauss-Seidel sweep). */
-static PetscErrorCode PDProjectSome_Triangles(SimEnergy term, const PetscReal *x, PetscInt n, const PetscInt *idx, PetscReal *p)
+/* The same for the listed triangles only (pbd/xpbd: one colour of a Gauss-Seidel sweep; compiled
+ * for AVX2/FMA too, chosen at load time, as the sweep's kernel in solvers/pbd/pbd.c). */
+__attribute__((target_clones("arch=x86-64-v3", "default"))) static PetscErrorCode PDProjectSome_Triangles(SimEnergy term, const PetscReal *x, PetscInt n, const PetscInt *idx, PetscReal *p)
 {
   Triangles *t = (Triangles *)term->data;
 

@@ -128,6 +128,14 @@ PetscErrorCode SimProblemIsFinite(SimProblem p, PetscBool *finite)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode SimProblemAdmissible(SimProblem p, char *why, size_t len)
+{
+  PetscFunctionBeginUser;
+  why[0] = 0;
+  if (p->ops.admissible) PetscCall(p->ops.admissible(p, why, len));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimProblemStash(SimProblem p, PetscBool restore)
 {
   PetscFunctionBeginUser;
@@ -140,6 +148,14 @@ PetscErrorCode SimProblemWriteFrame(SimProblem p, const char *path, PetscBool *w
   PetscFunctionBeginUser;
   *written = p->ops.write_frame ? PETSC_TRUE : PETSC_FALSE;
   if (p->ops.write_frame) PetscCall(p->ops.write_frame(p, path));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimProblemWriteXDMF(SimProblem p, const char *path, PetscBool *written)
+{
+  PetscFunctionBeginUser;
+  *written = p->ops.write_xdmf ? PETSC_TRUE : PETSC_FALSE;
+  if (p->ops.write_xdmf) PetscCall(p->ops.write_xdmf(p, path));
   PetscFunctionReturn(0);
 }
 

@@ -41,12 +41,17 @@ PetscErrorCode SimProblemAfterStep(SimProblem problem, PetscReal t, PetscReal dt
 PetscErrorCode SimProblemReport(SimProblem problem, SimEnergyReport *rep, PetscBool *has);
 /* Whether the state it holds is finite (PETSC_TRUE when it holds none). Collective. */
 PetscErrorCode SimProblemIsFinite(SimProblem problem, PetscBool *finite);
+/* Whether the state it holds is admissible beyond being finite (e.g. a mesh with barrier contact: no
+ * intersection, no inverted element): why = "" when it is (and when the problem has no such rule),
+ * else one line saying what is wrong. */
+PetscErrorCode SimProblemAdmissible(SimProblem problem, char *why, size_t len);
 /* Keeps a copy of the state it holds (restore = PETSC_FALSE) or puts it back (PETSC_TRUE): the
  * run's "last good state". */
 PetscErrorCode SimProblemStash(SimProblem problem, PetscBool restore);
 /* A ParaView frame at path / a PNG with a caption at path; *written is PETSC_FALSE when the
  * problem has no such output. Collective (the implementation decides which ranks write). */
 PetscErrorCode SimProblemWriteFrame(SimProblem problem, const char *path, PetscBool *written);
+PetscErrorCode SimProblemWriteXDMF(SimProblem problem, const char *path, PetscBool *written); /* path: .xmf (+ .h5) */
 PetscErrorCode SimProblemWriteImage(SimProblem problem, const char *caption, const char *path, PetscBool *written);
 /* Checkpoint: writes / reads the state it holds to / from a binary viewer on its communicator. */
 PetscErrorCode SimProblemSave(SimProblem problem, PetscViewer viewer);

@@ -9,8 +9,10 @@
  *   before_step, after_step [nothing]
  *   report       [no report]     energy/momentum of the state it holds
  *   is_finite    [finite norm of `state`, or PETSC_TRUE without one]
+ *   admissible   [always]        rules of the state beyond finiteness (contact: no intersection)
  *   stash        [nothing]       copy / restore of the last good state
  *   write_frame, write_image [not written]
+ *   write_xdmf   [not written]   a frame as XDMF + HDF5, collectively (framework/io/xdmf.h; -output_format xdmf)
  *   save, load   [nothing]       checkpoint of the state it holds
  *   view         [nothing beyond type and summary]
  *   destroy      [nothing] */
@@ -26,10 +28,12 @@ typedef struct {
   PetscErrorCode (*stash)(SimProblem, PetscBool restore);
   PetscErrorCode (*write_frame)(SimProblem, const char *path);
   PetscErrorCode (*write_image)(SimProblem, const char *caption, const char *path);
+  PetscErrorCode (*write_xdmf)(SimProblem, const char *path); /* path: the frame's .xmf */
   PetscErrorCode (*save)(SimProblem, PetscViewer);
   PetscErrorCode (*load)(SimProblem, PetscViewer);
   PetscErrorCode (*view)(SimProblem, PetscViewer);
   PetscErrorCode (*destroy)(SimProblem);
+  PetscErrorCode (*admissible)(SimProblem, char *why, size_t len);
 } SimProblemOps;
 
 struct _p_SimProblem {

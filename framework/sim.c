@@ -8,6 +8,7 @@
 #include "framework/io/directory.h"
 #include "framework/events.h"
 #include "framework/io/vtk.h"
+#include "framework/io/xdmf.h"
 #include "framework/io/csvlog.h"
 #include "framework/io/progress.h"
 #include "framework/linalg/blas_threads.h"
@@ -23,6 +24,7 @@ struct _p_SimRun {
   PetscReal dt;
   PetscInt steps, output_every, snapshot_every, checkpoint_every;
   PetscBool progress, help, snapshots, log;
+  PetscBool xdmf; /* -output_format xdmf: frames as XDMF + HDF5, written collectively */
   PetscInt nmonitors;
   SimRunMonitorFn monitor[8];
   void *monitor_ctx[8];
@@ -146,6 +148,13 @@ PetscErrorCode SimRunSetFromOptions(SimRun r)
   PetscCall(PetscOptionsInt("-snapshot_every", "write a PNG every N steps (first and last always; 0: only those)", "",
                             r->snapshot_every, &r->snapshot_every, NULL));
   PetscCall(PetscOptionsBool("-snapshots", "write PNG snapshots", "", r->snapshots, &r->snapshots, NULL));
+  {
+    const char *formats[] = {"vtk", "xdmf"};
+    PetscInt format = 0;
+    PetscCall(PetscOptionsEList("-output_format", "frames: vtk (.vtu/.vti + .pvd, written by rank 0) or xdmf (.xmf + .h5, written by every rank)", "",
+                                formats, 2, formats[0], &format, NULL));
+    r->xdmf = format == 1 ? PETSC_TRUE : PETSC_FALSE;
+  }
   PetscCall(PetscOptionsBool("-log", "write the per-step CSV log DIR/log.csv", "", r->log, &r->log, NULL));
   PetscCall(PetscOptionsBool("-progress", "progress line on stderr when it is a terminal", "", r->progress, &r->progress, NULL));
   PetscCall(PetscOptionsInt("-blas_threads", "threads of the BLAS (CHOLMOD's, MUMPS' dense kernels) per MPI rank; set here, so "
@@ -172,10 +181,25 @@ PetscErrorCode SimRunSetFromOptions(SimRun r)
 
 typedef struct {
   SimPVD pvd;
+  SimXDMFSeries series;
   SimCSVLog csv;
   SimProgress progress;
   const char *ext; /* the problem's frame extension */
 } RunOutput;
+
+/* A frame in the run's format; XDMF is an error for a problem type (or grid solver) without it. */
+static PetscErrorCode WriteFrameFile(SimRun r, const char *path, PetscBool *written)
+{
+  PetscFunctionBeginUser;
+  if (!r->xdmf) {
+    PetscCall(SimSolverWriteFrame(r->solver, path, written));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(SimSolverWriteXDMF(r->solver, path, written));
+  PetscCheck(*written, r->comm, PETSC_ERR_SUP, "-output_format xdmf: scene '%s' with solver '%s' has no XDMF output; use -output_format vtk",
+             r->scene_name, r->solver_name);
+  PetscFunctionReturn(0);
+}
 
 static PetscErrorCode WriteFrame(SimRun r, RunOutput *o, PetscInt step, PetscReal t)
 {
@@ -185,8 +209,9 @@ static PetscErrorCode WriteFrame(SimRun r, RunOutput *o, PetscInt step, PetscRea
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(file, sizeof(file), "frame_%05" PetscInt_FMT ".%s", step, o->ext));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", r->outdir, file));
-  PetscCall(SimSolverWriteFrame(r->solver, path, &written));
+  PetscCall(WriteFrameFile(r, path, &written));
   if (written && o->pvd) PetscCall(SimPVDAdd(o->pvd, t, file));
+  if (written && o->series) PetscCall(SimXDMFSeriesAdd(o->series, t, file));
   PetscFunctionReturn(0);
 }
 
@@ -257,10 +282,69 @@ static PetscErrorCode WriteLastGood(SimRun r, RunOutput *o, char *where, size_t 
   PetscFunctionBeginUser;
   PetscCall(SimSolverStash(r->solver, PETSC_TRUE));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/last_good.%s", r->outdir, o->ext));
-  PetscCall(SimSolverWriteFrame(r->solver, path, &written));
+  if (r->xdmf) PetscCall(SimSolverWriteXDMF(r->solver, path, &written));
+  else PetscCall(SimSolverWriteFrame(r->solver, path, &written));
   if (written) PetscCall(PetscStrncpy(where, path, len));
   else PetscCall(PetscSNPrintf(where, len, "the frames in %s/ (this problem writes no last-good frame)", r->outdir));
   PetscFunctionReturn(0);
+}
+
+/* A run has blown up when the energy grows by this factor over its scale at the start (the larger of
+ * the initial state's and the first step's): a stable method can inject energy (gravity, a scripted
+ * motion, an inflow), never ten orders of magnitude. */
+#define SIM_BLOWUP_FACTOR 1e10
+
+/* The size of the energy in a report: the kinetic energy plus every term's magnitude, so that terms
+ * of opposite signs (gravity against elasticity) cannot cancel into a small number. */
+static PetscReal EnergyScale(const SimEnergyReport *rep)
+{
+  PetscReal e = PetscAbsReal(rep->kinetic);
+  for (PetscInt i = 0; i < rep->nterms; i++) e += PetscAbsReal(rep->term[i]);
+  return e;
+}
+
+/* What to try after a blow-up, for the solver in use: a smaller step always; an iterating solver
+ * (Newton, PD, PBD: it reported nonlinear iterations) can also iterate more, an explicit one is
+ * limited by its stability bound; and the other solvers that fit this problem. */
+static PetscErrorCode BlowUpAdvice(SimRun r, const SimStepStats *stats, char *buf, size_t len)
+{
+  const char *type;
+  char fit[1024], others[1024] = "";
+
+  PetscFunctionBeginUser;
+  PetscCall(SimProblemGetType(r->problem, &type));
+  PetscCall(SimRegistrySolversFor(r->reg, type, fit, sizeof(fit)));
+  for (char *save = NULL, *name = strtok_r(fit, ", ", &save); name; name = strtok_r(NULL, ", ", &save)) {
+    if (!strcmp(name, r->solver_name)) continue;
+    PetscCall(PetscStrlcat(others, others[0] ? ", " : "", sizeof(others)));
+    PetscCall(PetscStrlcat(others, name, sizeof(others)));
+  }
+  if (stats && stats->nonlinear_its > 0)
+    PetscCall(PetscSNPrintf(buf, len, "Try a smaller -dt (now %g), or let solver '%s' iterate more or to a tighter tolerance (-help lists its options)%s%s.",
+                            (double)r->dt, r->solver_name, others[0] ? "; other solvers for this scene: " : "", others));
+  else
+    PetscCall(PetscSNPrintf(buf, len, "Try a smaller -dt (now %g): solver '%s' takes explicit steps, stable only below a limit that the stiffest term sets%s%s.",
+                            (double)r->dt, r->solver_name, others[0] ? "; or another solver for this scene (implicit ones are stable at larger steps): " : "", others));
+  PetscFunctionReturn(0);
+}
+
+/* Ends a run at `step`: the last good state written (WriteLastGood), the outputs closed, and one error
+ * with `code` saying what happened (`what` and `detail`), where the last good state is and, for a
+ * blow-up (stats given), what to try. */
+static PetscErrorCode StopRun(SimRun r, RunOutput *o, PetscInt step, PetscReal t, const SimStepStats *stats, PetscErrorCode code, const char *what,
+                              const char *detail)
+{
+  char where[PETSC_MAX_PATH_LEN + 80], advice[1280] = "";
+
+  PetscFunctionBeginUser;
+  PetscCall(SimProgressFinish(&o->progress, step, t));
+  PetscCall(WriteLastGood(r, o, where, sizeof(where)));
+  PetscCall(SimCSVLogDestroy(&o->csv));
+  PetscCall(SimPVDDestroy(&o->pvd));
+  PetscCall(SimXDMFSeriesDestroy(&o->series));
+  if (stats) PetscCall(BlowUpAdvice(r, stats, advice, sizeof(advice)));
+  SETERRQ(r->comm, code, "Step %" PetscInt_FMT " (t = %g s) of solver '%s' %s%s. The last good state (step %" PetscInt_FMT ") is in %s.%s%s", step, (double)t,
+          r->solver_name, what, detail, step - 1, where, advice[0] ? " " : "", advice);
 }
 
 PetscErrorCode SimRunExecute(SimRun r)
@@ -269,9 +353,9 @@ PetscErrorCode SimRunExecute(SimRun r)
   SimEnergyReport rep;
   const SimStepStats *stats;
   char path[PETSC_MAX_PATH_LEN], summary[256];
-  PetscLogDouble t0, t1, wall_start;
+  PetscLogDouble t0, t1, wall_start, setup;
   PetscInt not_converged = 0, total_newton = 0, first = 0;
-  PetscReal t = 0;
+  PetscReal t = 0, e_ref = 0;
   SimEvents ev;
 
   PetscFunctionBeginUser;
@@ -280,7 +364,11 @@ PetscErrorCode SimRunExecute(SimRun r)
   if (r->io) PetscCall(SimMakeDirectory(r->outdir));
   PetscCallMPI(MPI_Barrier(r->comm));
   PetscCall(SimProblemGetFrameExtension(r->problem, &o.ext));
+  if (r->xdmf) o.ext = "xmf";
+  PetscCall(PetscTime(&t0));
   PetscCall(SimSolverSetUp(r->solver));
+  PetscCall(PetscTime(&t1));
+  setup = t1 - t0; /* the solver's set-up (factorizations, grids, hierarchies), reported in the done line */
   if (r->restart[0]) PetscCall(ReadCheckpoint(r));
   PetscCall(SimSolverGetTime(r->solver, &t, &first));
   PetscCheck(first <= r->steps, r->comm, PETSC_ERR_ARG_OUTOFRANGE,
@@ -288,6 +376,7 @@ PetscErrorCode SimRunExecute(SimRun r)
              r->steps);
   PetscCall(SimSolverGetStats(r->solver, &stats));
   PetscCall(SimSolverEnergy(r->solver, &rep));
+  e_ref = EnergyScale(&rep);
   PetscCall(GatherFigures(r, t, PETSC_TRUE));
   if (r->log && r->io) { /* rank 0 writes the files the run shares */
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/log.csv", r->outdir));
@@ -296,8 +385,9 @@ PetscErrorCode SimRunExecute(SimRun r)
   }
   PetscCall(CallMonitors(r, first, t, &rep, NULL, 0.0));
   if (r->output_every && r->io) {
-    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s.pvd", r->outdir, r->scene_name));
-    PetscCall(SimPVDCreate(path, &o.pvd));
+    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s.%s", r->outdir, r->scene_name, r->xdmf ? "xmf" : "pvd"));
+    if (r->xdmf) PetscCall(SimXDMFSeriesCreate(path, &o.series));
+    else PetscCall(SimPVDCreate(path, &o.pvd));
   }
   PetscCall(PetscLogEventBegin(ev.output, 0, 0, 0, 0));
   if (r->output_every) PetscCall(WriteFrame(r, &o, first, t));
@@ -318,24 +408,23 @@ PetscErrorCode SimRunExecute(SimRun r)
     PetscCall(SimSolverStep(r->solver, r->dt, &outcome));
     PetscCall(PetscTime(&t1));
     PetscCall(SimSolverGetTime(r->solver, &t, NULL));
-    if (outcome == SIM_STEP_NONFINITE || outcome == SIM_STEP_FAILED) { /* stop: save the last good state, free everything, say what to try */
-      PetscCall(SimProgressFinish(&o.progress, step, t));
-      PetscCall(WriteLastGood(r, &o, path, sizeof(path)));
-      PetscCall(SimCSVLogDestroy(&o.csv));
-      PetscCall(SimPVDDestroy(&o.pvd));
-      PetscCheck(outcome != SIM_STEP_FAILED, r->comm, PETSC_ERR_ARG_OUTOFRANGE,
-                 "Step %" PetscInt_FMT " (t = %g s) of solver '%s' failed: %s. The last good state (step %" PetscInt_FMT ") is in %s.", step,
-                 (double)t, r->solver_name, stats->reason, step - 1, path);
-      SETERRQ(r->comm, PETSC_ERR_FP,
-              "Step %" PetscInt_FMT " (t = %g s) of solver '%s' produced a non-finite state (NaN or Inf). The last good state "
-              "(step %" PetscInt_FMT ") is in %s. Try a smaller -dt (now %g) or an implicit integrator (-solver implicit_euler).",
-              step, (double)t, r->solver_name, step - 1, path, (double)r->dt);
-    }
+    if (outcome == SIM_STEP_FAILED) PetscCall(StopRun(r, &o, step, t, NULL, PETSC_ERR_ARG_OUTOFRANGE, "failed: ", stats->reason));
+    if (outcome == SIM_STEP_NONFINITE) PetscCall(StopRun(r, &o, step, t, stats, PETSC_ERR_FP, "produced a non-finite state (NaN or Inf)", ""));
     if (outcome == SIM_STEP_NOT_CONVERGED && !not_converged++)
       PetscCall(PetscPrintf(r->comm, "pbsim: warning: step %" PetscInt_FMT ": the solver did not converge (residual %g); continuing with its last iterate. "
                                      "Later occurrences are counted, not printed.\n", step, (double)stats->residual));
     total_newton += stats->nonlinear_its;
     PetscCall(SimSolverEnergy(r->solver, &rep));
+    { /* a finite state can still have blown up: the energy far beyond its scale at the start */
+      const PetscReal e = EnergyScale(&rep);
+      if (step == first + 1) e_ref = PetscMax(e_ref, e); /* a body at rest starts with round-off: its first step sets the scale */
+      if (e > SIM_BLOWUP_FACTOR * e_ref) {
+        char what[160];
+        PetscCall(PetscSNPrintf(what, sizeof(what), "made the energy %.3g J, %.2g times its scale at the start (%.3g J): the run has blown up", (double)e,
+                                (double)(e / e_ref), (double)e_ref));
+        PetscCall(StopRun(r, &o, step, t, stats, PETSC_ERR_FP, what, ""));
+      }
+    }
     PetscCall(GatherFigures(r, t, PETSC_FALSE));
     PetscCall(PetscLogEventBegin(ev.output, 0, 0, 0, 0));
     if (o.csv) PetscCall(SimCSVLogRowWithFigures(o.csv, step, t, r->dt, &rep, stats, 1e3 * (t1 - t0), r->nfig, r->fig_value));
@@ -353,12 +442,14 @@ PetscErrorCode SimRunExecute(SimRun r)
     PetscCall(PetscPrintf(r->comm, "pbsim: done: %" PetscInt_FMT " steps in %.3f s (%.2f ms/step", ran, (double)(t1 - wall_start),
                           ran ? 1e3 * (double)(t1 - wall_start) / ran : 0.0));
     if (total_newton) PetscCall(PetscPrintf(r->comm, ", %.2f nonlinear iterations/step", (double)total_newton / ran));
+    PetscCall(PetscPrintf(r->comm, ", set-up %.3f s", (double)setup));
   }
   PetscCall(PetscPrintf(r->comm, "); energy %.6g J at the end", (double)rep.total));
   if (not_converged) PetscCall(PetscPrintf(r->comm, "; %" PetscInt_FMT " step(s) did not converge", not_converged));
   PetscCall(PetscPrintf(r->comm, "\n"));
   PetscCall(SimCSVLogDestroy(&o.csv));
   PetscCall(SimPVDDestroy(&o.pvd));
+  PetscCall(SimXDMFSeriesDestroy(&o.series));
   PetscFunctionReturn(0);
 }
 

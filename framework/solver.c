@@ -101,6 +101,14 @@ PetscErrorCode SimSolverStep(SimSolver s, PetscReal dt, SimStepOutcome *outcome)
   PetscCall(PetscLogEventEnd(s->ev.step, 0, 0, 0, 0));
   PetscCall(SimSolverIsFinite(s, &finite));
   if (!finite && s->stats.outcome != SIM_STEP_FAILED) s->stats.outcome = SIM_STEP_NONFINITE;
+  if (finite && s->stats.outcome != SIM_STEP_FAILED) { /* rules of the problem beyond finiteness (contact) */
+    char why[200];
+    PetscCall(SimProblemAdmissible(s->problem, why, sizeof(why)));
+    if (why[0]) {
+      s->stats.outcome = SIM_STEP_FAILED;
+      PetscCall(PetscSNPrintf(s->stats.reason, sizeof(s->stats.reason), "the new state is not admissible (%s); try a smaller -dt", why));
+    }
+  }
   s->time += dt;
   s->step++;
   if (outcome) *outcome = s->stats.outcome;
@@ -182,6 +190,18 @@ PetscErrorCode SimSolverWriteFrame(SimSolver s, const char *path, PetscBool *wri
     PetscCall(s->ops.write_frame(s, path));
     *written = PETSC_TRUE;
   } else PetscCall(SimProblemWriteFrame(s->problem, path, written));
+  PetscFunctionReturn(0);
+}
+
+/* A solver that writes its own frames (a grid solver) writes its own XDMF or none. */
+PetscErrorCode SimSolverWriteXDMF(SimSolver s, const char *path, PetscBool *written)
+{
+  PetscFunctionBeginUser;
+  *written = PETSC_FALSE;
+  if (s->ops.write_xdmf) {
+    PetscCall(s->ops.write_xdmf(s, path));
+    *written = PETSC_TRUE;
+  } else if (!s->ops.write_frame) PetscCall(SimProblemWriteXDMF(s->problem, path, written));
   PetscFunctionReturn(0);
 }
 

@@ -25,6 +25,7 @@ typedef struct {
   PetscErrorCode (*save)(SimSolver, PetscViewer);
   PetscErrorCode (*load)(SimSolver, PetscViewer);
   PetscErrorCode (*series)(SimSolver, const char *name, PetscInt *n, const PetscReal **values);
+  PetscErrorCode (*write_xdmf)(SimSolver, const char *path); /* with write_frame: the same frame as XDMF + HDF5 */
 } SimSolverOps;
 
 struct _p_SimSolver {

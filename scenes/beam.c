@@ -4,6 +4,7 @@
  * beam's period) measures the spatial discretization error (benchmarks/fem.yaml, beam_refinement). */
 #include "scenes/scenes.h"
 #include "scenes/fem_body.h"
+#include "framework/linalg/vec3.h"
 
 /* E = 1e8 Pa keeps the default beam's tip deflection near 1.5% of its length: a small load */
 #define BEAM_DEFAULT_YOUNGS 1e8
@@ -14,6 +15,38 @@ typedef struct {
   PetscInt *tip;     /* their indices in the model */
   PetscReal *tip_y0; /* their rest heights */
 } Beam;
+
+/* Re-splits the box's cells into 5 tets each (a centre tet and four corner tets, mirrored in
+ * every other cell so that the face diagonals match across cells), as the PositionBasedDynamics
+ * library's bar. Corner q of a cell is offset (q & 1, q >> 1 & 1, q >> 2 & 1). */
+static PetscErrorCode SplitFive(const PetscInt n[3], SimMesh *mesh)
+{
+  static const int even[5][4] = {{1, 2, 4, 7}, {0, 1, 2, 4}, {3, 1, 2, 7}, {5, 1, 4, 7}, {6, 2, 4, 7}};
+  static const int odd[5][4] = {{0, 3, 5, 6}, {1, 0, 3, 5}, {2, 0, 3, 6}, {4, 0, 5, 6}, {7, 3, 5, 6}};
+  const PetscInt nx = n[0] + 1, ny = n[1] + 1;
+  PetscInt c = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(mesh->tet));
+  mesh->ntet = 5 * n[0] * n[1] * n[2];
+  PetscCall(PetscMalloc1(4 * mesh->ntet, &mesh->tet));
+  for (PetscInt k = 0; k < n[2]; k++)
+    for (PetscInt j = 0; j < n[1]; j++)
+      for (PetscInt i = 0; i < n[0]; i++) {
+        const int(*pat)[4] = (i + j + k) % 2 ? odd : even;
+        PetscInt corner[8];
+        for (int q = 0; q < 8; q++) corner[q] = ((k + ((q >> 2) & 1)) * ny + j + ((q >> 1) & 1)) * nx + i + (q & 1);
+        for (int t = 0; t < 5; t++) {
+          PetscInt *tet = mesh->tet + 4 * c++;
+          for (int v = 0; v < 4; v++) tet[v] = corner[pat[t][v]];
+          if (Vec3TetVolume(mesh->xyz, tet) < 0) {
+            PetscInt sw = tet[2];
+            tet[2] = tet[3], tet[3] = sw;
+          }
+        }
+      }
+  PetscFunctionReturn(0);
+}
 
 /* The free end's rest vertices, found in the model's numbering (which may differ from the mesh's). */
 static PetscErrorCode FindTip(Beam *b, SimModel model)
@@ -79,7 +112,7 @@ static PetscErrorCode Build_Beam(SimScene scene, SimProblem problem)
   SimModel model;
   Beam *b = (Beam *)scene->data;
   PetscReal length = 1.0, width = 0.1;
-  PetscInt n = 20, nw = -1;
+  PetscInt n = 20, nw = -1, split = 6;
   SimMesh mesh;
 
   PetscFunctionBeginUser;
@@ -89,7 +122,9 @@ static PetscErrorCode Build_Beam(SimScene scene, SimProblem problem)
   PetscCall(PetscOptionsReal("-width", "side of the square cross-section (m)", "", width, &width, NULL));
   PetscCall(PetscOptionsInt("-n", "cells along the length", "", n, &n, NULL));
   PetscCall(PetscOptionsInt("-nw", "cells across (default: cubic cells, at least 2)", "", nw, &nw, NULL));
+  PetscCall(PetscOptionsInt("-tets_per_cell", "5 (centre + corners, as the PositionBasedDynamics library's bar) or 6 (Kuhn)", "", split, &split, NULL));
   PetscOptionsEnd();
+  PetscCheck(split == 5 || split == 6, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-beam_tets_per_cell must be 5 or 6 (got %" PetscInt_FMT ")", split);
   PetscCheck(length > 0 && width > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-beam_length and -beam_width must be > 0");
   PetscCheck(n >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-beam_n must be >= 1 (got %" PetscInt_FMT ")", n);
   if (nw < 1) nw = PetscMax(2, (PetscInt)(n * width / length + 0.5));
@@ -97,6 +132,7 @@ static PetscErrorCode Build_Beam(SimScene scene, SimProblem problem)
     const PetscInt cells[3] = {n, nw, nw};
     const PetscReal lo[3] = {0, -0.5 * width, -0.5 * width}, hi[3] = {length, 0.5 * width, 0.5 * width};
     PetscCall(SimMeshCreateBox(cells, lo, hi, &mesh));
+    if (split == 5) PetscCall(SplitFive(cells, &mesh));
   }
   PetscCall(SimSceneAddFEMBody(scene, model, &mesh, "beam_", "fixed_corotated", BEAM_DEFAULT_YOUNGS));
   for (PetscInt i = 0; i < mesh.nv; i++)

@@ -6,18 +6,20 @@
  * snow; here the three differ by default (an elastic jelly, snow, a weakly compressible fluid:
  * -jelly_blocks_plastic none,snow,fluid; snow,snow,snow is the original). -jelly_blocks_dim 3 makes
  * them cubes; -jelly_blocks_particles and -jelly_blocks_n scale it up (particle mass and volume
- * scale as 1000 / particles per block, so the continuum stays the same). */
+ * scale as 1000 / particles per block, so the continuum stays the same), -jelly_blocks_size makes the
+ * blocks larger or smaller (mass and volume scale with the block's volume). */
 #include "scenes/scenes.h"
 #include "scenes/particle_fill.h"
 
 typedef struct {
   PetscInt dim, n, per_block;
+  PetscReal size;
 } JellyBlocks;
 
 static PetscErrorCode Build_JellyBlocks(SimScene scene, SimProblem problem)
 {
   JellyBlocks *jb = (JellyBlocks *)scene->data;
-  const PetscReal centre[3][3] = {{0.55, 0.45, 0.5}, {0.45, 0.65, 0.5}, {0.55, 0.85, 0.5}}, half = 0.08;
+  const PetscReal centre[3][3] = {{0.55, 0.45, 0.5}, {0.45, 0.65, 0.5}, {0.55, 0.85, 0.5}};
   PetscReal lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1}, g[3] = {0, -200, 0}, *x, *m, *vol, *mat, E = 1e4, nu = 0.2;
   char plastic[3][32] = {"none", "snow", "fluid"}, *pl[3] = {plastic[0], plastic[1], plastic[2]};
   const char *label[3] = {"block0", "block1", "block2"};
@@ -30,6 +32,7 @@ static PetscErrorCode Build_JellyBlocks(SimScene scene, SimProblem problem)
   PetscCall(PetscOptionsInt("-dim", "2 or 3", "", jb->dim, &jb->dim, NULL));
   PetscCall(PetscOptionsInt("-n", "grid cells across the unit box", "", jb->n, &jb->n, NULL));
   PetscCall(PetscOptionsInt("-particles", "random particles per block", "", jb->per_block, &jb->per_block, NULL));
+  PetscCall(PetscOptionsReal("-size", "side of the blocks (the centres stay; at most 0.2, where they touch)", "", jb->size, &jb->size, NULL));
   PetscCall(PetscOptionsStringArray("-plastic", "plasticity of the three blocks (none, snow, sand, fluid)", "", pl, &nb, &set));
   PetscCall(PetscOptionsReal("-youngs", "Young's modulus E of every block (Pa)", "", E, &E, NULL));
   PetscCall(PetscOptionsReal("-poisson", "Poisson ratio of every block", "", nu, &nu, NULL));
@@ -46,6 +49,7 @@ static PetscErrorCode Build_JellyBlocks(SimScene scene, SimProblem problem)
   PetscCheck(jb->n >= 16 && jb->per_block >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE,
              "-jelly_blocks_n must be >= 16 (the walls are 0.05 thick) and -jelly_blocks_particles >= 1 (got %" PetscInt_FMT ", %" PetscInt_FMT ")", jb->n,
              jb->per_block);
+  PetscCheck(jb->size > 0 && jb->size <= 0.2, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-jelly_blocks_size must be in (0, 0.2] (got %g)", (double)jb->size);
   if (jb->dim == 2) hi[2] = 0;
   PetscCall(SimParticlesSetDomain(problem, jb->dim, lo, hi, jb->n));
   PetscCall(SimParticlesSetGravity(problem, g));
@@ -62,9 +66,9 @@ static PetscErrorCode Build_JellyBlocks(SimScene scene, SimProblem problem)
   state = (uint64_t)seed;
   for (PetscInt b = 0; b < 3; b++) {
     PetscReal blo[3], bhi[3];
-    for (PetscInt d = 0; d < 3; d++) blo[d] = centre[b][d] - half, bhi[d] = centre[b][d] + half;
+    for (PetscInt d = 0; d < 3; d++) blo[d] = centre[b][d] - jb->size / 2, bhi[d] = centre[b][d] + jb->size / 2;
     SimFillBoxRandom(jb->dim, blo, bhi, jb->per_block, &state, x + jb->dim * b * jb->per_block);
-    for (PetscInt i = b * jb->per_block; i < (b + 1) * jb->per_block; i++) m[i] = vol[i] = 1000.0 / jb->per_block, mat[i] = b;
+    for (PetscInt i = b * jb->per_block; i < (b + 1) * jb->per_block; i++) m[i] = vol[i] = 1000.0 / jb->per_block * PetscPowReal(jb->size / 0.16, jb->dim), mat[i] = b;
   }
   PetscCall(SimParticlesAdd(problem, n, x, NULL, m, vol, mat));
   PetscCall(PetscFree4(x, m, vol, mat));
@@ -87,6 +91,7 @@ PetscErrorCode SimSceneCreate_JellyBlocks(SimScene scene)
   jb->dim = 2;
   jb->n = 80;
   jb->per_block = 1000;
+  jb->size = 0.16;
   scene->data = jb;
   scene->ops.build = Build_JellyBlocks;
   scene->ops.destroy = Destroy_JellyBlocks;

@@ -1,5 +1,6 @@
 /* Particle seeding (particle_fill.h). */
 #include "scenes/particle_fill.h"
+#include "problems/particles/particles.h"
 
 /* splitmix64 (Steele, Lea, Flood 2014): a uniform double in [0, 1) */
 static PetscReal Uniform(uint64_t *state)
@@ -38,5 +39,24 @@ PetscErrorCode SimFillLattice(PetscInt dim, const PetscReal lo[], const PetscRea
         k++;
       }
   *n = k;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimAddLattice(SimProblem problem, PetscInt dim, const PetscReal lo[], const PetscReal hi[], PetscReal s,
+                             PetscBool (*inside)(void *, const PetscReal *), void *ctx, PetscReal density, const PetscReal v0[])
+{
+  PetscReal *x, *v = NULL, *m, *vol;
+  PetscInt np;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimFillLattice(dim, lo, hi, s, inside, ctx, &np, &x));
+  PetscCall(PetscMalloc3(v0 ? dim * np : 0, &v, np, &m, np, &vol));
+  for (PetscInt i = 0; i < np; i++) {
+    for (PetscInt d = 0; v0 && d < dim; d++) v[dim * i + d] = v0[d];
+    vol[i] = PetscPowReal(s, dim), m[i] = density * vol[i];
+  }
+  PetscCall(SimParticlesAdd(problem, np, x, v0 ? v : NULL, m, vol, NULL));
+  PetscCall(PetscFree3(v, m, vol));
+  PetscCall(PetscFree(x));
   PetscFunctionReturn(0);
 }

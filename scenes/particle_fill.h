@@ -3,6 +3,7 @@
 #pragma once
 #include <stdint.h>
 #include <petscsys.h>
+#include "framework/problem.h"
 
 /* n points uniformly at random in the box [lo, hi] (dim coordinates each, written to x[dim * n]) from
  * the generator state *seed (splitmix64; advanced, so consecutive calls continue the sequence). */
@@ -12,3 +13,8 @@ void SimFillBoxRandom(PetscInt dim, const PetscReal lo[], const PetscReal hi[], 
  * which inside(ctx, x) holds (NULL: all): *n of them in *x (allocated with PetscMalloc1; free it). */
 PetscErrorCode SimFillLattice(PetscInt dim, const PetscReal lo[], const PetscReal hi[], PetscReal s, PetscBool (*inside)(void *, const PetscReal *),
                               void *ctx, PetscInt *n, PetscReal **x);
+
+/* Adds the lattice of SimFillLattice to a particles problem: each particle the volume s^dim and the
+ * mass density s^dim, with velocity v0 (dim entries; NULL: at rest) and material id 0. */
+PetscErrorCode SimAddLattice(SimProblem problem, PetscInt dim, const PetscReal lo[], const PetscReal hi[], PetscReal s,
+                             PetscBool (*inside)(void *, const PetscReal *), void *ctx, PetscReal density, const PetscReal v0[]);

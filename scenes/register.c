@@ -18,6 +18,8 @@ PetscErrorCode SimRegisterScenes(SimRegistry reg)
   ADD("file", "a body from a mesh file (.obj springs + bending, .msh/.node tets as edge springs)", SimSceneCreate_File);
   ADD("beam", "cantilever: a tet box clamped at x = 0 sagging under gravity (FEM; -beam_material)", SimSceneCreate_Beam);
   ADD("drop", "a soft elastic box falling on a ground plane (FEM; -drop_material)", SimSceneCreate_Drop);
+  ADD("squishy_ball", "a soft neo-Hookean ball dropped on the ground with IPC contact (-squishy_ball_n; docs/ipc.md)", SimSceneCreate_SquishyBall);
+  ADD("ipc_stack", "a column of elastic bodies landing on each other with IPC contact (-ipc_stack_count, -ipc_stack_mesh; docs/ipc.md)", SimSceneCreate_IPCStack);
   ADD("twist", "an elastic bar whose clamped ends turn in opposite directions (FEM, scripted pins; -twist_material)", SimSceneCreate_Twist);
   /* rigid-body scenes: for the rigid solver (docs/rigid.md) */
   ADD_RIGID("spin", "a free box spinning about a principal axis (-spin_axis major|intermediate|minor): the intermediate-axis flip", SimSceneCreate_Spin);
@@ -33,5 +35,17 @@ PetscErrorCode SimRegisterScenes(SimRegistry reg)
   /* particle scenes: particles over a background grid for particle solvers (mpm) */
   ADD_PARTICLES("jelly_blocks", "the 88-line MLS-MPM scene: three blocks (jelly, snow, fluid) fall in a box (-jelly_blocks_plastic, -jelly_blocks_dim)",
                 SimSceneCreate_JellyBlocks);
+  ADD_PARTICLES("sand_column", "granular column collapse, Drucker-Prager sand, 2D or 3D; figure: normalized run-out (-sand_column_aspect, -sand_column_dim)",
+                SimSceneCreate_SandColumn);
+  ADD_PARTICLES("snowball", "a ball of snow thrown at a sticky wall (Stomakhin et al. 2013), 2D or 3D (-snowball_speed, -snowball_dim)", SimSceneCreate_Snowball);
+  ADD_PARTICLES("dam_break_mpm", "a column of weakly compressible fluid collapsing in a box, 2D or 3D; figure: front position (-dam_break_mpm_dim)",
+                SimSceneCreate_DamBreakMPM);
+  /* particle-fluid scenes: fluid and boundary particles for sph and pbf */
+  ADD_PARTICLES("tank", "fluid at rest in a tank of boundary particles, 2D or 3D (-tank_dim, -tank_n)", SimSceneCreate_Tank);
+  ADD_PARTICLES("dam_break", "dam break: a water column a x 2a collapsing in a tank, front vs Martin & Moyce 1952 (-dam_break_dim, -dam_break_n)",
+                SimSceneCreate_DamBreak);
+  ADD_PARTICLES("double_dam_break", "two water columns collapsing onto an obstacle in the middle of a tank (-double_dam_break_dim)",
+                SimSceneCreate_DoubleDamBreak);
+  ADD_PARTICLES("drop_pool", "a block of fluid dropping into a pool (-drop_pool_dim, -drop_pool_n)", SimSceneCreate_DropPool);
   PetscFunctionReturn(0);
 }

@@ -12,7 +12,7 @@ case "${1:-}" in
 esac
 
 packages=(build-essential cmake pkg-config git petsc-dev libsuitesparse-dev libopenmpi-dev openmpi-bin
-          libgsl-dev libyaml-dev check libopenblas0-pthread libcairo2-dev gnuplot-nox valgrind)
+          libgsl-dev libyaml-dev libhdf5-openmpi-dev check libopenblas0-pthread libcairo2-dev gnuplot-nox valgrind)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

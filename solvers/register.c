@@ -19,6 +19,8 @@ PetscErrorCode SimSolverCreate_PBD(SimSolver);
 PetscErrorCode SimSolverCreate_XPBD(SimSolver);
 PetscErrorCode SimSolverCreate_Rigid(SimSolver);
 PetscErrorCode SimSolverCreate_MPM(SimSolver);
+PetscErrorCode SimSolverCreate_SPH(SimSolver);
+PetscErrorCode SimSolverCreate_PBF(SimSolver);
 
 /* A solver names the problem types it advances (problems/register.c). */
 #define ADD(name, help, fn, flags, problems) PetscCall(SimRegistryAddFor(reg, SIM_KIND_SOLVER, name, help, (SimGenericFn)(fn), flags, problems))
@@ -50,5 +52,10 @@ PetscErrorCode SimRegisterSolvers(SimRegistry reg)
   /* particle solvers: particles over a background grid */
   ADD("mpm", "hybrid particle-grid: PIC, FLIP, APIC, MLS-MPM (-mpm_transfer), quadratic/cubic B-splines, plasticity (snow, sand, fluid)",
       SimSolverCreate_MPM, SIM_REG_MPI, "particles");
+  /* particle fluids */
+  ADD("sph", "weakly compressible SPH: Tait EOS (gamma 7, c from -sph_mach), cubic/Wendland kernels, Akinci boundary particles, artificial viscosity, XSPH, CFL substeps",
+      SimSolverCreate_SPH, SIM_REG_MPI, "particles");
+  ADD("pbf", "position-based fluids (Macklin & Mueller 2013): density constraints, lambda with relaxation eps, s_corr tensile term, XSPH, vorticity confinement",
+      SimSolverCreate_PBF, SIM_REG_MPI, "particles");
   PetscFunctionReturn(0);
 }

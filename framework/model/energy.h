@@ -67,7 +67,8 @@ typedef struct {
   /* optional, a bound on the Newton line search (IPC's continuous collision detection): lowers *alpha
    * (in (0, 1] on entry) to the largest step such that the straight path x + s p, s in [0, *alpha],
    * stays admissible for the term (no intersection), with the term's own safety margin; never
-   * raises it. Called once per Newton iteration before the first trial point (SimModelMaxStep). */
+   * raises it (0 when no motion along p is admissible). Called once per Newton iteration before the
+   * first trial point, and on the initial guess, from the model's current state (SimModelMaxStep). */
   PetscErrorCode (*max_step)(SimEnergy, const PetscReal *x, const PetscReal *p, PetscReal *alpha);
   /* optional, a term whose Hessian blocks depend on x (a contact set): recomputes its block pattern
    * for x and sets *changed when it differs from the one `pattern` returned last; `pattern` then
@@ -87,6 +88,18 @@ typedef struct {
    * the model writes the blocks with `hessian` into a scratch array and adds them the same way. */
   PetscErrorCode (*hessian_add)(SimEnergy, const PetscReal *x, const PetscReal *v, PetscBool psd, PetscReal c, const PetscInt *off,
                                 const PetscInt *stride, PetscReal *a);
+  /* optional, state a term lags over a minimization (a contact barrier's stiffness, friction's normal
+   * forces and tangent bases): called by the minimizer with k = 0 at the start of each minimization, x being
+   * the model's current (last accepted) state, grad the objective's gradient there (3*nv) and beta the
+   * minimization's effective step; then with k = 1, 2, ... at each converged minimizer x (grad NULL),
+   * where the term updates what it lags and sets *again when the minimizer should run again from x
+   * with the new values (SimModelLag). A term never clears *again. */
+  PetscErrorCode (*lag)(SimEnergy, const PetscReal *x, const PetscReal *grad, PetscReal beta, PetscInt k, PetscBool *again);
+  /* optional, the state a step accepted is admissible for the term (contact: no intersection,
+   * every distance > 0, no inverted element): writes "" to why when it is, else one line saying what is
+   * wrong (at most len bytes). The mesh problem asks after every step (SimModelAdmissible); a step
+   * whose state is not admissible stops the run with the last good state (SIM_STEP_INADMISSIBLE). */
+  PetscErrorCode (*admissible)(SimEnergy, const PetscReal *x, char *why, size_t len);
 } SimEnergyOps;
 
 struct _p_SimEnergy {

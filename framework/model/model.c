@@ -364,6 +364,47 @@ PetscErrorCode SimModelMaxStep(SimModel m, const PetscReal *x, const PetscReal *
     if (m->term[t]->distributed) distributed = PETSC_TRUE;
   }
   if (distributed && m->size > 1) PetscCall(MPIU_Allreduce(MPI_IN_PLACE, alpha, 1, MPIU_REAL, MPIU_MIN, m->comm));
-  PetscCheck(*alpha > 0 && *alpha <= 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A term bounded the step to %g (must be in (0, 1])", (double)*alpha);
+  PetscCheck(*alpha >= 0 && *alpha <= 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A term bounded the step to %g (must be in [0, 1])", (double)*alpha);
+  PetscFunctionReturn(0);
+}
+
+PetscBool SimModelHasMaxStep(SimModel m)
+{
+  for (PetscInt t = 0; t < m->nterms; t++)
+    if (m->term[t]->ops.max_step) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
+PetscErrorCode SimModelLag(SimModel m, const PetscReal *x, const PetscReal *grad, PetscReal beta, PetscInt k, PetscBool *again)
+{
+  PetscFunctionBeginUser;
+  *again = PETSC_FALSE;
+  for (PetscInt t = 0; t < m->nterms; t++)
+    if (m->term[t]->ops.lag) PetscCall(m->term[t]->ops.lag(m->term[t], x, grad, beta, k, again));
+  PetscFunctionReturn(0);
+}
+
+PetscBool SimModelHasLag(SimModel m)
+{
+  for (PetscInt t = 0; t < m->nterms; t++)
+    if (m->term[t]->ops.lag) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
+PetscErrorCode SimModelAdmissible(SimModel m, const PetscReal *x, char *why, size_t len)
+{
+  char buf[256];
+
+  PetscFunctionBeginUser;
+  why[0] = 0;
+  for (PetscInt t = 0; t < m->nterms; t++) {
+    if (!m->term[t]->ops.admissible) continue;
+    buf[0] = 0;
+    PetscCall(m->term[t]->ops.admissible(m->term[t], x, buf, sizeof(buf)));
+    if (buf[0]) {
+      PetscCall(PetscSNPrintf(why, len, "%s: %s", m->term[t]->name, buf));
+      break;
+    }
+  }
   PetscFunctionReturn(0);
 }

@@ -121,9 +121,18 @@ PetscErrorCode SimModelHessianAssemble(SimModel model, const PetscReal *x, const
                                        PetscReal cM, PetscReal cE, PetscReal cD, PetscBool psd, Mat H);
 /* The surface (built from the output topology on first use; the topology must be set by then). */
 PetscErrorCode SimModelGetSurface(SimModel model, const SimSurface **surface);
-/* The largest step alpha in (0, 1] along p from x that every term with a max_step op admits (the
- * minimum over them; over all ranks when a distributed term has one). 1 without such terms. */
+/* The largest step alpha in [0, 1] along p from x that every term with a max_step op admits (the
+ * minimum over them; over all ranks when a distributed term has one). 1 without such terms.
+ * SimModelHasMaxStep: whether any term bounds steps (collective when a distributed term does). */
 PetscErrorCode SimModelMaxStep(SimModel model, const PetscReal *x, const PetscReal *p, PetscReal *alpha);
+PetscBool SimModelHasMaxStep(SimModel model);
+/* The terms' lag ops (energy.h) in model order; *again (out) is true when one asks for another
+ * minimization. SimModelHasLag: whether any term has a lag op. */
+PetscErrorCode SimModelLag(SimModel model, const PetscReal *x, const PetscReal *grad, PetscReal beta, PetscInt k, PetscBool *again);
+PetscBool SimModelHasLag(SimModel model);
+/* Whether x is admissible for every term with an admissible op: why = "" if so, else the first
+ * term's reason, prefixed by its name. */
+PetscErrorCode SimModelAdmissible(SimModel model, const PetscReal *x, char *why, size_t len);
 /* Contact-like terms whose Hessian pattern follows x (update_pattern): asks each at x; when one
  * changed, rebuilds the model's COO layout and bumps model->pattern_version (*changed, collective).
  * A matrix made by SimModelHessianCreate under an older version is brought up to date with

@@ -10,6 +10,8 @@ struct _p_SimNewton {
   PetscInt n; /* 3*nv */
   /* options */
   PetscReal rtol, atol, vtol;
+  PetscReal vtol_rel;  /* step criterion relative to the scene: ||p||_inf / beta <= vtol_rel * diameter (0: off) */
+  PetscReal diameter; /* the bounding-box diagonal of the model at creation, m */
   PetscInt max_it, ls_max;
   PetscBool psd;
   PetscBool exact_operator; /* Newton-CG: Krylov on the exact Hessian, preconditioned by the projected one */
@@ -319,6 +321,11 @@ static PetscErrorCode LineSearch_Newton(SimNewton nt, PetscReal beta, const Pets
   /* terms that bound the step (IPC's CCD): no trial point is ever past their admissible step */
   PetscCall(SimModelMaxStep(nt->model, x, p, &alpha_max));
   alpha = alpha_max;
+  if (alpha_max == 0) { /* no admissible motion along p at all */
+    PetscCall(VecRestoreArrayRead(nt->pall, &p));
+    PetscCall(PetscLogEventEnd(nt->ev.linesearch, 0, 0, 0, 0));
+    PetscFunctionReturn(0);
+  }
   for (PetscInt j = 0; j <= nt->ls_max; j++, alpha *= 0.5) {
     PetscReal trial, tscale;
 
@@ -410,6 +417,15 @@ PetscErrorCode SimNewtonCreate(SimModel model, const char *prefix, SimNewton *ne
   nt->atol = 1e-10;
   nt->vtol = 1e-9;
   nt->max_it = 50;
+  { /* the scene's size, for -vtol_rel */
+    const PetscScalar *x;
+    PetscReal lo[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[3] = {-PETSC_MAX_REAL, -PETSC_MAX_REAL, -PETSC_MAX_REAL};
+    PetscCall(VecGetArrayRead(model->x, &x));
+    for (PetscInt i = 0; i < model->nv; i++)
+      for (int d = 0; d < 3; d++) lo[d] = PetscMin(lo[d], x[3 * i + d]), hi[d] = PetscMax(hi[d], x[3 * i + d]);
+    PetscCall(VecRestoreArrayRead(model->x, &x));
+    nt->diameter = PetscSqrtReal(PetscSqr(hi[0] - lo[0]) + PetscSqr(hi[1] - lo[1]) + PetscSqr(hi[2] - lo[2]));
+  }
   nt->ls_max = 30;
   nt->psd = PETSC_TRUE;
   nt->exact_operator = PETSC_TRUE;
@@ -451,6 +467,10 @@ PetscErrorCode SimNewtonSetFromOptions(SimNewton nt)
   PetscCall(PetscOptionsReal("-atol", "Absolute gradient tolerance, N, >= 0", "SimNewtonMinimize", nt->atol, &nt->atol, NULL));
   PetscCall(PetscOptionsReal("-vtol", "Step tolerance ||p||_inf/beta, m/s, >= 0 (0: off)", "SimNewtonMinimize", nt->vtol,
                              &nt->vtol, NULL));
+  PetscCall(PetscOptionsReal("-vtol_rel",
+                             "Step tolerance relative to the scene (the contact criterion of Li et al. 2020): converged when "
+                             "||p||_inf/beta <= vtol_rel * (bounding-box diagonal), 1/s; the gradient tests off; >= 0 (0: off)",
+                             "SimNewtonMinimize", nt->vtol_rel, &nt->vtol_rel, NULL));
   PetscCall(
       PetscOptionsInt("-max_it", "Newton iterations per minimization, >= 1", "SimNewtonMinimize", nt->max_it, &nt->max_it, NULL));
   PetscCall(PetscOptionsInt("-ls_max", "Line-search halvings before giving up, in [0, 60]", "SimNewtonMinimize", nt->ls_max,
@@ -473,9 +493,11 @@ PetscErrorCode SimNewtonSetFromOptions(SimNewton nt)
              (double)nt->atol);
   PetscCheck(nt->vtol >= 0, nt->comm, PETSC_ERR_ARG_OUTOFRANGE, "-%svtol %g is out of range: must be >= 0", nt->prefix,
              (double)nt->vtol);
-  PetscCheck(nt->rtol > 0 || nt->atol > 0 || nt->vtol > 0, nt->comm, PETSC_ERR_ARG_OUTOFRANGE,
-             "-%srtol, -%satol and -%svtol are all 0: Newton could never converge; set one > 0", nt->prefix, nt->prefix,
-             nt->prefix);
+  PetscCheck(nt->vtol_rel >= 0, nt->comm, PETSC_ERR_ARG_OUTOFRANGE, "-%svtol_rel %g is out of range: must be >= 0", nt->prefix,
+             (double)nt->vtol_rel);
+  PetscCheck(nt->rtol > 0 || nt->atol > 0 || nt->vtol > 0 || nt->vtol_rel > 0, nt->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "-%srtol, -%satol, -%svtol and -%svtol_rel are all 0: Newton could never converge; set one > 0", nt->prefix, nt->prefix,
+             nt->prefix, nt->prefix);
   PetscCheck(nt->max_it >= 1, nt->comm, PETSC_ERR_ARG_OUTOFRANGE, "-%smax_it %" PetscInt_FMT " is out of range: must be >= 1",
              nt->prefix, nt->max_it);
   PetscCheck(nt->ls_max >= 0 && nt->ls_max <= 60, nt->comm, PETSC_ERR_ARG_OUTOFRANGE,
@@ -509,13 +531,105 @@ PetscErrorCode SimNewtonHessian(SimNewton nt, PetscReal beta, const PetscReal *X
   PetscFunctionReturn(0);
 }
 
+/* One minimization from x (flat, in/out) with the lagged state fixed: the Newton loop. Iterations
+ * continue the numbering of st (a re-solve after a lag update appends to the history). back is
+ * where an infeasible guess is pulled toward. Sets st->outcome. */
+static PetscErrorCode Iterate_Newton(SimNewton nt, PetscReal beta, const PetscReal *y, const PetscReal *X, const PetscReal *xd,
+                                     const PetscReal *back, PetscReal *x, SimStepStats *st)
+{
+  const PetscInt k0 = st->nonlinear_its;
+  const PetscBool bounded = SimModelHasMaxStep(nt->model);
+  const PetscReal steptol = PetscMax(nt->vtol, nt->vtol_rel * nt->diameter);
+  PetscReal phi, scale, gnorm, gnorm0, tol;
+  PetscBool converged;
+
+  PetscFunctionBeginUser;
+  /* k = 0: the guess. Where the energy is +inf there (the guess y = x_n + h v_n of a fast soft
+   * body can invert an element of a material undefined for J <= 0), it is pulled back toward the
+   * feasible point back (xd = x_n, or with a step-bounding term the model's state, the start of the
+   * guess's checked path): free DOFs at back + t (x - back), t = 1/2, 1/4, ..., then t = 0. Every
+   * later iterate stays feasible: the line search rejects +inf. */
+  PetscCall(Value_Newton(nt, beta, y, X, xd, x, &phi, &scale));
+  for (PetscInt j = 1; PetscIsInfReal(phi) && phi > 0 && j <= nt->ls_max + 1; j++) {
+    const PetscReal t = j <= nt->ls_max ? 0.5 : 0.0; /* halve the distance to back; at last, back itself */
+    for (PetscInt i = 0; i < nt->n; i++)
+      if (!nt->model->pinned[i / 3]) x[i] = back[i] + t * (x[i] - back[i]);
+    PetscCall(Value_Newton(nt, beta, y, X, xd, x, &phi, &scale));
+    st->linesearch_cuts++;
+  }
+  if (PetscIsInfOrNanReal(phi)) { /* back itself infeasible (or a NaN): no gradient exists */
+    Record_Newton(st, k0, phi, phi);
+    st->outcome = SIM_STEP_NONFINITE;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(Gradient_Newton(nt, beta, y, X, xd, x, nt->gfull));
+  PetscCall(SetGradient_Newton(nt));
+  PetscCall(VecNorm(nt->g, NORM_2, &gnorm));
+  Record_Newton(st, k0, gnorm, phi);
+  if (PetscIsInfOrNanReal(gnorm)) {
+    st->outcome = SIM_STEP_NONFINITE;
+    PetscFunctionReturn(0);
+  }
+  gnorm0 = gnorm;
+  /* The relative step criterion alone decides when it is on: a barrier's gradient near contact is too stiff for
+   * a relative gradient test (an exactly zero gradient still stops) */
+  tol = nt->vtol_rel > 0 ? 0 : PetscMax(nt->atol, nt->rtol * gnorm);
+  converged = (PetscBool)(gnorm <= tol);
+
+  for (PetscInt k = 1; !converged && k <= nt->max_it; k++) {
+    PetscInt its = 0;
+    PetscReal slope, pinf;
+    PetscBool ok;
+
+    /* The Newton direction (Newton-CG or projected Newton, see Direction_Newton), then the step. */
+    PetscCall(Direction_Newton(nt, beta, X, xd, x, gnorm0 > 0 ? gnorm / gnorm0 : 0, &its, &slope));
+    st->linear_its += its;
+    st->nonlinear_its = k0 + k;
+    PetscCall(VecNorm(nt->p, NORM_INFINITY, &pinf));
+
+    if (pinf / beta <= steptol && !bounded) {
+      /* The step changes no velocity by more than the step tolerance: take it whole and stop; its
+       * decrease of Phi is below round-off, so the line search could not judge it. */
+      const PetscReal *p;
+
+      PetscCall(VecGetArrayRead(nt->pall, &p));
+      for (PetscInt i = 0; i < nt->n; i++) x[i] += p[i];
+      PetscCall(VecRestoreArrayRead(nt->pall, &p));
+      PetscCall(Value_Newton(nt, beta, y, X, xd, x, &phi, &scale));
+      converged = PETSC_TRUE;
+    } else {
+      /* With a step-bounding term (a barrier) even a small step goes through the line search: a
+       * barrier's wall may be closer than the tolerance, and an iterate the bound left near it (the
+       * filtered guess) must still be pushed off it. The small step then ends the minimization. */
+      const PetscBool small = (PetscBool)(pinf / beta <= steptol);
+      PetscCall(LineSearch_Newton(nt, beta, y, X, xd, x, slope, &phi, &scale, &st->linesearch_cuts, &ok));
+      if (small) converged = PETSC_TRUE;
+      else if (!ok) {
+        PetscCall(PetscInfo(
+            nt->ksp, "Newton iteration %" PetscInt_FMT ": line search failed after %" PetscInt_FMT " halvings (g.p = %g)\n", k,
+            nt->ls_max, (double)slope));
+        break;
+      }
+    }
+    PetscCall(Gradient_Newton(nt, beta, y, X, xd, x, nt->gfull));
+    PetscCall(SetGradient_Newton(nt));
+    PetscCall(VecNorm(nt->g, NORM_2, &gnorm));
+    Record_Newton(st, k0 + k, gnorm, phi);
+    if (gnorm <= tol) converged = PETSC_TRUE;
+  }
+  st->outcome = converged ? SIM_STEP_OK : SIM_STEP_NOT_CONVERGED;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimNewtonMinimize(SimNewton nt, PetscReal beta, const PetscReal *y, const PetscReal *X, const PetscReal *xd,
                                  Vec xvec, SimStepStats *stats)
 {
+  SimModel m = nt->model;
   SimStepStats local;
   SimStepStats *st = stats ? stats : &local;
-  PetscReal *x, phi, scale, gnorm, gnorm0, tol;
-  PetscBool converged;
+  const PetscScalar *x0;
+  PetscReal *x;
+  const PetscBool bounded = SimModelHasMaxStep(m), lagged = SimModelHasLag(m);
   PetscInt n;
 
   PetscFunctionBeginUser;
@@ -527,77 +641,35 @@ PetscErrorCode SimNewtonMinimize(SimNewton nt, PetscReal beta, const PetscReal *
   PetscCall(PetscMemzero(st, sizeof(*st)));
   nt->pattern_changes = 0;
   PetscCall(Prepare_Newton(nt));
-
-  /* k = 0: the guess. Where the energy is +inf there (the guess y = x_n + h v_n of a fast soft
-   * body can invert an element of a material undefined for J <= 0), it is pulled back toward the
-   * feasible xd (x_n): free DOFs at xd + t (x - xd), t = 1/2, 1/4, ..., then t = 0. Every later
-   * iterate stays feasible: the line search rejects +inf. */
   PetscCall(VecGetArray(xvec, &x));
-  PetscCall(Value_Newton(nt, beta, y, X, xd, x, &phi, &scale));
-  for (PetscInt j = 1; PetscIsInfReal(phi) && phi > 0 && j <= nt->ls_max + 1; j++) {
-    const PetscReal t = j <= nt->ls_max ? 0.5 : 0.0; /* halve the distance to xd; at last, xd itself */
-    for (PetscInt i = 0; i < nt->n; i++)
-      if (!nt->model->pinned[i / 3]) x[i] = xd[i] + t * (x[i] - xd[i]);
-    PetscCall(Value_Newton(nt, beta, y, X, xd, x, &phi, &scale));
-    st->linesearch_cuts++;
+  PetscCall(VecGetArrayRead(m->x, &x0));
+  /* The guess, filtered by the step-bounding terms (continuous collision detection): the straight path from the model's
+   * state (the last accepted one, admissible) to the guess is cut where it would first become
+   * inadmissible, so the minimization starts from an admissible point (the inertial guess y of a
+   * fast body may lie through an obstacle, where a barrier alone would not see it). */
+  if (bounded) {
+    PetscReal alpha = 1;
+    for (PetscInt i = 0; i < nt->n; i++) nt->work[i] = x[i] - x0[i];
+    PetscCall(SimModelMaxStep(m, x0, nt->work, &alpha));
+    if (alpha < 1)
+      for (PetscInt i = 0; i < nt->n; i++) x[i] = x0[i] + alpha * nt->work[i];
   }
-  if (PetscIsInfOrNanReal(phi)) { /* xd itself infeasible (or a NaN): no gradient exists */
-    Record_Newton(st, 0, phi, phi);
-    st->outcome = SIM_STEP_NONFINITE;
-    PetscCall(VecRestoreArray(xvec, &x));
-    PetscFunctionReturn(0);
+  /* Lagged state (friction, barrier stiffness) from the model's state; then minimize, update it at
+   * the minimizer and minimize again while a term asks for it. */
+  if (lagged) {
+    PetscBool again;
+    PetscCall(Gradient_Newton(nt, beta, y, X, xd, x0, nt->gt));
+    PetscCall(SimModelLag(m, x0, nt->gt, beta, 0, &again));
   }
-  PetscCall(Gradient_Newton(nt, beta, y, X, xd, x, nt->gfull));
-  PetscCall(SetGradient_Newton(nt));
-  PetscCall(VecNorm(nt->g, NORM_2, &gnorm));
-  Record_Newton(st, 0, gnorm, phi);
-  if (PetscIsInfOrNanReal(gnorm)) {
-    st->outcome = SIM_STEP_NONFINITE;
-    PetscCall(VecRestoreArray(xvec, &x));
-    PetscFunctionReturn(0);
+  for (PetscInt lag = 1;; lag++) {
+    PetscBool again = PETSC_FALSE;
+    PetscCall(Iterate_Newton(nt, beta, y, X, xd, bounded ? x0 : xd, x, st));
+    if (!lagged || st->outcome != SIM_STEP_OK || lag > 100) break;
+    PetscCall(SimModelLag(m, x, NULL, beta, lag, &again));
+    if (!again) break;
   }
-  gnorm0 = gnorm;
-  tol = PetscMax(nt->atol, nt->rtol * gnorm);
-  converged = (PetscBool)(gnorm <= tol);
-
-  for (PetscInt k = 1; !converged && k <= nt->max_it; k++) {
-    PetscInt its = 0;
-    PetscReal slope, pinf;
-    PetscBool ok;
-
-    /* The Newton direction (Newton-CG or projected Newton, see Direction_Newton), then the step. */
-    PetscCall(Direction_Newton(nt, beta, X, xd, x, gnorm / gnorm0, &its, &slope));
-    st->linear_its += its;
-    st->nonlinear_its = k;
-    PetscCall(VecNorm(nt->p, NORM_INFINITY, &pinf));
-
-    if (pinf / beta <= nt->vtol) {
-      /* The step changes no velocity by more than vtol: take it whole and stop (its decrease of
-       * Phi is below round-off, so the line search could not judge it). */
-      const PetscReal *p;
-
-      PetscCall(VecGetArrayRead(nt->pall, &p));
-      for (PetscInt i = 0; i < nt->n; i++) x[i] += p[i];
-      PetscCall(VecRestoreArrayRead(nt->pall, &p));
-      PetscCall(Value_Newton(nt, beta, y, X, xd, x, &phi, &scale));
-      converged = PETSC_TRUE;
-    } else {
-      PetscCall(LineSearch_Newton(nt, beta, y, X, xd, x, slope, &phi, &scale, &st->linesearch_cuts, &ok));
-      if (!ok) {
-        PetscCall(PetscInfo(
-            nt->ksp, "Newton iteration %" PetscInt_FMT ": line search failed after %" PetscInt_FMT " halvings (g.p = %g)\n", k,
-            nt->ls_max, (double)slope));
-        break;
-      }
-    }
-    PetscCall(Gradient_Newton(nt, beta, y, X, xd, x, nt->gfull));
-    PetscCall(SetGradient_Newton(nt));
-    PetscCall(VecNorm(nt->g, NORM_2, &gnorm));
-    Record_Newton(st, k, gnorm, phi);
-    if (gnorm <= tol) converged = PETSC_TRUE;
-  }
+  PetscCall(VecRestoreArrayRead(m->x, &x0));
   PetscCall(VecRestoreArray(xvec, &x));
-  st->outcome = converged ? SIM_STEP_OK : SIM_STEP_NOT_CONVERGED;
   st->pattern_changes = nt->pattern_changes;
   PetscFunctionReturn(0);
 }

@@ -2,6 +2,7 @@
  * output (.vtu frames, PNG), last-good stash and checkpoint. */
 #include "framework/problem_impl.h"
 #include "framework/io/vtk.h"
+#include "framework/io/xdmf.h"
 #include "framework/io/png.h"
 #include "problems/mesh/mesh.h"
 
@@ -220,6 +221,19 @@ static PetscErrorCode IsFinite_Mesh(SimProblem p, PetscBool *finite)
   PetscFunctionReturn(0);
 }
 
+/* The rules energy terms set on a state (barrier contact: no intersection, no inverted element). */
+static PetscErrorCode Admissible_Mesh(SimProblem p, char *why, size_t len)
+{
+  SimModel m = ((Mesh *)p->data)->model;
+  const PetscScalar *x;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetArrayRead(m->x, &x));
+  PetscCall(SimModelAdmissible(m, x, why, len));
+  PetscCall(VecRestoreArrayRead(m->x, &x));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Stash_Mesh(SimProblem p, PetscBool restore)
 {
   Mesh *mesh = (Mesh *)p->data;
@@ -255,6 +269,64 @@ static PetscErrorCode WriteFrame_Mesh(SimProblem p, const char *path)
   PetscCall(SimVTKWriteFrame(m, x, v, path));
   PetscCall(VecRestoreArrayRead(m->v, &v));
   PetscCall(VecRestoreArrayRead(m->x, &x));
+  PetscFunctionReturn(0);
+}
+
+/* XDMF + HDF5, collectively: the state is replicated, so each rank writes its share of the vertices
+ * (in the input order, as the .vtu) and of the cells (triangles, segments, tetrahedra; one vertex
+ * cell per vertex without any), with the .vtu's point data. */
+static PetscErrorCode WriteXDMF_Mesh(SimProblem p, const char *path)
+{
+  SimModel m = ((Mesh *)p->data)->model;
+  const PetscInt nv = m->nv, *nat = m->natural;
+  const PetscInt kn[3] = {m->ntri, m->nseg, m->ntet}, kv[3] = {3, 2, 4};
+  const PetscInt *kidx[3] = {m->tri, m->seg, m->tet};
+  const PetscScalar *x, *v, *mass;
+  PetscInt lo = 0, n = PETSC_DECIDE, nvg = nv, clo = 0, cn = PETSC_DECIDE, ncell = 0, c = 0, k = 0, *cnv, *coff, *conn;
+  PetscReal *xl, *vl, *ml, *pl;
+  SimXDMF out;
+
+  PetscFunctionBeginUser;
+  ncell = kn[0] + kn[1] + kn[2] ? kn[0] + kn[1] + kn[2] : nv;
+  PetscCall(PetscSplitOwnership(p->comm, &n, &nvg));
+  PetscCallMPI(MPI_Exscan(&n, &lo, 1, MPIU_INT, MPI_SUM, p->comm));
+  PetscCall(PetscSplitOwnership(p->comm, &cn, &ncell));
+  PetscCallMPI(MPI_Exscan(&cn, &clo, 1, MPIU_INT, MPI_SUM, p->comm));
+  PetscCall(PetscMalloc4(3 * n + 1, &xl, 3 * n + 1, &vl, n + 1, &ml, n + 1, &pl));
+  PetscCall(VecGetArrayRead(m->x, &x));
+  PetscCall(VecGetArrayRead(m->v, &v));
+  PetscCall(VecGetArrayRead(m->mass, &mass));
+  for (PetscInt i = 0; i < nv; i++) { /* vertex i is written at its input number nat[i] */
+    const PetscInt o = (nat ? nat[i] : i) - lo;
+    if (o < 0 || o >= n) continue;
+    for (int d = 0; d < 3; d++) xl[3 * o + d] = x[3 * i + d], vl[3 * o + d] = v[3 * i + d];
+    ml[o] = mass[3 * i];
+    pl[o] = m->pinned && m->pinned[i] ? 1 : 0;
+  }
+  PetscCall(VecRestoreArrayRead(m->mass, &mass));
+  PetscCall(VecRestoreArrayRead(m->v, &v));
+  PetscCall(VecRestoreArrayRead(m->x, &x));
+  PetscCall(PetscMalloc3(cn + 1, &cnv, cn + 1, &coff, 4 * cn + 1, &conn));
+  if (kn[0] + kn[1] + kn[2]) {
+    for (PetscInt s = 0, g = 0; s < 3; s++)
+      for (PetscInt e = 0; e < kn[s]; e++, g++) {
+        if (g < clo || g >= clo + cn) continue;
+        cnv[c] = kv[s], coff[c++] = k;
+        for (PetscInt j = 0; j < kv[s]; j++) {
+          const PetscInt q = kidx[s][e * kv[s] + j];
+          conn[k++] = nat ? nat[q] : q;
+        }
+      }
+  } else
+    for (PetscInt g = clo; g < clo + cn; g++) cnv[c] = 1, coff[c++] = k, conn[k++] = g;
+  PetscCall(SimXDMFOpen(p->comm, path, &out));
+  PetscCall(SimXDMFSetMesh(out, n, xl, cn, cnv, coff, conn));
+  PetscCall(SimXDMFAddField(out, "velocity", 3, n, vl));
+  PetscCall(SimXDMFAddField(out, "mass", 1, n, ml));
+  PetscCall(SimXDMFAddField(out, "pinned", 1, n, pl));
+  PetscCall(SimXDMFClose(&out));
+  PetscCall(PetscFree3(cnv, coff, conn));
+  PetscCall(PetscFree4(xl, vl, ml, pl));
   PetscFunctionReturn(0);
 }
 
@@ -348,8 +420,10 @@ PetscErrorCode SimProblemCreate_Mesh(SimProblem p)
                                     .after_step = AfterStep_Mesh,
                                     .report = Report_Mesh,
                                     .is_finite = IsFinite_Mesh,
+                                    .admissible = Admissible_Mesh,
                                     .stash = Stash_Mesh,
                                     .write_frame = WriteFrame_Mesh,
+                                    .write_xdmf = WriteXDMF_Mesh,
                                     .write_image = WriteImage_Mesh,
                                     .save = Save_Mesh,
                                     .load = Load_Mesh,

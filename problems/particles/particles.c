@@ -2,6 +2,7 @@
  * the scene's particles kept in arrays until the solvers have registered their fields. */
 #include "framework/problem_impl.h"
 #include "framework/io/vtk.h"
+#include "framework/io/xdmf.h"
 #include "framework/io/png.h"
 #include "problems/particles/particles.h"
 
@@ -84,39 +85,53 @@ static PetscErrorCode ParseBoundary(MPI_Comm comm, const char *name, const char 
   SETERRQ(comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "%s: unknown boundary condition '%s' (sticky, slip or separate)", what, name);
 }
 
-/* "bc" for every side or one per side, comma-separated (x-,x+,y-,y+[,z-,z+]). */
-static PetscErrorCode ParseWalls(MPI_Comm comm, PetscInt dim, const char *spec, const char *what, SimParticlesBoundary bc[6])
+/* "bc[:friction]" for every side or one per side, comma-separated (x-,x+,y-,y+[,z-,z+]); sides
+ * without a friction keep theirs. */
+static PetscErrorCode ParseWalls(MPI_Comm comm, PetscInt dim, const char *spec, const char *what, SimParticlesBoundary bc[6], PetscReal mu[6])
 {
   char buf[256], *tok, *save = NULL;
   PetscInt n = 0;
+  PetscBool has_mu[6] = {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
 
   PetscFunctionBeginUser;
   PetscCall(PetscStrncpy(buf, spec, sizeof(buf)));
   for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    char *colon = strchr(tok, ':');
     PetscCheck(n < 2 * dim, comm, PETSC_ERR_ARG_SIZ, "%s: '%s' names more than the %" PetscInt_FMT " sides x-,x+,y-,y+%s", what, spec, 2 * dim,
                dim == 3 ? ",z-,z+" : "");
+    if (colon) {
+      char *end;
+      *colon = 0;
+      mu[n] = strtod(colon + 1, &end);
+      PetscCheck(end != colon + 1 && !*end && mu[n] >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: friction '%s' of side %" PetscInt_FMT " is not a number >= 0", what,
+                 colon + 1, n);
+      has_mu[n] = PETSC_TRUE;
+    }
     PetscCall(ParseBoundary(comm, tok, what, &bc[n++]));
   }
   PetscCheck(n == 1 || n == 2 * dim, comm, PETSC_ERR_ARG_SIZ, "%s: '%s' gives %" PetscInt_FMT " conditions; give one for every side or %" PetscInt_FMT " (x-,x+,y-,y+%s)",
              what, spec, n, 2 * dim, dim == 3 ? ",z-,z+" : "");
   for (PetscInt k = n; k < 6; k++) bc[k] = bc[n == 1 ? 0 : k < 2 * dim ? k : 0];
+  if (n == 1 && has_mu[0])
+    for (PetscInt k = 1; k < 6; k++) mu[k] = mu[0];
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode SimParticlesSetWalls(SimProblem p, const char *bcs, PetscReal thickness, PetscReal friction)
 {
   Particles *pa = NULL;
-  SimParticlesWalls *w;
+  SimParticlesWalls w;
 
   PetscFunctionBeginUser;
   PetscCall(GetParticles(p, &pa));
   PetscCheck(pa->has_domain, p->comm, PETSC_ERR_ORDER, "Scene '%s': SimParticlesSetDomain comes before SimParticlesSetWalls", p->name);
-  w = &pa->info.walls;
-  PetscCall(ParseWalls(p->comm, pa->info.dim, bcs, "SimParticlesSetWalls", w->bc));
   PetscCheck(thickness > 0 && friction >= 0, p->comm, PETSC_ERR_ARG_OUTOFRANGE, "Scene '%s': wall thickness must be > 0 and friction >= 0 (got %g, %g)",
              p->name, (double)thickness, (double)friction);
-  w->thickness = thickness;
-  w->friction = friction;
+  w = pa->info.walls; /* a refused description leaves the walls as they were */
+  for (PetscInt k = 0; k < 6; k++) w.friction[k] = friction;
+  PetscCall(ParseWalls(p->comm, pa->info.dim, bcs, "SimParticlesSetWalls", w.bc, w.friction));
+  w.thickness = thickness;
+  pa->info.walls = w;
   pa->has_walls = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
@@ -345,7 +360,7 @@ PetscErrorCode SimParticlesGetInfo(SimProblem p, SimParticlesInfo *info)
 
 PetscErrorCode SimParticlesGetSizes(SimProblem p, PetscInt *nlocal, PetscInt *nglobal)
 {
-  DM sw;
+  DM sw = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(SimParticlesGetSwarm(p, &sw));
@@ -416,12 +431,14 @@ static PetscErrorCode SetUp_Particles(SimProblem p)
   PetscCheck(!set || n == 3, p->comm, PETSC_ERR_ARG_SIZ, "-gravity takes three values gx,gy,gz (got %" PetscInt_FMT ")", n);
   { /* the walls: -walls, -wall_thickness, -wall_friction */
     char spec[256];
+    PetscReal mu = 0;
+    PetscCall(PetscOptionsGetReal(NULL, NULL, "-wall_friction", &mu, &set));
+    PetscCheck(!set || mu >= 0, p->comm, PETSC_ERR_ARG_OUTOFRANGE, "-wall_friction must be >= 0 (got %g)", (double)mu);
+    for (PetscInt k = 0; k < 6 && set; k++) in->walls.friction[k] = mu;
     PetscCall(PetscOptionsGetString(NULL, NULL, "-walls", spec, sizeof(spec), &set));
-    if (set) PetscCall(ParseWalls(p->comm, in->dim, spec, "-walls", in->walls.bc));
+    if (set) PetscCall(ParseWalls(p->comm, in->dim, spec, "-walls", in->walls.bc, in->walls.friction));
     PetscCall(PetscOptionsGetReal(NULL, NULL, "-wall_thickness", &in->walls.thickness, NULL));
-    PetscCall(PetscOptionsGetReal(NULL, NULL, "-wall_friction", &in->walls.friction, NULL));
-    PetscCheck(in->walls.thickness > 0 && in->walls.friction >= 0, p->comm, PETSC_ERR_ARG_OUTOFRANGE,
-               "-wall_thickness must be > 0 and -wall_friction >= 0 (got %g, %g)", (double)in->walls.thickness, (double)in->walls.friction);
+    PetscCheck(in->walls.thickness > 0, p->comm, PETSC_ERR_ARG_OUTOFRANGE, "-wall_thickness must be > 0 (got %g)", (double)in->walls.thickness);
   }
   for (int d = 0; d < 3; d++) box[d] = in->lo[d], box[3 + d] = in->hi[d];
   PetscCall(SimCameraFit(2, box, 0.05, &pa->camera));
@@ -600,6 +617,36 @@ static PetscErrorCode WriteFrame_Particles(SimProblem p, const char *path)
   PetscFunctionReturn(0);
 }
 
+/* XDMF + HDF5, collectively: each rank writes its own particles (in rank order, as the gathered
+ * .vtu) with the .vtu's fields; nothing is gathered. */
+static PetscErrorCode WriteXDMF_Particles(SimProblem p, const char *path)
+{
+  Particles *pa = (Particles *)p->data;
+  PetscReal *pad, *a;
+  PetscInt n;
+  SimXDMF out;
+  DM sw;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimParticlesGetSwarm(p, &sw));
+  PetscCall(DMSwarmGetLocalSize(sw, &n));
+  PetscCall(PetscMalloc1(9 * n + 1, &pad));
+  PetscCall(SimXDMFOpen(p->comm, path, &out));
+  for (PetscInt f = 0; f < pa->nfields; f++) {
+    const PetscInt bs = pa->bs[f], ncomp = f <= 1 ? 3 : bs; /* position and velocity padded to 3D */
+    if (bs > 9) continue;
+    PetscCall(DMSwarmGetField(sw, pa->field[f], NULL, NULL, (void **)&a));
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt c = 0; c < ncomp; c++) pad[ncomp * i + c] = c < bs ? a[bs * i + c] : 0;
+    PetscCall(DMSwarmRestoreField(sw, pa->field[f], NULL, NULL, (void **)&a));
+    if (f == 0) PetscCall(SimXDMFSetPoints(out, n, pad));
+    else PetscCall(SimXDMFAddField(out, pa->field[f], ncomp, n, pad));
+  }
+  PetscCall(SimXDMFClose(&out));
+  PetscCall(PetscFree(pad));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode WriteImage_Particles(SimProblem p, const char *caption, const char *path)
 {
   Particles *pa = (Particles *)p->data;
@@ -617,8 +664,9 @@ static PetscErrorCode WriteImage_Particles(SimProblem p, const char *caption, co
     /* disc radius: about a particle's spacing on the picture, at least a pixel */
     const PetscReal span = 2 * pa->camera.radius, px = PetscMin(pa->camera.width, pa->camera.height);
     const PetscReal spacing = n ? span / PetscPowReal((PetscReal)n, 1.0 / pa->info.dim) : span;
-    for (PetscInt i = 0; i < n; i++) vmax = PetscMax(vmax, mat[i]);
-    PetscCall(SimPNGWritePoints(n, xyz, mat, 0, PetscMax(vmax, 1), PetscMax(1.0, 0.5 * spacing / span * px), &pa->camera, caption, path));
+    PetscReal vmin = 0; /* boundary particles (material -1) get the ramp's low end */
+    for (PetscInt i = 0; i < n; i++) vmax = PetscMax(vmax, mat[i]), vmin = PetscMin(vmin, mat[i]);
+    PetscCall(SimPNGWritePoints(n, xyz, mat, vmin, PetscMax(vmax, 1), PetscMax(1.0, 0.5 * spacing / span * px), &pa->camera, caption, path));
   }
   PetscCall(PetscFree(xyz));
   PetscCall(PetscFree(mat));
@@ -723,6 +771,7 @@ PetscErrorCode SimProblemCreate_Particles(SimProblem p)
                                     .is_finite = IsFinite_Particles,
                                     .stash = Stash_Particles,
                                     .write_frame = WriteFrame_Particles,
+                                    .write_xdmf = WriteXDMF_Particles,
                                     .write_image = WriteImage_Particles,
                                     .save = Save_Particles,
                                     .load = Load_Particles,

@@ -19,6 +19,9 @@
 #define SIM_PARTICLES_MASS "mass"
 #define SIM_PARTICLES_VOLUME "volume"
 #define SIM_PARTICLES_MATERIAL "material"
+/* The material id of static boundary particles (the walls and obstacles of the particle fluids,
+ * Akinci et al. 2012): they never move; methods without boundary particles refuse them. */
+#define SIM_PARTICLES_BOUNDARY_MATERIAL (-1)
 #define SIM_PARTICLES_ID "id"
 
 /* How a wall or collider treats the velocity of the continuum touching it (Stomakhin et al. 2013,
@@ -33,7 +36,7 @@ extern const char *const SimParticlesBoundaryNames[]; /* "sticky", "slip", "sepa
 typedef struct {
   SimParticlesBoundary bc[6];
   PetscReal thickness; /* [m] */
-  PetscReal friction;  /* Coulomb coefficient of slip and separate walls (>= 0) */
+  PetscReal friction[6]; /* Coulomb coefficient of each side (slip and separate; >= 0) */
 } SimParticlesWalls;
 
 /* An analytic collider inside the box. Shapes: "plane" (a = a point on it, b = its normal toward
@@ -83,9 +86,10 @@ PetscErrorCode SimProblemCreate_Particles(SimProblem problem);
 PetscErrorCode SimParticlesSetDomain(SimProblem problem, PetscInt dim, const PetscReal lo[3], const PetscReal hi[3], PetscInt cells);
 PetscErrorCode SimParticlesSetGravity(SimProblem problem, const PetscReal g[3]);
 /* The walls: `bcs` is one condition for every side ("sticky", "slip", "separate") or one per side,
- * comma-separated, in the order x-,x+,y-,y+[,z-,z+]; thickness [m] > 0; friction >= 0. Default:
- * sticky, one cell thick, no friction. Options -walls BCS, -wall_thickness T, -wall_friction MU
- * override. */
+ * comma-separated, in the order x-,x+,y-,y+[,z-,z+], each optionally with its own friction after a
+ * colon ("separate:0.5"); thickness [m] > 0; friction >= 0 for the sides without one. Default:
+ * sticky, one cell thick, no friction. Options -walls BCS, -wall_thickness T and -wall_friction MU
+ * (every side) override. */
 PetscErrorCode SimParticlesSetWalls(SimProblem problem, const char *bcs, PetscReal thickness, PetscReal friction);
 /* Adds an analytic collider (at most SIM_PARTICLES_MAX_COLLIDERS). */
 PetscErrorCode SimParticlesAddCollider(SimProblem problem, const SimParticlesCollider *collider);

@@ -281,16 +281,19 @@ static PetscErrorCode Step_MPM(SimSolver s, PetscReal dt)
     if (glob[0] >= 0) { /* a particle in a bad state: its rank tells the others what */
       for (int q = 0; q < 7; q++) bad[q] = bad[0] == glob[0] ? bad[q] : -PETSC_MAX_REAL;
       PetscCall(MPIU_Allreduce(bad, gbad, 7, MPIU_REAL, MPIU_MAX, s->comm));
+      char at[96]; /* stats.reason holds 256 characters: the message stays short */
+      if (mpm->info.dim == 2) PetscCall(PetscSNPrintf(at, sizeof(at), "(%g, %g)", (double)gbad[2], (double)gbad[3]));
+      else PetscCall(PetscSNPrintf(at, sizeof(at), "(%g, %g, %g)", (double)gbad[2], (double)gbad[3], (double)gbad[4]));
       if (gbad[1] == 1)
         PetscCall(PetscSNPrintf(msg, sizeof(msg),
-                                "particle %.0f (material '%s') left the grid's interior in substep %" PetscInt_FMT ": at (%g, %g, %g), less than a cell (h = %g m) "
-                                "from the box side. Thicker -wall_thickness, a sticky or separate wall there, or smaller substeps (-mpm_cfl, -mpm_substeps)",
-                                (double)gbad[0], mpm->mat[(PetscInt)gbad[6]].label, k + 1, (double)gbad[2], (double)gbad[3], (double)gbad[4], (double)h));
+                                "particle %.0f (material '%s') left the grid in substep %" PetscInt_FMT ": at %s, within h = %g m of the box side. Use a thicker "
+                                "-wall_thickness, a sticky or separate wall there, or smaller substeps (-mpm_cfl, -mpm_substeps)",
+                                (double)gbad[0], mpm->mat[(PetscInt)gbad[6]].label, k + 1, at, (double)h));
       else
         PetscCall(PetscSNPrintf(msg, sizeof(msg),
-                                "particle %.0f (material '%s') at (%g, %g) reached det F = %g <= 0 in substep %" PetscInt_FMT ": it inverted. Use smaller substeps "
+                                "particle %.0f (material '%s') at %s reached det F = %g <= 0 in substep %" PetscInt_FMT ": it inverted. Use smaller substeps "
                                 "(-mpm_cfl, -mpm_substeps) or a stiffer material",
-                                (double)gbad[0], mpm->mat[(PetscInt)gbad[6]].label, (double)gbad[2], (double)gbad[3], (double)gbad[5], k + 1));
+                                (double)gbad[0], mpm->mat[(PetscInt)gbad[6]].label, at, (double)gbad[5], k + 1));
       PetscCall(Fail(s, msg));
       break;
     }

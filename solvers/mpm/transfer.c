@@ -242,8 +242,8 @@ static inline __attribute__((always_inline)) void GridUpdate(const int D, MPM *m
         }
         for (int r = 0; r < D; r++) { /* walls: the normal points into the box */
           const PetscReal n[3] = {r == 0, r == 1, r == 2}, nn[3] = {-n[0], -n[1], -n[2]};
-          if (x[r] - in->lo[r] < wl->thickness) Collide(D, wl->bc[2 * r], wl->friction, n, v);
-          if (in->hi[r] - x[r] < wl->thickness) Collide(D, wl->bc[2 * r + 1], wl->friction, nn, v);
+          if (x[r] - in->lo[r] < wl->thickness) Collide(D, wl->bc[2 * r], wl->friction[2 * r], n, v);
+          if (in->hi[r] - x[r] < wl->thickness) Collide(D, wl->bc[2 * r + 1], wl->friction[2 * r + 1], nn, v);
         }
         for (PetscInt c = 0; c < in->ncolliders; c++) {
           const SimParticlesCollider *col = &in->colliders[c];

@@ -17,21 +17,26 @@
 #include "problems/mesh/mesh.h"
 
 #define PBD_MAX_ROWS 3
+#define PBD_MAX_VERT 12
 #define PBD_COLOR_WORDS 4 /* at most 64 * 4 colours per term */
 
 /* The constraints of one energy term, with the solver's data for them. */
+/* The per-constraint arrays below `order` are stored in colour order (slot q holds constraint
+ * order[q]), so that a sweep reads them front to back. */
 typedef struct {
   SimEnergy term;
   PetscInt nc, nvert, nrows;
-  PetscInt *vert;      /* nc*nvert (the term's pd_stencil) */
-  PetscReal *A, *w;    /* nc*nrows*nvert, nc */
+  PetscInt *vert;      /* nc*nvert (the term's pd_stencil, the term's order) */
   PetscInt ncolor;     /* Gauss-Seidel order: constraints of colour k are order[off[k] .. off[k+1]) */
   PetscInt *color_off, *order;
-  PetscReal *p;        /* nc*nrows*3: projections (in `order` position when the term projects some) */
-  PetscReal *lambda;   /* nc*nrows*3: XPBD multipliers of the current substep */
-  PetscReal *Sinv;     /* nc*nrows*nrows: (A W A^T + alpha~ I)^+ for the current substep length */
-  PetscReal *at;       /* nc: alpha~ = 1/(w h^2) for the current substep length (XPBD; 0 for PBD) */
-  PetscReal *jscale;   /* nc: Jacobi scale omega / (largest constraint count of the stencil's vertices) */
+  PetscInt *sv;        /* nc*nvert: the stencils in colour order, as offsets 3 v into x */
+  PetscReal *A, *w;    /* nc*nrows*nvert, nc: in colour order */
+  PetscReal *WA;       /* nc*nrows*nvert: A with each column scaled by its vertex's 1/m (colour order) */
+  PetscReal *p;        /* nc*nrows*3: projections (in colour order when the term projects some, else the term's order) */
+  PetscReal *lambda;   /* nc*nrows*3: XPBD multipliers of the current substep (colour order) */
+  PetscReal *Sinv;     /* nc*nrows*nrows: (A W A^T + alpha~ I)^+ for the current substep length (colour order) */
+  PetscReal *at;       /* nc: alpha~ = 1/(w h^2) for the current substep length (XPBD; 0 for PBD; colour order) */
+  PetscReal *jscale;   /* nc: Jacobi scale omega / (largest constraint count of the stencil's vertices) (colour order) */
   PetscReal stiffness; /* PBD: k in [0, 1] (Müller et al. 2007, Sec. 3.3) */
 } PBDBlock;
 
@@ -146,20 +151,35 @@ static PetscErrorCode Setup_PBD(SimSolver s)
       d->linear[d->nlinear++] = e;
       continue;
     }
-    PetscCheck(e->ops.pd_stencil && e->ops.pd_project && nvert > 0 && nrows > 0 && nrows <= PBD_MAX_ROWS, s->comm, PETSC_ERR_SUP,
-               "%s: energy term '%s' has constraints of %" PetscInt_FMT " rows on %" PetscInt_FMT " vertices; %s takes 1 to %d rows",
-               s->type, e->name, nrows, nvert, s->type, PBD_MAX_ROWS);
+    PetscCheck(e->ops.pd_stencil && e->ops.pd_project && nvert > 0 && nvert <= PBD_MAX_VERT && nrows > 0 && nrows <= PBD_MAX_ROWS,
+               s->comm, PETSC_ERR_SUP,
+               "%s: energy term '%s' has constraints of %" PetscInt_FMT " rows on %" PetscInt_FMT " vertices; %s takes 1 to %d rows on 1 to %d vertices",
+               s->type, e->name, nrows, nvert, s->type, PBD_MAX_ROWS, PBD_MAX_VERT);
     {
       PBDBlock *b = &d->block[d->nblocks++];
       char opt[128];
       b->term = e, b->nc = nc, b->nvert = nvert, b->nrows = nrows;
+      PetscReal *A, *w;
       PetscCall(PetscMalloc4(nc * nvert, &b->vert, nc * nrows * nvert, &b->A, nc, &b->w, 3 * nc * nrows, &b->p));
       PetscCall(PetscMalloc4(3 * nc * nrows, &b->lambda, nc * nrows * nrows, &b->Sinv, nc, &b->jscale, nc, &b->at));
-      PetscCall(e->ops.pd_stencil(e, b->vert, b->A, b->w));
+      PetscCall(PetscMalloc2(nc * nvert, &b->sv, nc * nrows * nvert, &b->WA));
+      PetscCall(PetscMalloc2(nc * nrows * nvert, &A, nc, &w));
+      PetscCall(e->ops.pd_stencil(e, b->vert, A, w));
       for (PetscInt c = 0; c < nc; c++)
-        PetscCheck(b->w[c] >= 0, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: term '%s', constraint %" PetscInt_FMT ": weight %g < 0", s->type,
-                   e->name, c, (double)b->w[c]);
+        PetscCheck(w[c] >= 0, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: term '%s', constraint %" PetscInt_FMT ": weight %g < 0", s->type, e->name,
+                   c, (double)w[c]);
       PetscCall(Colour(s, b, d->invm, m->nv));
+      /* the stencils, matrices and weights in colour order; W A */
+      for (PetscInt q = 0; q < nc; q++) {
+        const PetscInt c = b->order[q];
+        b->w[q] = w[c];
+        for (PetscInt a = 0; a < nvert; a++) b->sv[q * nvert + a] = 3 * b->vert[c * nvert + a];
+        for (PetscInt r = 0; r < nrows * nvert; r++) {
+          b->A[q * nrows * nvert + r] = A[c * nrows * nvert + r];
+          b->WA[q * nrows * nvert + r] = A[c * nrows * nvert + r] * d->invm[b->vert[c * nvert + r % nvert]];
+        }
+      }
+      PetscCall(PetscFree2(A, w));
       d->ncolors += b->ncolor;
       b->stiffness = d->stiffness;
       PetscCall(PetscSNPrintf(opt, sizeof(opt), "-pbd_%s_stiffness", e->name));
@@ -176,11 +196,11 @@ static PetscErrorCode Setup_PBD(SimSolver s)
     for (PetscInt i = 0; i < d->block[k].nc * d->block[k].nvert; i++) count[d->block[k].vert[i]]++;
   for (PetscInt k = 0; k < d->nblocks; k++) {
     PBDBlock *b = &d->block[k];
-    for (PetscInt c = 0; c < b->nc; c++) {
+    for (PetscInt q = 0; q < b->nc; q++) {
       PetscInt cmax = 1;
       for (PetscInt a = 0; a < b->nvert; a++)
-        if (d->invm[b->vert[c * b->nvert + a]] > 0) cmax = PetscMax(cmax, count[b->vert[c * b->nvert + a]]);
-      b->jscale[c] = d->omega / cmax;
+        if (d->invm[b->sv[q * b->nvert + a] / 3] > 0) cmax = PetscMax(cmax, count[b->sv[q * b->nvert + a] / 3]);
+      b->jscale[q] = d->omega / cmax;
     }
   }
   PetscCall(PetscFree(count));
@@ -198,8 +218,7 @@ static PetscErrorCode BuildSinv(PBD *d, PetscReal h)
     PBDBlock *b = &d->block[k];
     const PetscInt nv = b->nvert, nr = b->nrows;
     for (PetscInt c = 0; c < b->nc; c++) {
-      const PetscInt *vc = b->vert + c * nv;
-      const PetscReal *Ac = b->A + c * nr * nv;
+      const PetscReal *Ac = b->A + c * nr * nv, *WAc = b->WA + c * nr * nv;
       const PetscReal at = (d->xpbd && b->w[c] > 0) ? 1.0 / (b->w[c] * h * h) : 0;
       PetscReal S[9] = {0}, lam[3], Q[9], tol, *Si = b->Sinv + c * nr * nr;
       b->at[c] = at;
@@ -208,7 +227,7 @@ static PetscErrorCode BuildSinv(PBD *d, PetscReal h)
       for (PetscInt r = 0; r < nr; r++)
         for (PetscInt q = 0; q < nr; q++) {
           PetscReal sum = r == q ? at : 0;
-          for (PetscInt a = 0; a < nv; a++) sum += Ac[r * nv + a] * d->invm[vc[a]] * Ac[q * nv + a];
+          for (PetscInt a = 0; a < nv; a++) sum += Ac[r * nv + a] * WAc[q * nv + a];
           S[3 * r + q] = sum;
         }
       if (nr == 1) {
@@ -227,73 +246,81 @@ static PetscErrorCode BuildSinv(PBD *d, PetscReal h)
   PetscFunctionReturn(0);
 }
 
-/* One constraint block's correction (Macklin et al. 2016 eqs. 17-18, per block):
+/* One constraint block's correction (Macklin et al. 2016 eqs. 17-18, per block), slot q:
  *   dlambda = Sinv (-C - alpha~ lambda),   C = A x_c - p   (nr x 3),
  * then lambda += s dlambda and x_a += s invm_a sum_r A_ra dlambda_r (writing into xw, reading x);
- * adds |C + alpha~ lambda|^2 to *res. Always inlined with literal nv, nr (see Kernel) so that the
- * loops unroll for the common stencils. */
-static inline __attribute__((always_inline)) void Update(const PBDBlock *b, PetscInt c, const PetscReal *x, PetscReal *xw, const PetscReal *p, PetscReal s,
-                                                         const PetscReal *invm, PetscReal *res, const PetscInt nv, const PetscInt nr)
+ * returns |C + alpha~ lambda|^2. Always inlined with literal nv, nr (see Kernel) so that the loops
+ * unroll for the common stencils; the per-constraint data are read front to back. */
+static inline __attribute__((always_inline)) PetscReal Update(const PetscInt *restrict vc, const PetscReal *restrict Ac, const PetscReal *restrict WAc,
+                                                              const PetscReal *restrict Si, PetscReal at, PetscReal *restrict lam, const PetscReal *restrict p,
+                                                              PetscReal s, PetscBool first, const PetscReal *x, PetscReal *xw, const PetscInt nv,
+                                                              const PetscInt nr)
 {
-  const PetscInt *vc = b->vert + c * nv;
-  const PetscReal *Ac = b->A + c * nr * nv, *Si = b->Sinv + c * nr * nr, at = b->at[c];
-  PetscReal *lam = b->lambda + 3 * nr * c, rhs[3 * PBD_MAX_ROWS], dl[3 * PBD_MAX_ROWS];
+  PetscReal rhs[3 * PBD_MAX_ROWS], dl[3 * PBD_MAX_ROWS], lm[3 * PBD_MAX_ROWS], res = 0;
 
-  for (PetscInt r = 0; r < nr; r++)
-    for (int k = 0; k < 3; k++) {
-      PetscReal C = -p[3 * r + k];
-      for (PetscInt a = 0; a < nv; a++) C += Ac[r * nv + a] * x[3 * vc[a] + k];
-      rhs[3 * r + k] = -C - at * lam[3 * r + k];
-      *res += rhs[3 * r + k] * rhs[3 * r + k];
+  for (PetscInt r = 0; r < 3 * nr; r++) lm[r] = first ? 0 : lam[r]; /* the first sweep of a substep starts from lambda = 0 */
+  for (PetscInt r = 0; r < nr; r++) {
+    PetscReal C0 = -p[3 * r], C1 = -p[3 * r + 1], C2 = -p[3 * r + 2];
+    for (PetscInt a = 0; a < nv; a++) {
+      const PetscReal *xa = x + vc[a], A = Ac[r * nv + a];
+      C0 += A * xa[0], C1 += A * xa[1], C2 += A * xa[2];
     }
+    rhs[3 * r] = -C0 - at * lm[3 * r], rhs[3 * r + 1] = -C1 - at * lm[3 * r + 1], rhs[3 * r + 2] = -C2 - at * lm[3 * r + 2];
+    res += rhs[3 * r] * rhs[3 * r] + rhs[3 * r + 1] * rhs[3 * r + 1] + rhs[3 * r + 2] * rhs[3 * r + 2];
+  }
   for (PetscInt r = 0; r < nr; r++)
     for (int k = 0; k < 3; k++) {
       PetscReal sum = 0;
       for (PetscInt q = 0; q < nr; q++) sum += Si[r * nr + q] * rhs[3 * q + k];
       dl[3 * r + k] = s * sum;
-      lam[3 * r + k] += dl[3 * r + k];
+      lam[3 * r + k] = lm[3 * r + k] + dl[3 * r + k];
     }
   for (PetscInt a = 0; a < nv; a++) {
-    const PetscReal wa = invm[vc[a]];
-    for (int k = 0; k < 3; k++) {
-      PetscReal sum = 0;
-      for (PetscInt r = 0; r < nr; r++) sum += Ac[r * nv + a] * dl[3 * r + k];
-      xw[3 * vc[a] + k] += wa * sum;
+    PetscReal *xa = xw + vc[a], d0 = 0, d1 = 0, d2 = 0;
+    for (PetscInt r = 0; r < nr; r++) {
+      const PetscReal W = WAc[r * nv + a];
+      d0 += W * dl[3 * r], d1 += W * dl[3 * r + 1], d2 += W * dl[3 * r + 2];
     }
+    xa[0] += d0, xa[1] += d1, xa[2] += d2;
   }
+  return res;
 }
 
-/* The constraints order[lo .. hi) of a block, Gauss-Seidel (xw = x) or Jacobi (xw = the
- * accumulator, scale jscale), with the stencil's sizes as literals. */
-static inline __attribute__((always_inline)) void Kernel(const PBDBlock *b, PetscInt lo, PetscInt hi, PetscBool gs, PetscBool some, PetscReal kk,
-                                                         const PetscReal *invm, const PetscReal *x, PetscReal *xw, PetscReal *res, const PetscInt nv,
-                                                         const PetscInt nr)
+/* The constraints in slots lo .. hi) of a block, Gauss-Seidel (xw = x) or Jacobi (xw = the
+ * accumulator, scale jscale), with the stencil's sizes as literals. p holds the projections of the
+ * slots (some) or of the constraints in the term's order. */
+static inline __attribute__((always_inline)) PetscReal Kernel(const PBDBlock *b, PetscInt lo, PetscInt hi, PetscBool gs, PetscBool some, PetscReal kk,
+                                                              PetscBool first, const PetscReal *x, PetscReal *xw, const PetscInt nv, const PetscInt nr)
 {
-  for (PetscInt q = lo; q < hi; q++) {
-    const PetscInt c = gs ? b->order[q] : q;
-    Update(b, c, x, xw, b->p + 3 * nr * (some ? q : c), gs ? kk : kk * b->jscale[c], invm, res, nv, nr);
-  }
+  const PetscInt *restrict sv = b->sv, *restrict order = b->order;
+  const PetscReal *restrict A = b->A, *restrict WA = b->WA, *restrict Sinv = b->Sinv, *restrict at = b->at, *restrict js = b->jscale, *restrict p = b->p;
+  PetscReal *restrict lambda = b->lambda, res = 0;
+
+  for (PetscInt q = lo; q < hi; q++)
+    res += Update(sv + q * nv, A + q * nr * nv, WA + q * nr * nv, Sinv + q * nr * nr, at[q], lambda + 3 * nr * q, p + 3 * nr * (some ? q : order[q]),
+                  gs ? kk : kk * js[q], first, x, xw, nv, nr);
+  return res;
 }
 
 /* Dispatch on the stencil: springs (2, 1), colliders and attachments (1, 1), triangles (3, 2),
- * bending (4, 1), tets (4, 3); anything else through the general loop. */
-static void RunKernel(const PBDBlock *b, PetscInt lo, PetscInt hi, PetscBool gs, PetscBool some, PetscReal kk, const PetscReal *invm, const PetscReal *x,
-                      PetscReal *xw, PetscReal *res)
+ * bending (4, 1), tets (4, 3); anything else (up to PBD_MAX_VERT vertices) through the general loop. */
+__attribute__((target_clones("arch=x86-64-v3", "default"))) static PetscReal RunKernel(const PBDBlock *b, PetscInt lo, PetscInt hi, PetscBool gs, PetscBool some,
+                                                                                             PetscReal kk, PetscBool first, const PetscReal *x, PetscReal *xw)
 {
   switch (b->nvert * 8 + b->nrows) {
-  case 2 * 8 + 1: Kernel(b, lo, hi, gs, some, kk, invm, x, xw, res, 2, 1); break;
-  case 1 * 8 + 1: Kernel(b, lo, hi, gs, some, kk, invm, x, xw, res, 1, 1); break;
-  case 3 * 8 + 2: Kernel(b, lo, hi, gs, some, kk, invm, x, xw, res, 3, 2); break;
-  case 4 * 8 + 1: Kernel(b, lo, hi, gs, some, kk, invm, x, xw, res, 4, 1); break;
-  case 4 * 8 + 3: Kernel(b, lo, hi, gs, some, kk, invm, x, xw, res, 4, 3); break;
-  default: Kernel(b, lo, hi, gs, some, kk, invm, x, xw, res, b->nvert, b->nrows);
+  case 2 * 8 + 1: return Kernel(b, lo, hi, gs, some, kk, first, x, xw, 2, 1);
+  case 1 * 8 + 1: return Kernel(b, lo, hi, gs, some, kk, first, x, xw, 1, 1);
+  case 3 * 8 + 2: return Kernel(b, lo, hi, gs, some, kk, first, x, xw, 3, 2);
+  case 4 * 8 + 1: return Kernel(b, lo, hi, gs, some, kk, first, x, xw, 4, 1);
+  case 4 * 8 + 3: return Kernel(b, lo, hi, gs, some, kk, first, x, xw, 4, 3);
+  default: return Kernel(b, lo, hi, gs, some, kk, first, x, xw, b->nvert, b->nrows);
   }
 }
 
 /* One Gauss-Seidel sweep: term by term, colour by colour, each constraint corrected at the
  * positions its predecessors left. A term with pd_project_some projects one colour at a time;
  * otherwise its projections are taken once at the start of the sweep. */
-static PetscErrorCode SweepGaussSeidel(PBD *d, PetscReal *x)
+static PetscErrorCode SweepGaussSeidel(PBD *d, PetscBool first, PetscReal *x)
 {
   PetscFunctionBeginUser;
   for (PetscInt k = 0; k < d->nblocks; k++) {
@@ -305,7 +332,7 @@ static PetscErrorCode SweepGaussSeidel(PBD *d, PetscReal *x)
     for (PetscInt col = 0; col < b->ncolor; col++) {
       const PetscInt lo = b->color_off[col], hi = b->color_off[col + 1];
       if (some) PetscCall(b->term->ops.pd_project_some(b->term, x, hi - lo, b->order + lo, b->p + 3 * nr * lo));
-      RunKernel(b, lo, hi, PETSC_TRUE, some, kk, d->invm, x, x, &d->residual);
+      d->residual += RunKernel(b, lo, hi, PETSC_TRUE, some, kk, first, x, x);
     }
   }
   PetscFunctionReturn(0);
@@ -313,7 +340,7 @@ static PetscErrorCode SweepGaussSeidel(PBD *d, PetscReal *x)
 
 /* One Jacobi sweep: every correction from the sweep's starting positions, summed, each scaled by
  * jscale (omega over the largest vertex count of its stencil). */
-static PetscErrorCode SweepJacobi(PBD *d, PetscInt n, PetscReal *x)
+static PetscErrorCode SweepJacobi(PBD *d, PetscBool first, PetscInt n, PetscReal *x)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscArrayzero(d->dx, n));
@@ -321,14 +348,15 @@ static PetscErrorCode SweepJacobi(PBD *d, PetscInt n, PetscReal *x)
     PBDBlock *b = &d->block[k];
     const PetscReal kk = d->xpbd ? 1 : 1 - PetscPowReal(1 - b->stiffness, 1.0 / d->iterations);
     PetscCall(b->term->ops.pd_project(b->term, x, b->p));
-    RunKernel(b, 0, b->nc, PETSC_FALSE, PETSC_FALSE, kk, d->invm, x, d->dx, &d->residual);
+    d->residual += RunKernel(b, 0, b->nc, PETSC_FALSE, PETSC_FALSE, kk, first, x, d->dx);
   }
   for (PetscInt i = 0; i < n; i++) x[i] += d->dx[i];
   PetscFunctionReturn(0);
 }
 
 /* Small steps (Macklin et al. 2019): per substep of length h = dt / substeps,
- *   v += h M^-1 f_ext;  x~ = x + h v;  lambda = 0;  iterations sweeps from x~;  v = (x - x_prev) / h. */
+ *   v += h M^-1 f_ext;  x~ = x + h v;  lambda = 0;  iterations sweeps from x~;  v = (x - x_prev) / h.
+ * (lambda = 0 is the first sweep's: it reads no multiplier and writes each one.) */
 static PetscErrorCode Step_PBD(SimSolver s, PetscReal dt)
 {
   PBD *d = (PBD *)s->data;
@@ -353,12 +381,11 @@ static PetscErrorCode Step_PBD(SimSolver s, PetscReal dt)
         d->xprev[j] = x[j];
         x[j] += h * v[j];
       }
-    for (PetscInt k = 0; k < d->nblocks; k++) PetscCall(PetscArrayzero(d->block[k].lambda, 3 * d->block[k].nc * d->block[k].nrows));
     PetscCall(PetscLogEventBegin(s->ev.solve, 0, 0, 0, 0));
     for (PetscInt it = 0; it < d->iterations; it++) {
       d->residual = 0;
-      if (d->method == 0) PetscCall(SweepGaussSeidel(d, x));
-      else PetscCall(SweepJacobi(d, n, x));
+      if (d->method == 0) PetscCall(SweepGaussSeidel(d, (PetscBool)(it == 0), x));
+      else PetscCall(SweepJacobi(d, (PetscBool)(it == 0), n, x));
     }
     PetscCall(PetscLogEventEnd(s->ev.solve, 0, 0, 0, 0));
     for (PetscInt i = 0; i < m->nv; i++)
@@ -407,6 +434,7 @@ static PetscErrorCode Destroy_PBD(SimSolver s)
     PBDBlock *b = &d->block[k];
     PetscCall(PetscFree4(b->vert, b->A, b->w, b->p));
     PetscCall(PetscFree4(b->lambda, b->Sinv, b->jscale, b->at));
+    PetscCall(PetscFree2(b->sv, b->WA));
     PetscCall(PetscFree(b->color_off));
     PetscCall(PetscFree(b->order));
   }

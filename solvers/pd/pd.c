@@ -353,6 +353,17 @@ static void Rhs_PD(PD *pd, const PetscReal *x)
       const PetscInt *vc = b->vert + c * nv, *fc = b->fvert + c * nv;
       const PetscReal *Ac = b->A + c * nr * nv, *pc = b->p + 3 * c * nr, w = b->w[c];
       if (b->active && !b->active[c]) continue;
+      if (!b->touch_pinned[c] && nv == 4 && nr == 3) { /* the same with the tet's sizes as constants (unrolled) */
+        for (int a = 0; a < 4; a++) {
+          PetscReal t0 = 0, t1 = 0, t2 = 0;
+          for (int r = 0; r < 3; r++) {
+            const PetscReal ar = Ac[r * 4 + a];
+            t0 += ar * pc[3 * r], t1 += ar * pc[3 * r + 1], t2 += ar * pc[3 * r + 2];
+          }
+          B[fc[a]] += w * t0, B[nf + fc[a]] += w * t1, B[2 * nf + fc[a]] += w * t2;
+        }
+        continue;
+      }
       if (!b->touch_pinned[c]) { /* every vertex free: B(f_a, :) += w (A_c^T p_c)(a, :) */
         for (PetscInt a = 0; a < nv; a++) {
           PetscReal t0 = 0, t1 = 0, t2 = 0;

@@ -86,13 +86,15 @@ typedef struct {
  * boundary values); i: the lower sample, t: the weight of the upper one. */
 SF_INLINE void Locate(const PetscReal *restrict X, PetscReal off, PetscReal top, PetscInt *restrict i, PetscReal *restrict t)
 {
+  const PetscInt last = (PetscInt)top - 1; /* the last interval's lower sample */
+
   for (PetscInt q = 0; q < SF_BATCH; q++) {
     PetscReal f = X[q] - off;
     PetscInt i0;
     f = f < 0 ? 0 : f;
     f = f < top ? f : top;
     i0 = (PetscInt)f;
-    i0 -= (f == top); /* the last interval, weight 1 */
+    i0 = i0 < last ? i0 : last; /* f == top: the last interval, weight 1 */
     i[q] = i0;
     t[q] = f - i0;
   }
@@ -104,31 +106,48 @@ typedef struct {
   PetscReal t[3][SF_BATCH];
 } Stencils;
 
-/* out = component c of F interpolated multilinearly (nested lerps) with the stencils S. */
-SF_INLINE void Interp(const SFField *F, PetscInt c, const Stencils *S, PetscReal *restrict out, const PetscInt dim)
+/* The stencil arrays of one interpolation: axis d from grid g[d] (each axis may come from another
+ * Stencils: a velocity component is face-normal along its own axis). */
+typedef struct {
+  const PetscInt *i[3];
+  const PetscReal *t[3];
+} Axes;
+
+/* out = component c of F interpolated multilinearly (nested lerps) with the stencils A. */
+SF_INLINE void Interp(const SFField *F, PetscInt c, const Axes *A, PetscReal *restrict out, const PetscInt dim)
 {
   const PetscScalar *restrict a = F->a;
   const PetscInt sx = F->sx, sy = F->sy, sz = F->sz, o = F->o + c;
+  const PetscInt *restrict i0 = A->i[0], *restrict i1 = A->i[1], *restrict i2 = A->i[2];
+  const PetscReal *restrict w0 = A->t[0], *restrict w1 = A->t[1], *restrict w2 = A->t[2];
 
-  for (PetscInt q = 0; q < SF_BATCH; q++) {
-    const PetscReal t0 = S->t[0][q], t1 = S->t[1][q];
-    if (dim == 2) {
-      const PetscInt b = o + S->i[0][q] * sx + S->i[1][q] * sy;
-      const PetscReal v0 = a[b] + t0 * (a[b + sx] - a[b]), v1 = a[b + sy] + t0 * (a[b + sx + sy] - a[b + sy]);
-      out[q] = v0 + t1 * (v1 - v0);
-    } else {
-      const PetscInt b = o + S->i[0][q] * sx + S->i[1][q] * sy + S->i[2][q] * sz;
+  if (dim == 2) {
+    for (PetscInt q = 0; q < SF_BATCH; q++) {
+      const PetscInt b = o + i0[q] * sx + i1[q] * sy;
+      const PetscReal t0 = w0[q], v0 = a[b] + t0 * (a[b + sx] - a[b]), v1 = a[b + sy] + t0 * (a[b + sx + sy] - a[b + sy]);
+      out[q] = v0 + w1[q] * (v1 - v0);
+    }
+  } else {
+    for (PetscInt q = 0; q < SF_BATCH; q++) {
+      const PetscInt b = o + i0[q] * sx + i1[q] * sy + i2[q] * sz;
+      const PetscReal t0 = w0[q], t1 = w1[q];
       const PetscReal v00 = a[b] + t0 * (a[b + sx] - a[b]), v10 = a[b + sy] + t0 * (a[b + sx + sy] - a[b + sy]);
       const PetscReal v01 = a[b + sz] + t0 * (a[b + sx + sz] - a[b + sz]);
       const PetscReal v11 = a[b + sy + sz] + t0 * (a[b + sx + sy + sz] - a[b + sy + sz]);
       const PetscReal v0 = v00 + t1 * (v10 - v00), v1 = v01 + t1 * (v11 - v01);
-      out[q] = v0 + S->t[2][q] * (v1 - v0);
+      out[q] = v0 + w2[q] * (v1 - v0);
     }
   }
 }
 
+static inline Axes AxesOf(const Stencils *S)
+{
+  Axes A = {{S->i[0], S->i[1], S->i[2]}, {S->t[0], S->t[1], S->t[2]}};
+  return A;
+}
+
 /* v = clamp(v, smallest, largest of the 2^dim samples of component c of C that Interp reads). */
-SF_INLINE void Clamp(const SFField *C, PetscInt c, const Stencils *S, PetscReal *restrict v, const PetscInt dim)
+SF_INLINE void Clamp(const SFField *C, PetscInt c, const Axes *S, PetscReal *restrict v, const PetscInt dim)
 {
   const PetscInt sx = C->sx, sy = C->sy, sz = C->sz;
 
@@ -149,18 +168,19 @@ SF_INLINE void Clamp(const SFField *C, PetscInt c, const Stencils *S, PetscReal 
  * component interpolated on its own (face-normal along its axis, across the others). */
 SF_INLINE void Velocity(const Trace *T, const SFField *V, PetscReal Y[3][SF_BATCH], PetscReal u[3][SF_BATCH], const PetscInt dim)
 {
-  Stencils normal, across, S;
+  Stencils normal, across;
 
   for (PetscInt d = 0; d < dim; d++) {
     Locate(Y[d], 0.0, T->top[d][0], normal.i[d], normal.t[d]);
     Locate(Y[d], 0.5, T->top[d][1], across.i[d], across.t[d]);
   }
   for (PetscInt c = 0; c < dim; c++) {
-    for (PetscInt d = 0; d < dim; d++) {
+    Axes A;
+    for (PetscInt d = 0; d < 3; d++) {
       const Stencils *from = d == c ? &normal : &across;
-      for (PetscInt q = 0; q < SF_BATCH; q++) S.i[d][q] = from->i[d][q], S.t[d][q] = from->t[d][q];
+      A.i[d] = from->i[d], A.t[d] = from->t[d];
     }
-    Interp(V, c, &S, u[c], dim);
+    Interp(V, c, &A, u[c], dim);
   }
 }
 
@@ -168,11 +188,11 @@ SF_INLINE void Velocity(const Trace *T, const SFField *V, PetscReal Y[3][SF_BATC
  * (the velocity at the sample point, which lies on the grid). *disp: the largest
  * coordinate distance of a stage point or of X_b from X [cells]. */
 SF_INLINE void Backtrace(const Trace *T, const SFField *V, PetscReal X[3][SF_BATCH], PetscReal k[3][3][SF_BATCH],
-                             PetscReal Xb[3][SF_BATCH], PetscReal *disp, const PetscInt dim)
+                             PetscReal Xb[3][SF_BATCH], PetscReal *disp, const PetscInt dim, const PetscInt stages)
 {
   PetscReal Y[3][SF_BATCH], m = *disp;
 
-  for (PetscInt s = 1; s < T->stages; s++) {
+  for (PetscInt s = 1; s < stages; s++) {
     for (PetscInt d = 0; d < dim; d++)
       for (PetscInt q = 0; q < SF_BATCH; q++) {
         PetscReal y = X[d][q];
@@ -185,7 +205,7 @@ SF_INLINE void Backtrace(const Trace *T, const SFField *V, PetscReal X[3][SF_BAT
   for (PetscInt d = 0; d < dim; d++)
     for (PetscInt q = 0; q < SF_BATCH; q++) {
       PetscReal y = X[d][q];
-      for (PetscInt s = 0; s < T->stages; s++) y -= T->cb[s] * k[s][d][q];
+      for (PetscInt s = 0; s < stages; s++) y -= T->cb[s] * k[s][d][q];
       Xb[d][q] = y;
       m = PetscMax(m, PetscAbsReal(y - X[d][q]));
     }
@@ -220,10 +240,12 @@ void SFBacktrace(const SF *sf, const SFField *V, PetscReal dt, const PetscReal x
     for (PetscInt q = 0; q < SF_BATCH; q++) X[d][q] = x[d] / sf->h;
   if (dim == 2) {
     Velocity(&T, V, X, k[0], 2);
-    Backtrace(&T, V, X, k, Xb, &disp, 2);
+    if (T.stages == 2) Backtrace(&T, V, X, k, Xb, &disp, 2, 2);
+    else Backtrace(&T, V, X, k, Xb, &disp, 2, 3);
   } else {
     Velocity(&T, V, X, k[0], 3);
-    Backtrace(&T, V, X, k, Xb, &disp, 3);
+    if (T.stages == 2) Backtrace(&T, V, X, k, Xb, &disp, 3, 2);
+    else Backtrace(&T, V, X, k, Xb, &disp, 3, 3);
   }
   for (PetscInt d = 0; d < 3; d++) xb[d] = d < dim ? Xb[d][0] * sf->h : x[d];
 }
@@ -261,27 +283,28 @@ SF_INLINE void Start(const Trace *T, const SFField *V, const Row *R, PetscInt c,
 /* One row of a pass: face component c (or cells, c = -1, every one of the ns scalars): out at the
  * row's samples (stride ns) = Q at the backtraced points, clamped with C (BFECC's last pass). */
 SF_INLINE void AdvectRow(const Trace *T, const SFField *V, const SFField *Q, const SFField *C, const Row *R, PetscInt c, PetscInt ns,
-                             PetscScalar *restrict out, PetscReal *disp, const PetscInt dim)
+                             PetscScalar *restrict out, PetscReal *disp, const PetscInt dim, const PetscInt stages)
 {
   PetscReal X[3][SF_BATCH], k[3][3][SF_BATCH], Xb[3][SF_BATCH], v[SF_BATCH];
   Stencils S;
 
   Start(T, V, R, c, X, k[0], dim);
-  Backtrace(T, V, X, k, Xb, disp, dim);
+  Backtrace(T, V, X, k, Xb, disp, dim, stages);
   for (PetscInt d = 0; d < dim; d++) {
     const PetscInt g = d == c ? 0 : 1;
     Locate(Xb[d], g ? 0.5 : 0.0, T->top[d][g], S.i[d], S.t[d]);
   }
   for (PetscInt e = (c < 0 ? 0 : c); e < (c < 0 ? ns : c + 1); e++) {
-    Interp(Q, e, &S, v, dim);
-    if (C) Clamp(C, e, &S, v, dim);
+    const Axes A = AxesOf(&S);
+    Interp(Q, e, &A, v, dim);
+    if (C) Clamp(C, e, &A, v, dim);
     for (PetscInt q = 0; q < R->m; q++) out[q * ns + e] = v[q];
   }
 }
 
 /* One pass over the owned faces (component by component, row by row): out = Q(backtrace(x)),
  * prescribed boundary-normal faces copied from Q, padding 0. */
-SF_INLINE void FacePass(const SF *sf, const Trace *T, const SFField *V, const SFField *Q, const SFField *C, const PetscInt lo[3], const PetscInt hi[3], PetscScalar *out, PetscReal *disp, const PetscInt dim)
+SF_INLINE void FacePass(const SF *sf, const Trace *T, const SFField *V, const SFField *Q, const SFField *C, const PetscInt lo[3], const PetscInt hi[3], PetscScalar *out, PetscReal *disp, const PetscInt dim, const PetscInt stages)
 {
   const PetscInt *n = T->n, xm = hi[0] - lo[0], ym = hi[1] - lo[1];
 
@@ -299,7 +322,7 @@ SF_INLINE void FacePass(const SF *sf, const Trace *T, const SFField *V, const SF
         if (!pad && !copy)
           for (PetscInt i0 = lo[0]; i0 < iend; i0 += SF_BATCH) {
             const Row R = {i0, PetscMin(SF_BATCH, iend - i0), j, k};
-            AdvectRow(T, V, Q, C, &R, c, dim, row + dim * (i0 - lo[0]), disp, dim);
+            AdvectRow(T, V, Q, C, &R, c, dim, row + dim * (i0 - lo[0]), disp, dim, stages);
           }
         for (PetscInt i = lo[0]; i < hi[0]; i++) {
           PetscScalar *o = row + dim * (i - lo[0]) + c;
@@ -311,7 +334,7 @@ SF_INLINE void FacePass(const SF *sf, const Trace *T, const SFField *V, const SF
 }
 
 /* One pass over the owned cells: one backtrace per cell for all ns scalars of Q. */
-SF_INLINE void CellPass(const Trace *T, const SFField *V, const SFField *Q, const SFField *C, PetscInt ns, const PetscInt lo[3], const PetscInt hi[3], PetscScalar *out, PetscReal *disp, const PetscInt dim)
+SF_INLINE void CellPass(const Trace *T, const SFField *V, const SFField *Q, const SFField *C, PetscInt ns, const PetscInt lo[3], const PetscInt hi[3], PetscScalar *out, PetscReal *disp, const PetscInt dim, const PetscInt stages)
 {
   const PetscInt xm = hi[0] - lo[0], ym = hi[1] - lo[1];
 
@@ -319,39 +342,35 @@ SF_INLINE void CellPass(const Trace *T, const SFField *V, const SFField *Q, cons
     for (PetscInt j = lo[1]; j < hi[1]; j++)
       for (PetscInt i0 = lo[0]; i0 < hi[0]; i0 += SF_BATCH) {
         const Row R = {i0, PetscMin(SF_BATCH, hi[0] - i0), j, k};
-        AdvectRow(T, V, Q, C, &R, -1, ns, out + ns * ((i0 - lo[0]) + xm * ((j - lo[1]) + ym * (k - lo[2]))), disp, dim);
+        AdvectRow(T, V, Q, C, &R, -1, ns, out + ns * ((i0 - lo[0]) + xm * ((j - lo[1]) + ym * (k - lo[2]))), disp, dim, stages);
       }
 }
 
-/* The passes for 2D and 3D, each also compiled for AVX2 where the compiler can (chosen at load time
- * by the CPU): the batch loops then run four samples per instruction. The same operations in every
- * lane (no fused multiply-add), so both versions give the same numbers. */
-#if defined(__GNUC__) && defined(__x86_64__) && defined(__ELF__)
-  #define SF_KERNEL __attribute__((target_clones("avx2", "default")))
-#else
-  #define SF_KERNEL
-#endif
+/* The passes for 2D and 3D (SF_KERNEL, mac.h: also compiled for AVX2, where the batch loops run four
+ * samples per instruction). */
 
-SF_KERNEL static void FacePass2(const SF *sf, const Trace *T, const SFField *V, const SFField *Q, const SFField *C, const PetscInt lo[3],
-                                const PetscInt hi[3], PetscScalar *out, PetscReal *disp)
-{
-  FacePass(sf, T, V, Q, C, lo, hi, out, disp, 2);
-}
-SF_KERNEL static void FacePass3(const SF *sf, const Trace *T, const SFField *V, const SFField *Q, const SFField *C, const PetscInt lo[3],
-                                const PetscInt hi[3], PetscScalar *out, PetscReal *disp)
-{
-  FacePass(sf, T, V, Q, C, lo, hi, out, disp, 3);
-}
-SF_KERNEL static void CellPass2(const Trace *T, const SFField *V, const SFField *Q, const SFField *C, PetscInt ns, const PetscInt lo[3],
-                                const PetscInt hi[3], PetscScalar *out, PetscReal *disp)
-{
-  CellPass(T, V, Q, C, ns, lo, hi, out, disp, 2);
-}
-SF_KERNEL static void CellPass3(const Trace *T, const SFField *V, const SFField *Q, const SFField *C, PetscInt ns, const PetscInt lo[3],
-                                const PetscInt hi[3], PetscScalar *out, PetscReal *disp)
-{
-  CellPass(T, V, Q, C, ns, lo, hi, out, disp, 3);
-}
+typedef void (*FacePassFn)(const SF *, const Trace *, const SFField *, const SFField *, const SFField *, const PetscInt[3],
+                           const PetscInt[3], PetscScalar *, PetscReal *);
+typedef void (*CellPassFn)(const Trace *, const SFField *, const SFField *, const SFField *, PetscInt, const PetscInt[3],
+                           const PetscInt[3], PetscScalar *, PetscReal *);
+#define SF_PASSES(D, S) \
+  SF_KERNEL static void FacePass##D##S(const SF *sf, const Trace *T, const SFField *V, const SFField *Q, const SFField *C, const PetscInt lo[3], \
+                                       const PetscInt hi[3], PetscScalar *out, PetscReal *disp) \
+  { \
+    FacePass(sf, T, V, Q, C, lo, hi, out, disp, D, S); \
+  } \
+  SF_KERNEL static void CellPass##D##S(const Trace *T, const SFField *V, const SFField *Q, const SFField *C, PetscInt ns, const PetscInt lo[3], \
+                                       const PetscInt hi[3], PetscScalar *out, PetscReal *disp) \
+  { \
+    CellPass(T, V, Q, C, ns, lo, hi, out, disp, D, S); \
+  }
+SF_PASSES(2, 2)
+SF_PASSES(2, 3)
+SF_PASSES(3, 2)
+SF_PASSES(3, 3)
+/* [dim - 2][stages - 2] */
+static const FacePassFn face_passes[2][2] = {{FacePass22, FacePass23}, {FacePass32, FacePass33}};
+static const CellPassFn cell_passes[2][2] = {{CellPass22, CellPass23}, {CellPass32, CellPass33}};
 
 /* One semi-Lagrangian pass of the global vector q of dm (faces or cells) into qnew, with the
  * advecting velocity V; ql: q's ghosted local vector (NULL: exchanged here); qclamp: BFECC's clamp
@@ -382,10 +401,8 @@ static PetscErrorCode Pass(SF *sf, const SFField *V, PetscReal dt, DM dm, PetscB
   for (PetscInt d = 0; d < 3; d++) hi[d] += lo[d];
   TraceSetUp(sf, dt, &T);
   PetscCall(VecGetArrayWrite(qnew, &out));
-  if (faces && dim == 2) FacePass2(sf, &T, V, &Q, qclamp ? &C : NULL, lo, hi, out, &disp);
-  else if (faces) FacePass3(sf, &T, V, &Q, qclamp ? &C : NULL, lo, hi, out, &disp);
-  else if (dim == 2) CellPass2(&T, V, &Q, qclamp ? &C : NULL, dof, lo, hi, out, &disp);
-  else CellPass3(&T, V, &Q, qclamp ? &C : NULL, dof, lo, hi, out, &disp);
+  if (faces) face_passes[dim - 2][T.stages - 2](sf, &T, V, &Q, qclamp ? &C : NULL, lo, hi, out, &disp);
+  else cell_passes[dim - 2][T.stages - 2](&T, V, &Q, qclamp ? &C : NULL, dof, lo, hi, out, &disp);
   PetscCall(VecRestoreArrayWrite(qnew, &out));
   PetscCall(SFFieldRestore(qloc, &Q));
   if (!ql) PetscCall(DMRestoreLocalVector(dm, &qloc));

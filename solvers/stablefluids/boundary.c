@@ -16,23 +16,35 @@ static PetscErrorCode BoundaryVelocity(SF *sf, PetscInt face, const PetscReal x[
 
 PetscErrorCode SFApplyBoundary(SF *sf, PetscReal t, Vec u)
 {
-  PetscInt xs, ys, zs, xm, ym, zm, dim = sf->mac->dim;
+  PetscInt lo[3], hi[3], dim = sf->mac->dim;
+  const PetscInt *n = sf->mac->n;
   PetscScalar *a;
 
   PetscFunctionBegin;
-  PetscCall(DMDAGetCorners(sf->dav, &xs, &ys, &zs, &xm, &ym, &zm));
+  PetscCall(DMDAGetCorners(sf->dav, &lo[0], &lo[1], &lo[2], &hi[0], &hi[1], &hi[2]));
+  for (PetscInt d = 0; d < 3; d++) hi[d] += lo[d];
   PetscCall(VecGetArray(u, &a));
-  for (PetscInt k = zs, l = 0; k < zs + zm; k++)
-    for (PetscInt j = ys; j < ys + ym; j++)
-      for (PetscInt i = xs; i < xs + xm; i++, l++)
-        for (PetscInt c = 0; c < dim; c++) {
-          const PetscInt idx[3] = {i, j, k};
-          PetscReal x[3], w[3];
-          if (SFFacePadding(sf, c, idx) || !SFFacePrescribed(sf, c, idx)) continue;
-          SFFacePosition(sf, c, i, j, k, x);
-          PetscCall(BoundaryVelocity(sf, 2 * c + (idx[c] == 0 ? 0 : 1), x, t, w));
-          a[l * dim + c] = w[c];
-        }
+  /* the owned faces of the boundary planes idx[c] = 0 and idx[c] = n[c] of each component c whose
+   * normal velocity is prescribed (not the padding at idx[d] = n[d] of the other axes) */
+  for (PetscInt c = 0; c < dim; c++)
+    for (PetscInt side = 0; side < 2; side++) {
+      const PetscInt plane = side ? n[c] : 0;
+      PetscInt b[3], e[3];
+      if (sf->prob->face[2 * c + side] == SIM_GRID_OPEN || plane < lo[c] || plane >= hi[c]) continue;
+      for (PetscInt d = 0; d < 3; d++) {
+        b[d] = d == c ? plane : lo[d];
+        e[d] = d == c ? plane + 1 : (d < dim ? PetscMin(hi[d], n[d]) : hi[d]);
+      }
+      for (PetscInt k = b[2]; k < e[2]; k++)
+        for (PetscInt j = b[1]; j < e[1]; j++)
+          for (PetscInt i = b[0]; i < e[0]; i++) {
+            const PetscInt l = (i - lo[0]) + (hi[0] - lo[0]) * ((j - lo[1]) + (hi[1] - lo[1]) * (k - lo[2]));
+            PetscReal x[3], w[3];
+            SFFacePosition(sf, c, i, j, k, x);
+            PetscCall(BoundaryVelocity(sf, 2 * c + side, x, t, w));
+            a[l * dim + c] = w[c];
+          }
+    }
   PetscCall(VecRestoreArray(u, &a));
   PetscFunctionReturn(0);
 }

@@ -24,6 +24,7 @@ PetscErrorCode SFStash(SimSolver s, PetscBool restore)
   if (!sf->stash[0])
     for (PetscInt i = 0; i < n; i++) PetscCall(VecDuplicate(v[i], &sf->stash[i]));
   for (PetscInt i = 0; i < n; i++) PetscCall(restore ? VecCopy(sf->stash[i], v[i]) : VecCopy(v[i], sf->stash[i]));
+  if (restore) SFStateChanged(sf);
   PetscFunctionReturn(0);
 }
 
@@ -50,6 +51,8 @@ PetscErrorCode SFLoad(SimSolver s, PetscViewer viewer)
   PetscCheck(m == n, s->comm, PETSC_ERR_ARG_INCOMP, "The checkpoint holds %" PetscInt_FMT " fields, this stablefluids run %" PetscInt_FMT
              " (smoke on in one and off in the other?)", m, n);
   for (PetscInt i = 0; i < n; i++) PetscCall(VecLoad(v[i], viewer));
+  sf->p_dt = 0; /* the loaded pressure is the next initial guess as it is */
+  SFStateChanged(sf);
   PetscFunctionReturn(0);
 }
 

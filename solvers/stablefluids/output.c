@@ -3,6 +3,7 @@
  * density slice (the speed |u| for problems without smoke). */
 #include "solvers/stablefluids/sf_impl.h"
 #include "framework/io/vti.h"
+#include "framework/io/xdmf.h"
 #include "framework/io/png.h"
 
 enum { OUT_UX, OUT_UY, OUT_UZ, OUT_P, OUT_D, OUT_T, NOUT };
@@ -85,6 +86,54 @@ PetscErrorCode SFWriteFrame(SF *sf, const char *path)
     PetscCall(PetscFree4(vel, p, d, T));
   }
   PetscCall(VecDestroy(&seq));
+  PetscFunctionReturn(0);
+}
+
+/* The frame's fields as XDMF + HDF5: each rank writes its own cells (the DMDA's HDF5 viewer puts
+ * them in natural order); nothing is gathered. */
+PetscErrorCode SFWriteXDMF(SF *sf, const char *path)
+{
+  const PetscReal origin[3] = {0, 0, 0};
+  const char *names[4] = {"pressure", "density", "temperature", NULL};
+  const PetscInt comp[3] = {OUT_P, OUT_D, OUT_T};
+  const PetscScalar *o;
+  PetscScalar *a;
+  PetscInt nloc;
+  Vec out, vel, s;
+  DM da3, da1; /* the output cells with 3 and 1 components */
+  SimXDMF x;
+
+  PetscFunctionBegin;
+  PetscCall(DMGetGlobalVector(sf->dout, &out));
+  PetscCall(CellFields(sf, out));
+  PetscCall(DMDACreateCompatibleDMDA(sf->dout, 3, &da3));
+  PetscCall(DMDACreateCompatibleDMDA(sf->dout, 1, &da1));
+  PetscCall(DMCreateGlobalVector(da3, &vel));
+  PetscCall(DMCreateGlobalVector(da1, &s));
+  PetscCall(VecGetLocalSize(s, &nloc));
+  PetscCall(SimXDMFOpen(PetscObjectComm((PetscObject)sf->dout), path, &x));
+  PetscCall(SimXDMFSetUniformGrid(x, sf->mac->dim, sf->mac->n, origin, sf->h));
+  PetscCall(VecGetArrayRead(out, &o));
+  PetscCall(VecGetArray(vel, &a));
+  for (PetscInt l = 0; l < nloc; l++)
+    for (PetscInt c = 0; c < 3; c++) a[3 * l + c] = o[NOUT * l + c];
+  PetscCall(VecRestoreArray(vel, &a));
+  PetscCall(VecRestoreArrayRead(out, &o));
+  PetscCall(SimXDMFAddGridField(x, "velocity", vel));
+  for (PetscInt f = 0; f < (sf->smoke ? 3 : 1); f++) {
+    PetscCall(VecGetArrayRead(out, &o));
+    PetscCall(VecGetArray(s, &a));
+    for (PetscInt l = 0; l < nloc; l++) a[l] = o[NOUT * l + comp[f]];
+    PetscCall(VecRestoreArray(s, &a));
+    PetscCall(VecRestoreArrayRead(out, &o));
+    PetscCall(SimXDMFAddGridField(x, names[f], s));
+  }
+  PetscCall(SimXDMFClose(&x));
+  PetscCall(VecDestroy(&s));
+  PetscCall(VecDestroy(&vel));
+  PetscCall(DMDestroy(&da1));
+  PetscCall(DMDestroy(&da3));
+  PetscCall(DMRestoreGlobalVector(sf->dout, &out));
   PetscFunctionReturn(0);
 }
 

@@ -2,42 +2,114 @@
  * smoother (see pressure_stencil.h). */
 #include "solvers/stablefluids/pressure_stencil.h"
 
-PetscErrorCode SimPressureAssemble(SimMAC mac, DM dm, Mat A)
+/* The geometry of one level of the hierarchy: along axis d its M[d] cells are aggregates of fine
+ * cells, cell I covering the fine cells [I 2^t, min((I + 1) 2^t, n)) after t halvings of the n fine
+ * cells (pairs, the last one ragged when a count is odd: SimPressureCoarsenDA), so M[d] =
+ * ceil(n / 2^t) gives t. The operator is the finite-volume Laplacian on that tensor grid of cells of
+ * widths W (in fine cells): the coupling across a face normal to d is s (product of the widths of
+ * the cell along the other axes) C_d(face), with s = h^(d-2) of the fine grid and C_d = 2 / (sum of
+ * the widths of the two cells along d) inside, 2 / width at an open face (p = 0 on the face) and 0
+ * at a wall (Bridson eq. 5.9 times the cell volume, on an uneven grid). On a level of equal cells of
+ * width w it is the rediscretization at h w (couplings s w^(d-2)); on the finest, the MAC operator.
+ * W[d][I] and C[d][I] (the low face of cell I; C[d][M[d]] the high boundary face) by global index. */
+typedef struct {
+  PetscInt dim, M[3];
+  PetscReal *W[3], *C[3]; /* one allocation each per axis */
+} Geometry;
+
+static PetscErrorCode GeometryCreate(SimMAC mac, DM dm, Geometry *G)
 {
-  PetscInt M[3] = {1, 1, 1}, xs, ys, zs, xm, ym, zm, dim = mac->dim;
-  PetscReal h, s;
-  PetscBool allwalls;
+  PetscReal s = mac->dim == 2 ? 1.0 : mac->h;
 
   PetscFunctionBegin;
-  PetscCall(DMDAGetInfo(dm, NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-  h = mac->h * (PetscReal)mac->n[0] / (PetscReal)M[0];
-  s = dim == 2 ? 1.0 : h;
+  G->dim = mac->dim;
+  G->M[0] = G->M[1] = G->M[2] = 1;
+  PetscCall(DMDAGetInfo(dm, NULL, &G->M[0], &G->M[1], &G->M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  for (PetscInt d = 0; d < 3; d++) {
+    const PetscInt n = mac->n[d], M = G->M[d];
+    PetscInt t = 0;
+    while (((n + (1 << t) - 1) >> t) > M) t++;
+    PetscCheck(((n + (1 << t) - 1) >> t) == M, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
+               "a pressure level of %" PetscInt_FMT " cells along axis %" PetscInt_FMT " is not a halving of the grid's %" PetscInt_FMT, M, d, n);
+    PetscCall(PetscMalloc2(M, &G->W[d], M + 1, &G->C[d]));
+    for (PetscInt ic = 0; ic < M; ic++) G->W[d][ic] = (PetscReal)(PetscMin((ic + 1) << t, n) - (ic << t));
+    for (PetscInt ic = 1; ic < M; ic++) G->C[d][ic] = 2.0 / (G->W[d][ic - 1] + G->W[d][ic]);
+    if (d < mac->dim) {
+      G->C[d][0] = mac->bc[2 * d] == SIM_MAC_OPEN ? 2.0 / G->W[d][0] : 0;
+      G->C[d][M] = mac->bc[2 * d + 1] == SIM_MAC_OPEN ? 2.0 / G->W[d][M - 1] : 0;
+    } else G->C[d][0] = G->C[d][M] = 0;
+  }
+  for (PetscInt ic = 0; ic <= G->M[0]; ic++) G->C[0][ic] *= s; /* s once, on the x faces' factor and in Row */
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GeometryDestroy(Geometry *G)
+{
+  PetscFunctionBegin;
+  for (PetscInt d = 0; d < 3; d++) PetscCall(PetscFree2(G->W[d], G->C[d]));
+  PetscFunctionReturn(0);
+}
+
+/* The couplings of row (j, k) that do not depend on i: the x faces' factor (times C_x), and the
+ * y and z faces' (low, high) (times W_x). s is folded into C_x; the y and z factors carry it too. */
+typedef struct {
+  PetscReal ax, ylo, yhi, zlo, zhi;
+} RowCoef;
+
+static inline __attribute__((always_inline)) RowCoef RowCoefficients(const Geometry *G, PetscReal s, PetscInt j, PetscInt k)
+{
+  RowCoef r;
+  const PetscReal wz = G->dim == 3 ? G->W[2][k] : 1;
+
+  r.ax = G->W[1][j] * wz;
+  r.ylo = s * G->C[1][j] * wz;
+  r.yhi = s * G->C[1][j + 1] * wz;
+  r.zlo = G->dim == 3 ? s * G->C[2][k] * G->W[1][j] : 0;
+  r.zhi = G->dim == 3 ? s * G->C[2][k + 1] * G->W[1][j] : 0;
+  return r;
+}
+
+PetscErrorCode SimPressureAssemble(SimMAC mac, DM dm, Mat A)
+{
+  PetscInt xs, ys, zs, xm, ym, zm, dim = mac->dim;
+  PetscReal s = mac->dim == 2 ? 1.0 : mac->h;
+  PetscBool allwalls;
+  Geometry G;
+
+  PetscFunctionBegin;
+  PetscCall(GeometryCreate(mac, dm, &G));
   PetscCall(DMDAGetCorners(dm, &xs, &ys, &zs, &xm, &ym, &zm));
   for (PetscInt k = zs; k < zs + zm; k++)
-    for (PetscInt j = ys; j < ys + ym; j++)
+    for (PetscInt j = ys; j < ys + ym; j++) {
+      const RowCoef r = RowCoefficients(&G, s, j, k);
       for (PetscInt i = xs; i < xs + xm; i++) {
         MatStencil row = {.i = i, .j = j, .k = k}, col[7];
         PetscScalar val[7], diag = 0;
-        PetscInt idx[3] = {i, j, k}, nc = 1;
+        const PetscReal wx = G.W[0][i];
+        /* neighbour couplings: -x, +x, -y, +y, -z, +z */
+        const PetscReal cpl[6] = {r.ax * G.C[0][i], r.ax * G.C[0][i + 1], wx * r.ylo, wx * r.yhi, wx * r.zlo, wx * r.zhi};
+        const PetscInt idx[3] = {i, j, k};
+        PetscInt nc = 1;
 
         for (PetscInt c = 0; c < dim; c++)
           for (PetscInt side = 0; side < 2; side++) {
             PetscInt nb = idx[c] + (side ? 1 : -1);
-            if (nb >= 0 && nb < M[c]) {
+            diag += cpl[2 * c + side];
+            if (nb >= 0 && nb < G.M[c]) {
               PetscInt *at[3] = {&col[nc].i, &col[nc].j, &col[nc].k};
               col[nc] = row;
               *at[c] = nb;
-              val[nc++] = -s;
-              diag += s;
-            } else if (mac->bc[2 * c + side] == SIM_MAC_OPEN)
-              diag += 2 * s;
+              val[nc++] = -cpl[2 * c + side];
+            }
           }
         col[0] = row;
         val[0] = diag;
         PetscCall(MatSetValuesStencil(A, 1, &row, nc, col, val, INSERT_VALUES));
       }
+    }
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(GeometryDestroy(&G));
   PetscCall(SimMACAllWalls(mac, &allwalls));
   if (allwalls) {
     MatNullSpace ns;
@@ -67,10 +139,248 @@ PetscErrorCode SimPressureCreateGhostedDA(SimMAC mac, DM *da)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode SimPressureCoarsenDA(SimMAC mac, DM fine, const PetscBool axes[3], DM *coarse)
+{
+  PetscInt M[3] = {1, 1, 1}, p[3] = {1, 1, 1}, Mc[3];
+  const PetscInt *own[3] = {NULL, NULL, NULL};
+  PetscInt *ownc[3] = {NULL, NULL, NULL};
+  PetscBool ok = PETSC_TRUE;
+  DMBoundaryType g = DM_BOUNDARY_GHOSTED;
+  MPI_Comm comm = PetscObjectComm((PetscObject)fine);
+
+  PetscFunctionBegin;
+  *coarse = NULL;
+  PetscCall(DMDAGetInfo(fine, NULL, &M[0], &M[1], &M[2], &p[0], &p[1], &p[2], NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetOwnershipRanges(fine, &own[0], &own[1], &own[2]));
+  for (PetscInt d = 0; d < mac->dim; d++) {
+    PetscInt start = 0;
+    Mc[d] = axes[d] ? (M[d] + 1) / 2 : M[d];
+    PetscCall(PetscMalloc1(p[d], &ownc[d]));
+    /* coarse cell ic (fine cells 2I, 2I + 1) goes to the rank that owns fine cell 2I */
+    for (PetscInt r = 0; r < p[d]; r++) {
+      PetscInt end = start + own[d][r];
+      ownc[d][r] = axes[d] ? (end + 1) / 2 - (start + 1) / 2 : own[d][r];
+      if (ownc[d][r] < 1) ok = PETSC_FALSE;
+      start = end;
+    }
+  }
+  if (ok) {
+    if (mac->dim == 2) PetscCall(DMDACreate2d(comm, g, g, DMDA_STENCIL_STAR, Mc[0], Mc[1], p[0], p[1], 1, 1, ownc[0], ownc[1], coarse));
+    else
+      PetscCall(DMDACreate3d(comm, g, g, g, DMDA_STENCIL_STAR, Mc[0], Mc[1], Mc[2], p[0], p[1], p[2], 1, 1, ownc[0], ownc[1], ownc[2],
+                             coarse));
+    PetscCall(DMSetUp(*coarse));
+  }
+  for (PetscInt d = 0; d < mac->dim; d++) PetscCall(PetscFree(ownc[d]));
+  PetscFunctionReturn(0);
+}
+
+/* PETSc's global index of each cell along one axis split: start[r] = first cell of rank r. */
+static PetscErrorCode RankStarts(PetscInt p, const PetscInt own[], PetscInt *start)
+{
+  PetscFunctionBegin;
+  start[0] = 0;
+  for (PetscInt r = 0; r < p; r++) start[r + 1] = start[r] + own[r];
+  PetscFunctionReturn(0);
+}
+
+/* The piecewise-constant transfer without a matrix, when every aggregate lies on one rank: the
+ * owned fine box [lo, hi) and the first owned coarse cell lc; fine cell i of an axis with shift 1
+ * belongs to coarse cell i >> 1. */
+typedef struct {
+  PetscInt lo[3], hi[3], lc[3], cm[3], shift[3]; /* cm: owned coarse counts */
+} Transfer;
+
+/* y (fine) = or += P x (coarse): each fine cell takes its aggregate's value. */
+static PetscErrorCode TransferProlong(Mat P, Vec x, Vec y, PetscBool add)
+{
+  Transfer *T;
+  const PetscScalar *xc;
+  PetscScalar *yf;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(P, &T));
+  PetscCall(VecGetArrayRead(x, &xc));
+  PetscCall(add ? VecGetArray(y, &yf) : VecGetArrayWrite(y, &yf));
+  for (PetscInt k = T->lo[2], l = 0; k < T->hi[2]; k++)
+    for (PetscInt j = T->lo[1]; j < T->hi[1]; j++, l += T->hi[0] - T->lo[0]) {
+      const PetscScalar *c = xc + T->cm[0] * (((j >> T->shift[1]) - T->lc[1]) + T->cm[1] * ((k >> T->shift[2]) - T->lc[2])) - T->lc[0];
+      PetscScalar *f = yf + l - T->lo[0];
+      if (add)
+        for (PetscInt i = T->lo[0]; i < T->hi[0]; i++) f[i] += c[i >> T->shift[0]];
+      else
+        for (PetscInt i = T->lo[0]; i < T->hi[0]; i++) f[i] = c[i >> T->shift[0]];
+    }
+  PetscCall(add ? VecRestoreArray(y, &yf) : VecRestoreArrayWrite(y, &yf));
+  PetscCall(VecRestoreArrayRead(x, &xc));
+  PetscFunctionReturn(0);
+}
+
+/* y (coarse) = or += P^T x (fine): each aggregate sums its fine cells. */
+static PetscErrorCode TransferRestrict(Mat P, Vec x, Vec y, PetscBool add)
+{
+  Transfer *T;
+  const PetscScalar *xf;
+  PetscScalar *yc;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(P, &T));
+  if (!add) PetscCall(VecSet(y, 0));
+  PetscCall(VecGetArrayRead(x, &xf));
+  PetscCall(VecGetArray(y, &yc));
+  for (PetscInt k = T->lo[2], l = 0; k < T->hi[2]; k++)
+    for (PetscInt j = T->lo[1]; j < T->hi[1]; j++, l += T->hi[0] - T->lo[0]) {
+      PetscScalar *c = yc + T->cm[0] * (((j >> T->shift[1]) - T->lc[1]) + T->cm[1] * ((k >> T->shift[2]) - T->lc[2])) - T->lc[0];
+      const PetscScalar *f = xf + l - T->lo[0];
+      for (PetscInt i = T->lo[0]; i < T->hi[0]; i++) c[i >> T->shift[0]] += f[i];
+    }
+  PetscCall(VecRestoreArray(y, &yc));
+  PetscCall(VecRestoreArrayRead(x, &xf));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatMult_Transfer(Mat P, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(TransferProlong(P, x, y, PETSC_FALSE));
+  PetscFunctionReturn(0);
+}
+static PetscErrorCode MatMultAdd_Transfer(Mat P, Vec x, Vec y, Vec z)
+{
+  PetscFunctionBegin;
+  if (y != z) PetscCall(VecCopy(y, z));
+  PetscCall(TransferProlong(P, x, z, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+static PetscErrorCode MatMultTranspose_Transfer(Mat P, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(TransferRestrict(P, x, y, PETSC_FALSE));
+  PetscFunctionReturn(0);
+}
+static PetscErrorCode MatMultTransposeAdd_Transfer(Mat P, Vec x, Vec y, Vec z)
+{
+  PetscFunctionBegin;
+  if (y != z) PetscCall(VecCopy(y, z));
+  PetscCall(TransferRestrict(P, x, z, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+static PetscErrorCode TransferDestroy(void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(ctx));
+  PetscFunctionReturn(0);
+}
+
+/* The matrix-free transfer, or NULL when some aggregate straddles two ranks (then the AIJ one). */
+static PetscErrorCode CreateShellTransfer(DM coarse, DM fine, const PetscInt shift[3], Mat *P)
+{
+  Transfer *T;
+  PetscInt xs, ys, zs, xm, ym, zm, Xs, Ys, Zs, Xm, Ym, Zm, Mf[3] = {1, 1, 1};
+  PetscBool local, all;
+  MPI_Comm comm = PetscObjectComm((PetscObject)fine);
+
+  PetscFunctionBegin;
+  *P = NULL;
+  PetscCall(DMDAGetInfo(fine, NULL, &Mf[0], &Mf[1], &Mf[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(fine, &xs, &ys, &zs, &xm, &ym, &zm));
+  PetscCall(DMDAGetCorners(coarse, &Xs, &Ys, &Zs, &Xm, &Ym, &Zm));
+  {
+    const PetscInt lo[3] = {xs, ys, zs}, hi[3] = {xs + xm, ys + ym, zs + zm}, clo[3] = {Xs, Ys, Zs}, chi[3] = {Xs + Xm, Ys + Ym, Zs + Zm};
+    local = PETSC_TRUE;
+    for (PetscInt d = 0; d < 3; d++)
+      local = (PetscBool)(local && (lo[d] >> shift[d]) == clo[d] && ((hi[d] - 1) >> shift[d]) == chi[d] - 1 &&
+                          (lo[d] % (1 << shift[d])) == 0);
+  }
+  PetscCallMPI(MPI_Allreduce(&local, &all, 1, MPIU_BOOL, MPI_LAND, comm));
+  if (!all) PetscFunctionReturn(0);
+  PetscCall(PetscNew(&T));
+  T->lo[0] = xs, T->lo[1] = ys, T->lo[2] = zs;
+  T->hi[0] = xs + xm, T->hi[1] = ys + ym, T->hi[2] = zs + zm;
+  T->lc[0] = Xs, T->lc[1] = Ys, T->lc[2] = Zs;
+  T->cm[0] = Xm, T->cm[1] = Ym, T->cm[2] = Zm;
+  for (PetscInt d = 0; d < 3; d++) T->shift[d] = shift[d];
+  PetscCall(MatCreateShell(comm, xm * ym * zm, Xm * Ym * Zm, PETSC_DETERMINE, PETSC_DETERMINE, T, P));
+  PetscCall(MatShellSetContextDestroy(*P, TransferDestroy));
+  PetscCall(MatShellSetOperation(*P, MATOP_MULT, (void (*)(void))MatMult_Transfer));
+  PetscCall(MatShellSetOperation(*P, MATOP_MULT_ADD, (void (*)(void))MatMultAdd_Transfer));
+  PetscCall(MatShellSetOperation(*P, MATOP_MULT_TRANSPOSE, (void (*)(void))MatMultTranspose_Transfer));
+  PetscCall(MatShellSetOperation(*P, MATOP_MULT_TRANSPOSE_ADD, (void (*)(void))MatMultTransposeAdd_Transfer));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimPressureCreateInterpolation(SimMAC mac, DM coarse, DM fine, Mat *P)
+{
+  PetscInt Mf[3] = {1, 1, 1}, Mc[3] = {1, 1, 1}, p[3] = {1, 1, 1}, xs, ys, zs, xm, ym, zm, shift[3], nlocal, ncoarse;
+  const PetscInt *own[3] = {NULL, NULL, NULL};
+  PetscInt *start[3] = {NULL, NULL, NULL}, *rankof[3] = {NULL, NULL, NULL}, *rows, *cols, *offset;
+  PetscScalar *vals;
+  MPI_Comm comm = PetscObjectComm((PetscObject)fine);
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetInfo(fine, NULL, &Mf[0], &Mf[1], &Mf[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetInfo(coarse, NULL, &Mc[0], &Mc[1], &Mc[2], &p[0], &p[1], &p[2], NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetOwnershipRanges(coarse, &own[0], &own[1], &own[2]));
+  for (PetscInt d = 0; d < 3; d++) {
+    shift[d] = Mc[d] == Mf[d] ? 0 : 1;
+    PetscCheck((Mf[d] + shift[d]) >> shift[d] == Mc[d], comm, PETSC_ERR_ARG_INCOMP, "pressure levels of %" PetscInt_FMT " and %" PetscInt_FMT
+               " cells along axis %" PetscInt_FMT " are not a halving", Mf[d], Mc[d], d);
+    if (d >= mac->dim) p[d] = 1;
+    PetscCall(PetscMalloc2(p[d] + 1, &start[d], Mc[d], &rankof[d]));
+    if (d < mac->dim) PetscCall(RankStarts(p[d], own[d], start[d]));
+    else start[d][0] = 0, start[d][1] = 1;
+    for (PetscInt r = 0; r < p[d]; r++)
+      for (PetscInt ic = start[d][r]; ic < start[d][r + 1]; ic++) rankof[d][ic] = r;
+  }
+  PetscCall(CreateShellTransfer(coarse, fine, shift, P));
+  if (*P) {
+    for (PetscInt d = 0; d < 3; d++) PetscCall(PetscFree2(start[d], rankof[d]));
+    PetscFunctionReturn(0);
+  }
+  /* the first global index of each rank of the coarse DMDA (ranks ordered x fastest) */
+  PetscCall(PetscMalloc1(p[0] * p[1] * p[2], &offset));
+  for (PetscInt r = 0, o = 0; r < p[0] * p[1] * p[2]; r++) {
+    PetscInt rx = r % p[0], ry = (r / p[0]) % p[1], rz = r / (p[0] * p[1]);
+    offset[r] = o;
+    o += (start[0][rx + 1] - start[0][rx]) * (start[1][ry + 1] - start[1][ry]) * (start[2][rz + 1] - start[2][rz]);
+  }
+  PetscCall(DMDAGetCorners(fine, &xs, &ys, &zs, &xm, &ym, &zm));
+  nlocal = xm * ym * zm;
+  PetscCall(DMDAGetCorners(coarse, NULL, NULL, NULL, &ncoarse, NULL, NULL));
+  {
+    PetscInt cy, cz;
+    PetscCall(DMDAGetCorners(coarse, NULL, NULL, NULL, NULL, &cy, &cz));
+    ncoarse *= cy * cz;
+  }
+  PetscCall(PetscMalloc3(nlocal + 1, &rows, nlocal, &cols, nlocal, &vals));
+  for (PetscInt k = zs, l = 0; k < zs + zm; k++)
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++, l++) {
+        const PetscInt ic = i >> shift[0], jc = j >> shift[1], kc = k >> shift[2];
+        const PetscInt rx = rankof[0][ic], ry = rankof[1][jc], rz = rankof[2][kc];
+        const PetscInt ox = start[0][rx], oy = start[1][ry], oz = start[2][rz];
+        const PetscInt mx = start[0][rx + 1] - ox, my = start[1][ry + 1] - oy;
+        rows[l] = l;
+        cols[l] = offset[rx + p[0] * (ry + p[1] * rz)] + (ic - ox) + mx * ((jc - oy) + my * (kc - oz));
+        vals[l] = 1;
+      }
+  rows[nlocal] = nlocal;
+  /* one entry per fine row (its aggregate); the CSR preallocation copies the arrays */
+  PetscCall(MatCreate(comm, P));
+  PetscCall(MatSetSizes(*P, nlocal, ncoarse, PETSC_DETERMINE, PETSC_DETERMINE));
+  PetscCall(MatSetType(*P, MATAIJ));
+  PetscCall(MatSeqAIJSetPreallocationCSR(*P, rows, cols, vals));
+  PetscCall(MatMPIAIJSetPreallocationCSR(*P, rows, cols, vals));
+  PetscCall(PetscFree3(rows, cols, vals));
+  for (PetscInt d = 0; d < 3; d++) PetscCall(PetscFree2(start[d], rankof[d]));
+  PetscCall(PetscFree(offset));
+  PetscFunctionReturn(0);
+}
+
 /* One level's stencil. Flat arrays: a local (ghosted) array is indexed (i - gxs) + gx ((j - gys) +
- * gy (k - gzs)), an owned (global) one (i - xs) + xm ((j - ys) + ym (k - zs)). The diagonal of cell
- * (i,j,k) is base plus, per axis, lo[c] on the first and hi[c] on the last cell: s (2d) in the
- * interior; a wall face removes one neighbour (-s), an open face adds s (2 s instead of s). */
+ * gy (k - gzs)), an owned (global) one (i - xs) + xm ((j - ys) + ym (k - zs)). The couplings come from
+ * the level's geometry (row factors times C_x and W_x along the row); the ghost slots beyond the
+ * physical boundary hold 0, so a boundary face needs no branch (its coupling is 0 for a wall). */
 typedef struct {
   DM da;
   Vec xl; /* ghosted work vector; the slots beyond the physical boundary are never written: 0 */
@@ -79,82 +389,103 @@ typedef struct {
   VecScatter ghosts;
   Vec xg;
   PetscInt dim, M[3], xs, ys, zs, xm, ym, zm, gxs, gys, gzs, gx, gy;
-  PetscReal s, base, lo[3], hi[3];
+  PetscReal s;
+  Geometry G;
   PetscMPIInt size;
+  /* the inverse diagonal along the row of the last sweep, recomputed only when a row's couplings
+   * differ from the previous row's (a few times per plane on an even level) */
+  PetscReal *invd;
+  RowCoef invd_row;
+  PetscReal *row; /* a row of the sweep's updates */
 } Stencil;
 
-static inline PetscReal Adjust(const Stencil *S, PetscInt c, PetscInt i)
+/* S->invd for row coefficients r (recomputed only for new ones). */
+static inline __attribute__((always_inline)) const PetscReal *InverseDiagonal(Stencil *S, const RowCoef *r)
 {
-  return (i == 0 ? S->lo[c] : 0) + (i == S->M[c] - 1 ? S->hi[c] : 0);
+  const RowCoef *c = &S->invd_row;
+
+  if (c->ax != r->ax || c->ylo != r->ylo || c->yhi != r->yhi || c->zlo != r->zlo || c->zhi != r->zhi) {
+    const PetscReal *cx = S->G.C[0] + S->xs, *wx = S->G.W[0] + S->xs, ryz = r->ylo + r->yhi + r->zlo + r->zhi;
+    for (PetscInt i = 0; i < S->xm; i++) S->invd[i] = 1.0 / (r->ax * (cx[i] + cx[i + 1]) + wx[i] * ryz);
+    S->invd_row = *r;
+  }
+  return S->invd;
 }
 
 /* Offset of the first owned cell of row (j,k) in the local and in the owned array. */
-static inline PetscInt LocalRow(const Stencil *S, PetscInt j, PetscInt k)
+static inline __attribute__((always_inline)) PetscInt LocalRow(const Stencil *S, PetscInt j, PetscInt k)
 {
   return (S->xs - S->gxs) + S->gx * ((j - S->gys) + S->gy * (k - S->gzs));
 }
-static inline PetscInt OwnedRow(const Stencil *S, PetscInt j, PetscInt k)
+static inline __attribute__((always_inline)) PetscInt OwnedRow(const Stencil *S, PetscInt j, PetscInt k)
 {
   return S->xm * ((j - S->ys) + S->ym * (k - S->zs));
 }
 
-/* y = A x (b == NULL) or y = b - A x, from the ghosted x. */
-static void Apply(const Stencil *S, const PetscScalar *xl, const PetscScalar *b, PetscScalar *y)
+/* y = A x (b == NULL) or y = b - A x, from the ghosted x: per cell,
+ * sum over the faces of coupling (x - x_neighbour). */
+SF_KERNEL static void Apply(const Stencil *S, const PetscScalar *xl, const PetscScalar *b, PetscScalar *y)
 {
-  const PetscInt sy = S->gx, sz = S->gx * S->gy, x0 = S->xs;
-  const PetscReal s = S->s;
+  const PetscInt sy = S->gx, sz = S->gx * S->gy;
+  const PetscReal *restrict cx = S->G.C[0] + S->xs, *restrict wx = S->G.W[0] + S->xs;
 
   for (PetscInt k = S->zs; k < S->zs + S->zm; k++)
     for (PetscInt j = S->ys; j < S->ys + S->ym; j++) {
-      const PetscScalar *x = xl + LocalRow(S, j, k);
-      const PetscScalar *br = b ? b + OwnedRow(S, j, k) : NULL;
-      PetscScalar *yr = y + OwnedRow(S, j, k);
-      PetscReal dj = S->base + Adjust(S, 1, j) + (S->dim == 3 ? Adjust(S, 2, k) : 0);
+      const PetscScalar *restrict x = xl + LocalRow(S, j, k);
+      const PetscScalar *restrict br = b ? b + OwnedRow(S, j, k) : NULL;
+      PetscScalar *restrict yr = y + OwnedRow(S, j, k);
+      const RowCoef r = RowCoefficients(&S->G, S->s, j, k);
 
       if (S->dim == 2) {
-        if (br)
-          for (PetscInt i = 0; i < S->xm; i++)
-            yr[i] = br[i] - ((dj + Adjust(S, 0, x0 + i)) * x[i] - s * (x[i - 1] + x[i + 1] + x[i - sy] + x[i + sy]));
-        else
-          for (PetscInt i = 0; i < S->xm; i++)
-            yr[i] = (dj + Adjust(S, 0, x0 + i)) * x[i] - s * (x[i - 1] + x[i + 1] + x[i - sy] + x[i + sy]);
+        for (PetscInt i = 0; i < S->xm; i++) {
+          const PetscReal v = r.ax * (cx[i] * (x[i] - x[i - 1]) + cx[i + 1] * (x[i] - x[i + 1])) +
+                              wx[i] * (r.ylo * (x[i] - x[i - sy]) + r.yhi * (x[i] - x[i + sy]));
+          yr[i] = br ? br[i] - v : v;
+        }
       } else {
-        if (br)
-          for (PetscInt i = 0; i < S->xm; i++)
-            yr[i] = br[i] - ((dj + Adjust(S, 0, x0 + i)) * x[i] -
-                             s * (x[i - 1] + x[i + 1] + x[i - sy] + x[i + sy] + x[i - sz] + x[i + sz]));
-        else
-          for (PetscInt i = 0; i < S->xm; i++)
-            yr[i] = (dj + Adjust(S, 0, x0 + i)) * x[i] - s * (x[i - 1] + x[i + 1] + x[i - sy] + x[i + sy] + x[i - sz] + x[i + sz]);
+        for (PetscInt i = 0; i < S->xm; i++) {
+          const PetscReal v = r.ax * (cx[i] * (x[i] - x[i - 1]) + cx[i + 1] * (x[i] - x[i + 1])) +
+                              wx[i] * (r.ylo * (x[i] - x[i - sy]) + r.yhi * (x[i] - x[i + sy]) + r.zlo * (x[i] - x[i - sz]) +
+                                       r.zhi * (x[i] - x[i + sz]));
+          yr[i] = br ? br[i] - v : v;
+        }
       }
     }
 }
 
-/* Gauss-Seidel on the cells of one colour ((i+j+k) % 2 == colour): x_c = (b_c + s sum_nb x_nb) / diag_c,
- * the neighbours being the ghosted x (zero beyond the boundary). zero: x is taken as 0 on entry, so the
- * colour's cells get b / diag and the other colour is set to 0. */
-static void HalfSweep(const Stencil *S, PetscScalar *xl, const PetscScalar *b, PetscInt colour, PetscBool zero)
+/* Gauss-Seidel on the cells of one colour ((i+j+k) % 2 == colour): x_c = (b_c + sum_nb coupling x_nb) /
+ * sum_nb coupling, the neighbours being the ghosted x (zero beyond the boundary). zero: x is taken as 0
+ * on entry, so the colour's cells get b / diag and the other colour is set to 0. */
+SF_KERNEL static void HalfSweep(Stencil *S, PetscScalar *xl, const PetscScalar *b, PetscInt colour, PetscBool zero)
 {
   const PetscInt sy = S->gx, sz = S->gx * S->gy, x0 = S->xs;
-  const PetscReal s = S->s;
+  const PetscReal *restrict cx = S->G.C[0] + S->xs, *restrict wx = S->G.W[0] + S->xs;
 
   for (PetscInt k = S->zs; k < S->zs + S->zm; k++)
     for (PetscInt j = S->ys; j < S->ys + S->ym; j++) {
-      PetscScalar *x = xl + LocalRow(S, j, k);
-      const PetscScalar *br = b + OwnedRow(S, j, k);
-      PetscReal dj = S->base + Adjust(S, 1, j) + (S->dim == 3 ? Adjust(S, 2, k) : 0);
+      PetscScalar *restrict x = xl + LocalRow(S, j, k);
+      const PetscScalar *restrict br = b + OwnedRow(S, j, k);
+      const RowCoef r = RowCoefficients(&S->G, S->s, j, k);
+      const PetscReal *restrict id = InverseDiagonal(S, &r);
+      PetscReal *restrict t = S->row;
       PetscInt first = (x0 + j + k + colour) & 1; /* offset of the first cell of this colour in the row */
 
+      /* The update of this colour reads only the other one: computed for the whole row (contiguous,
+       * vectorizable), then stored on this colour's cells. */
       if (zero) {
         for (PetscInt i = 1 - first; i < S->xm; i += 2) x[i] = 0;
-        for (PetscInt i = first; i < S->xm; i += 2) x[i] = br[i] / (dj + Adjust(S, 0, x0 + i));
+        for (PetscInt i = first; i < S->xm; i += 2) x[i] = br[i] * id[i];
+        continue;
       } else if (S->dim == 2) {
-        for (PetscInt i = first; i < S->xm; i += 2)
-          x[i] = (br[i] + s * (x[i - 1] + x[i + 1] + x[i - sy] + x[i + sy])) / (dj + Adjust(S, 0, x0 + i));
+        for (PetscInt i = 0; i < S->xm; i++)
+          t[i] = (br[i] + r.ax * (cx[i] * x[i - 1] + cx[i + 1] * x[i + 1]) + wx[i] * (r.ylo * x[i - sy] + r.yhi * x[i + sy])) * id[i];
       } else {
-        for (PetscInt i = first; i < S->xm; i += 2)
-          x[i] = (br[i] + s * (x[i - 1] + x[i + 1] + x[i - sy] + x[i + sy] + x[i - sz] + x[i + sz])) / (dj + Adjust(S, 0, x0 + i));
+        for (PetscInt i = 0; i < S->xm; i++)
+          t[i] = (br[i] + r.ax * (cx[i] * x[i - 1] + cx[i + 1] * x[i + 1]) +
+                  wx[i] * (r.ylo * x[i - sy] + r.yhi * x[i + sy] + r.zlo * x[i - sz] + r.zhi * x[i + sz])) *
+                 id[i];
       }
+      for (PetscInt i = first; i < S->xm; i += 2) x[i] = t[i];
     }
 }
 
@@ -290,8 +621,9 @@ static PetscErrorCode MatGetDiagonal_Stencil(Mat A, Vec d)
   for (PetscInt k = S->zs; k < S->zs + S->zm; k++)
     for (PetscInt j = S->ys; j < S->ys + S->ym; j++) {
       PetscScalar *dr = da + OwnedRow(S, j, k);
-      PetscReal dj = S->base + Adjust(S, 1, j) + (S->dim == 3 ? Adjust(S, 2, k) : 0);
-      for (PetscInt i = 0; i < S->xm; i++) dr[i] = dj + Adjust(S, 0, S->xs + i);
+      const RowCoef r = RowCoefficients(&S->G, S->s, j, k);
+      for (PetscInt i = S->xs; i < S->xs + S->xm; i++)
+        dr[i - S->xs] = r.ax * (S->G.C[0][i] + S->G.C[0][i + 1]) + S->G.W[0][i] * (r.ylo + r.yhi + r.zlo + r.zhi);
     }
   PetscCall(VecRestoreArrayWrite(d, &da));
   PetscFunctionReturn(0);
@@ -305,6 +637,8 @@ static PetscErrorCode StencilDestroy(void *ctx)
   PetscCall(VecDestroy(&S->xl));
   PetscCall(VecDestroy(&S->xg));
   PetscCall(VecScatterDestroy(&S->ghosts));
+  PetscCall(GeometryDestroy(&S->G));
+  PetscCall(PetscFree2(S->invd, S->row));
   PetscCall(DMDestroy(&S->da));
   PetscCall(PetscFree(S));
   PetscFunctionReturn(0);
@@ -314,7 +648,6 @@ PetscErrorCode SimPressureCreateStencil(SimMAC mac, DM da, Mat *A)
 {
   Stencil *S;
   PetscInt gxm, gym, gzm;
-  PetscReal h;
   PetscBool allwalls;
   MPI_Comm comm = PetscObjectComm((PetscObject)da);
 
@@ -329,13 +662,10 @@ PetscErrorCode SimPressureCreateStencil(SimMAC mac, DM da, Mat *A)
   PetscCall(DMDAGetGhostCorners(da, &S->gxs, &S->gys, &S->gzs, &gxm, &gym, &gzm));
   S->gx = gxm;
   S->gy = gym;
-  h = mac->h * (PetscReal)mac->n[0] / (PetscReal)S->M[0];
-  S->s = mac->dim == 2 ? 1.0 : h;
-  S->base = 2 * mac->dim * S->s;
-  for (PetscInt c = 0; c < 3; c++) {
-    S->lo[c] = c < mac->dim ? (mac->bc[2 * c] == SIM_MAC_OPEN ? S->s : -S->s) : 0;
-    S->hi[c] = c < mac->dim ? (mac->bc[2 * c + 1] == SIM_MAC_OPEN ? S->s : -S->s) : 0;
-  }
+  S->s = mac->dim == 2 ? 1.0 : mac->h;
+  PetscCall(GeometryCreate(mac, da, &S->G));
+  PetscCall(PetscMalloc2(S->xm, &S->invd, S->xm, &S->row));
+  S->invd_row.ax = -1; /* no row yet */
   PetscCallMPI(MPI_Comm_size(comm, &S->size));
   PetscCall(DMCreateLocalVector(da, &S->xl));
   PetscCall(VecSet(S->xl, 0));

@@ -6,7 +6,12 @@
 
 struct _n_SimProjection {
   SimMAC mac;         /* not owned */
-  DM dm;              /* a cell DMDA compatible with mac->da, owned by the KSP's hierarchy */
+  DM dm;              /* a cell DMDA compatible with mac->da: the KSP's DM for the assembled non-MG PCs */
+  PetscInt nda;       /* the multigrid hierarchy (pressure_mg.h), finest first */
+  DM da[16];
+  PetscReal level_cells; /* sum over the smoothed levels of their cells / the fine cells (bytes model) */
+  PetscBool warm;        /* -<prefix>warm_start: p on entry is the initial guess */
+  PetscReal div_norm;    /* |div_h u*|_2 of the last projection */
   KSP ksp;            /* CG + MG by default */
   PetscBool allwalls; /* singular operator with the constants as null space */
   PetscBool setup;    /* level defaults applied and KSPSetUp done */
@@ -35,9 +40,9 @@ static PetscErrorCode ComputeOperator_Projection(KSP ksp, Mat J, Mat A, void *ct
   PetscFunctionReturn(0);
 }
 
-/* After the options: PCMG with matrix-free levels (-<prefix>mg_operator matfree, the default) gets
- * its hierarchy and operators here; every other choice (assembled PCMG, GAMG, hypre, ICC, ...) gets
- * the assembled operator on the DM, through which PCMG also rediscretizes its levels. */
+/* After the options: PCMG (either variant) gets its hierarchy, operators and transfers here (the
+ * first L levels of the hierarchy when -<prefix>pc_mg_levels asks for L); every other choice (GAMG,
+ * hypre, ICC, ...) gets the assembled fine operator on the DM. */
 static PetscErrorCode ChooseOperators(SimProjection P, PetscInt kind)
 {
   PetscBool ismg;
@@ -47,11 +52,21 @@ static PetscErrorCode ChooseOperators(SimProjection P, PetscInt kind)
   PetscCall(KSPGetPC(P->ksp, &pc));
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCMG, &ismg));
   P->matfree = (PetscBool)(ismg && kind == 0);
-  if (P->matfree) {
+  if (ismg) {
     Mat A;
+    PetscInt levels;
+    PetscCall(PCMGGetLevels(pc, &levels));
+    PetscCheck(levels <= P->nda, PetscObjectComm((PetscObject)P->ksp), PETSC_ERR_ARG_OUTOFRANGE,
+               "the pressure grid allows at most %" PetscInt_FMT " multigrid levels (asked for %" PetscInt_FMT ")", P->nda, levels);
     PetscCall(PetscLogEventBegin(P->ev.factor, 0, 0, 0, 0));
-    PetscCall(SimPressureMGSetUp(pc, P->mac, &A));
+    PetscCall(SimPressureMGSetUp(pc, P->mac, P->da, P->matfree, &A));
     PetscCall(PetscLogEventEnd(P->ev.factor, 0, 0, 0, 0));
+    P->level_cells = 0;
+    for (PetscInt l = 0; l < levels - 1; l++) {
+      PetscInt M[3] = {1, 1, 1};
+      PetscCall(DMDAGetInfo(P->da[l], NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+      P->level_cells += (PetscReal)(M[0] * M[1] * M[2]) / (P->mac->n[0] * P->mac->n[1] * P->mac->n[2]);
+    }
     PetscCall(KSPSetOperators(P->ksp, A, A));
     PetscCall(MatDestroy(&A));
   } else {
@@ -65,7 +80,7 @@ PetscErrorCode SimProjectionCreate(SimMAC mac, const char prefix[], SimProjectio
 {
   SimProjection P;
   PC pc;
-  PetscInt levels = 1, m[3], kind = 0;
+  PetscInt kind = 0;
   static const char *const kinds[] = {"matfree", "assembled"};
 
   PetscFunctionBegin;
@@ -77,7 +92,6 @@ PetscErrorCode SimProjectionCreate(SimMAC mac, const char prefix[], SimProjectio
   PetscCall(SimMACAllWalls(mac, &P->allwalls));
   /* A private copy of the cell layout: the KSP's DMKSP and hierarchy live on it, not on mac->da. */
   PetscCall(DMDACreateCompatibleDMDA(mac->da, 1, &P->dm));
-  PetscCall(DMDASetInterpolationType(P->dm, DMDA_Q0));
   PetscCall(DMCreateGlobalVector(P->dm, &P->b));
 
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)mac->da), &P->ksp));
@@ -85,15 +99,15 @@ PetscErrorCode SimProjectionCreate(SimMAC mac, const char prefix[], SimProjectio
   PetscCall(KSPSetType(P->ksp, KSPCG));
   PetscCall(KSPSetNormType(P->ksp, KSP_NORM_UNPRECONDITIONED));
   PetscCall(KSPSetTolerances(P->ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 10000));
-  /* Levels: halve every axis while all stay even and the coarse grid keeps >= 4 cells per axis. */
-  for (PetscInt d = 0; d < 3; d++) m[d] = d < mac->dim ? mac->n[d] : 8; /* 8: a 2D grid never stops on z */
-  while (levels < 16 && m[0] % 2 == 0 && m[1] % 2 == 0 && m[2] % 2 == 0 && m[0] >= 8 && m[1] >= 8 && m[2] >= 8) {
-    levels++;
-    for (PetscInt d = 0; d < mac->dim; d++) m[d] /= 2;
-  }
+  P->warm = PETSC_TRUE;
+  PetscCall(PetscOptionsGetBool(NULL, prefix ? prefix : "sf_pressure_", "-warm_start", &P->warm, NULL));
+  /* the multigrid levels (any grid size: pressure_mg.h); the options may ask for fewer */
+  PetscCall(PetscLogEventBegin(P->ev.factor, 0, 0, 0, 0));
+  PetscCall(SimPressureHierarchy(mac, 16, &P->nda, P->da));
+  PetscCall(PetscLogEventEnd(P->ev.factor, 0, 0, 0, 0));
   PetscCall(KSPGetPC(P->ksp, &pc));
   PetscCall(PCSetType(pc, PCMG));
-  PetscCall(PCMGSetLevels(pc, levels, NULL));
+  PetscCall(PCMGSetLevels(pc, P->nda, NULL));
   PetscCall(KSPSetFromOptions(P->ksp));
   PetscCall(ChooseOperators(P, kind));
   *proj = P;
@@ -101,9 +115,8 @@ PetscErrorCode SimProjectionCreate(SimMAC mac, const char prefix[], SimProjectio
 }
 
 /* Once, before the first solve, defaults for the PCMG levels: SSOR smoothing for the assembled
- * variant (the matrix-free one got its red-black smoothers at creation), and for both a
- * pseudo-inverse for the singular all-wall coarse problem (LU would meet a zero pivot). The level
- * options are read after this, so -<prefix>mg_levels_* and -<prefix>mg_coarse_* still win. */
+ * variant (the matrix-free one got its red-black smoothers at creation). The level options are read
+ * after this, so -<prefix>mg_levels_* and -<prefix>mg_coarse_* still win. */
 static PetscErrorCode SetUp_Projection(SimProjection proj)
 {
   PC pc;
@@ -128,19 +141,6 @@ static PetscErrorCode SetUp_Projection(SimProjection proj)
       PetscCall(KSPSetTolerances(sksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 1));
       PetscCall(KSPGetPC(sksp, &spc));
       PetscCall(PCSetType(spc, PCSOR));
-    }
-    if (proj->allwalls) {
-      KSP cksp;
-      PC cpc;
-      PetscInt ncoarse = 1;
-      /* The coarse grid is the fine one halved levels-1 times; it stays large when n has few
-       * factors of 2, and a dense pseudo-inverse would then cost O(ncoarse^3): use one
-       * (linear, symmetric) GAMG V-cycle as the coarse solve instead. */
-      for (PetscInt d = 0; d < proj->mac->dim; d++) ncoarse *= proj->mac->n[d] >> (levels - 1);
-      PetscCall(PCMGGetCoarseSolve(pc, &cksp));
-      PetscCall(KSPGetPC(cksp, &cpc));
-      PetscCall(PCSetType(cpc, ncoarse <= 4096 ? PCSVD : PCGAMG));
-      if (ncoarse > 4096) PetscCall(PetscInfo(pc, "coarse grid of %" PetscInt_FMT " cells: GAMG coarse solve\n", ncoarse));
     }
   }
   PetscCall(PetscLogEventBegin(proj->ev.factor, 0, 0, 0, 0));
@@ -262,6 +262,7 @@ PetscErrorCode SimProjectionApply(SimProjection proj, PetscReal dt, PetscReal rh
   SimMAC mac = proj->mac;
   Vec pw = p;
   PetscReal vol = PetscPowRealInt(mac->h, mac->dim);
+  PetscBool warm = (PetscBool)(p && proj->warm);
 
   PetscFunctionBegin;
   PetscCheck(dt > 0, PetscObjectComm((PetscObject)proj->ksp), PETSC_ERR_ARG_OUTOFRANGE,
@@ -271,10 +272,19 @@ PetscErrorCode SimProjectionApply(SimProjection proj, PetscReal dt, PetscReal rh
   if (!pw) PetscCall(DMGetGlobalVector(mac->da, &pw));
   /* lap_h p = (rho/dt) div_h u*  <=>  A p = -h^d (rho/dt) div_h u* (A = -h^d lap_h). */
   PetscCall(SimMACDivergence(mac, u, proj->b));
+  PetscCall(VecNorm(proj->b, NORM_2, &proj->div_norm));
   PetscCall(VecScale(proj->b, -vol * rho / dt));
+  PetscCall(KSPSetInitialGuessNonzero(proj->ksp, warm)); /* warm start: p on entry */
   PetscCall(Solve_Projection(proj, pw));
   PetscCall(SubtractGradient_Projection(mac, dt / rho, pw, u));
   if (!p) PetscCall(DMRestoreGlobalVector(mac->da, &pw));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimProjectionGetDivergenceNorm(SimProjection proj, PetscReal *norm)
+{
+  PetscFunctionBegin;
+  *norm = proj->div_norm;
   PetscFunctionReturn(0);
 }
 
@@ -295,14 +305,15 @@ PetscErrorCode SimProjectionGetIterations(SimProjection proj, PetscInt *its)
  *     (copy in 16, four half-sweeps 96, copy back 16) = 128; residual r = b - A x (copy in 16, read
  *     x and b, write r: 24) = 40; restriction (Q0 transpose product: value 8, column 4, row pointer
  *     4, x 8) = 24; interpolate-add (value, column, row pointer 16, read and write x 16) = 32  = 328.
- * A level l below the finest has 2^-d as many cells. */
+ * The smoothed levels' cells are counted from the hierarchy (a level halved along every axis has
+ * 2^-d as many cells as the one above; a ragged or semi-coarsened one slightly more). */
 static const PetscReal bytes_cg = 168, bytes_level = 328;
 
 PetscErrorCode SimProjectionBytesPerIteration(SimProjection proj, PetscReal *bytes)
 {
   PC pc;
   PetscInt levels, its = 0;
-  PetscReal cells = 1, level_cells = 0, f = 1;
+  PetscReal cells = 1;
   KSP smoother;
 
   PetscFunctionBegin;
@@ -316,8 +327,7 @@ PetscErrorCode SimProjectionBytesPerIteration(SimProjection proj, PetscReal *byt
     if (its != 2) PetscFunctionReturn(0); /* the model counts the default V(2,2) */
   }
   for (PetscInt d = 0; d < proj->mac->dim; d++) cells *= proj->mac->n[d];
-  for (PetscInt l = levels - 1; l >= 1; l--, f /= (1 << proj->mac->dim)) level_cells += f;
-  *bytes = cells * (bytes_cg + bytes_level * level_cells);
+  *bytes = cells * (bytes_cg + bytes_level * proj->level_cells);
   PetscFunctionReturn(0);
 }
 
@@ -333,6 +343,7 @@ PetscErrorCode SimProjectionDestroy(SimProjection *proj)
   PetscFunctionBegin;
   if (!proj || !*proj) PetscFunctionReturn(0);
   PetscCall(KSPDestroy(&(*proj)->ksp));
+  for (PetscInt l = 0; l < (*proj)->nda; l++) PetscCall(DMDestroy(&(*proj)->da[l]));
   PetscCall(VecDestroy(&(*proj)->b));
   PetscCall(DMDestroy(&(*proj)->dm));
   PetscCall(PetscFree(*proj));

@@ -31,6 +31,7 @@ typedef struct {
   Vec u, unew; /* face velocity [m/s] (global, dav) */
   Vec ul;      /* ghosted local face velocity (the advecting field) */
   Vec p;       /* pressure [Pa] (global, mac->da) */
+  PetscReal p_dt; /* the step p belongs to (0: unknown); p is the next projection's initial guess */
   Vec s, snew; /* smoke density and temperature (global, dac); NULL without smoke */
   Vec sl;      /* ghosted local scalars */
   PetscBool smoke;
@@ -50,6 +51,10 @@ typedef struct {
 
   /* vorticity confinement scratch over the owned cells and two rings around them (smoke.c) */
   PetscReal *omega, *conf;
+
+  /* the energy sums of the current u (diagnostics.c), valid until u changes (SFStateChanged) */
+  PetscBool ke_valid;
+  PetscReal ke_sums[4];
 
   /* figures of the last step */
   PetscReal div_l2, div_max, div_before, cfl, pressure_ms;
@@ -135,6 +140,11 @@ PetscErrorCode SFViscositySolve(SF *sf, PetscReal t, PetscReal dt);
 /* diagnostics.c: kinetic energy rho/2 sum u^2 h^d [J, or J/m in 2D], momentum, CFL, divergence
  * norms, velocity RMS error against an exact u(x, t). */
 PetscErrorCode SFKineticEnergy(SF *sf, Vec u, PetscReal *ke, PetscReal momentum[3]);
+/* Marks the state's velocity as changed (the cached energy sums are stale). */
+static inline void SFStateChanged(SF *sf)
+{
+  sf->ke_valid = PETSC_FALSE;
+}
 PetscErrorCode SFExactKineticEnergy(SF *sf, PetscReal t, PetscReal *ke);
 PetscErrorCode SFVelocityError(SF *sf, PetscReal t, PetscReal *rms);
 PetscErrorCode SFDivergenceNorms(SF *sf, Vec u, PetscReal *rms, PetscReal *max, PetscReal *l2);
@@ -142,6 +152,7 @@ PetscErrorCode SFMaxVelocity(SF *sf, Vec u, PetscReal *umax);
 
 /* output.c: the VTK ImageData frame and the PNG of a density (or speed) slice; collective. */
 PetscErrorCode SFWriteFrame(SF *sf, const char *path);
+PetscErrorCode SFWriteXDMF(SF *sf, const char *path); /* the same fields as XDMF + HDF5, every rank its cells */
 /* Last-good stash and checkpoint of the fields (checkpoint.c): the solver's stash, save and load ops. */
 PetscErrorCode SFStash(SimSolver s, PetscBool restore);
 PetscErrorCode SFSave(SimSolver s, PetscViewer viewer);

@@ -66,3 +66,7 @@ endif()
 
 # The particles problem type on 2 ranks: ownership by cell, migration, checkpoint.
 pbsim_mpi_unit_test(mpi.test_particles_2ranks test_particles)
+# The neighbour search across 2 ranks: own particles + ghosts of width r find the brute-force sets.
+pbsim_mpi_unit_test(mpi.test_neighbors_2ranks test_neighbors)
+# SPH: the pair forces' antisymmetry across the rank boundary, the tank at rest split over 2 ranks.
+pbsim_mpi_unit_test(mpi.test_sph_2ranks test_sph)

@@ -518,7 +518,7 @@ START_TEST(bad_input_fails_the_step_naming_the_particle)
   /* thrown at the wall at 30 m/s in one substep of 0.02 s: it leaves the grid */
   CHECK_PETSC(StepOnce(&b, "-mpm_substeps 1 -mpm_cfl 1e3", 0.02, &out, reason, sizeof(reason)));
   ck_assert_int_eq(out, SIM_STEP_FAILED);
-  ck_assert_msg(strstr(reason, "left the grid's interior") && strstr(reason, "material 'block'") && strstr(reason, "-wall_thickness"), "%s", reason);
+  ck_assert_msg(strstr(reason, "left the grid in substep 1") && strstr(reason, "material 'block'") && strstr(reason, "-wall_thickness"), "%s", reason);
   /* squeezed along x: v_x = -100 (x - c), so F_xx = 1 - 100 dt turns over in a substep of 0.02 s */
   b.v0[0] = 0;
   b.squeeze = 100;
@@ -537,6 +537,81 @@ START_TEST(bad_input_fails_the_step_naming_the_particle)
 }
 END_TEST
 
+/* ---- MPI: a scene on every rank of PETSC_COMM_WORLD against the same scene on each rank alone ---- */
+
+/* Runs `steps` steps of the scene and returns its energy report and (on comm) the number of particles
+ * now on a rank that did not hold them at the start. */
+static PetscErrorCode RunScene(MPI_Comm comm, const char *scene, const char *opts, PetscInt steps, PetscReal dt, SimEnergyReport *rep, PetscInt *crossed)
+{
+  TestSim t;
+  DM sw;
+  PetscInt n0, n;
+  PetscReal *id, *start;
+  SimStepOutcome out;
+
+  PetscFunctionBeginUser;
+  PetscCall(TestSimCreateOnComm(comm, scene, "mpm", opts, &t));
+  PetscCall(SimSolverSetUp(t.solver));
+  PetscCall(SimParticlesGetSwarm(t.problem, &sw));
+  PetscCall(DMSwarmGetLocalSize(sw, &n0));
+  PetscCall(PetscMalloc1(n0 + 1, &start));
+  PetscCall(DMSwarmGetField(sw, SIM_PARTICLES_ID, NULL, NULL, (void **)&id));
+  PetscCall(PetscArraycpy(start, id, n0));
+  PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_ID, NULL, NULL, (void **)&id));
+  PetscCall(PetscSortReal(n0, start));
+  for (PetscInt k = 0; k < steps; k++) {
+    PetscCall(SimSolverStep(t.solver, dt, &out));
+    PetscCheck(out == SIM_STEP_OK, comm, PETSC_ERR_PLIB, "step %" PetscInt_FMT " of %s failed", k, scene);
+  }
+  PetscCall(SimSolverEnergy(t.solver, rep));
+  PetscCall(SimParticlesGetSwarm(t.problem, &sw));
+  PetscCall(DMSwarmGetLocalSize(sw, &n));
+  PetscCall(DMSwarmGetField(sw, SIM_PARTICLES_ID, NULL, NULL, (void **)&id));
+  *crossed = 0;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt loc;
+    PetscCall(PetscFindReal(id[i], n0, start, 0.5, &loc)); /* ids are whole numbers */
+    if (loc < 0) (*crossed)++;
+  }
+  PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_ID, NULL, NULL, (void **)&id));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, crossed, 1, MPIU_INT, MPI_SUM, comm));
+  PetscCall(PetscFree(start));
+  PetscCall(TestSimDestroy(&t));
+  PetscFunctionReturn(0);
+}
+
+/* 100 substeps of jelly_blocks (the blocks straddle the ranks' boundary x = 0.5) and of a low sand
+ * column whose face starts at the boundary (under 10 g, so that its face crosses it within 100
+ * substeps): total momentum and energy equal to 1e-10 relative, and particles changed rank. */
+START_TEST(ranks_match_one_rank)
+{
+  const char *scene[2] = {"jelly_blocks", "sand_column"};
+  const char *opts[2] = {"-mpm_substeps 10 -mpm_cfl 10", "-sand_column_aspect 0.4 -mpm_substeps 10 -gravity 0,-100,0"};
+  const PetscReal dt[2] = {1e-3, 1.6e-3};
+  PetscMPIInt size;
+
+  CHECK_PETSC(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  for (int k = 0; k < 2; k++) {
+    SimEnergyReport a, b;
+    PetscInt ca, cb;
+    PetscReal scale;
+    CHECK_PETSC(RunScene(PETSC_COMM_WORLD, scene[k], opts[k], 10, dt[k], &a, &ca));
+    CHECK_PETSC(RunScene(PETSC_COMM_SELF, scene[k], opts[k], 10, dt[k], &b, &cb));
+    ck_assert_int_eq(cb, 0);
+    if (size > 1) ck_assert_msg(ca > 0, "%s: no particle changed rank", scene[k]);
+    scale = PetscAbsReal(b.total) + PetscAbsReal(b.kinetic);
+    ck_assert_msg(PetscAbsReal(a.total - b.total) <= 1e-10 * scale && PetscAbsReal(a.kinetic - b.kinetic) <= 1e-10 * scale, "%s: energy %.17g (kinetic %.17g) on %d ranks, %.17g (%.17g) on one",
+                  scene[k], a.total, a.kinetic, (int)size, b.total, b.kinetic);
+    scale = PetscAbsReal(b.momentum[0]) + PetscAbsReal(b.momentum[1]) + PetscAbsReal(b.momentum[2]);
+    for (int d = 0; d < 3; d++)
+      ck_assert_msg(PetscAbsReal(a.momentum[d] - b.momentum[d]) <= 1e-10 * scale, "%s: momentum %d %.17g on %d ranks, %.17g on one", scene[k], d, a.momentum[d], (int)size,
+                    b.momentum[d]);
+    if (size > 1) CHECK_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " particles changed rank; energy differs by %.3g relative\n", scene[k], ca,
+                                          (double)(PetscAbsReal(a.total - b.total) / PetscAbsReal(b.total))));
+  }
+}
+END_TEST
+
 Suite *test_suite(void)
 {
   Suite *s = suite_create("mpm");
@@ -551,6 +626,7 @@ Suite *test_suite(void)
   tcase_add_test(tc, sand_returns_onto_the_drucker_prager_cone);
   tcase_add_test(tc, fluid_keeps_only_the_volume);
   tcase_add_test(tc, bad_input_fails_the_step_naming_the_particle);
+  tcase_add_test(tc, ranks_match_one_rank);
   suite_add_tcase(s, tc);
   return s;
 }

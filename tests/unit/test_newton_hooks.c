@@ -12,6 +12,9 @@ typedef struct {
   PetscReal k, d;
   PetscBool bound; /* provide the step bound */
   PetscInt infeasible_evals;
+  PetscInt lag_calls[4]; /* lag calls with k = 0, 1, 2, more */
+  PetscBool lag_grad_ok; /* k = 0 came with a gradient, the later ones without */
+  PetscReal lag_y;       /* the height the first lag call saw */
 } Floor;
 
 static PetscErrorCode Value_Floor(SimEnergy t, const PetscReal *x, const PetscReal *v, PetscReal *E)
@@ -72,6 +75,30 @@ static PetscErrorCode MaxStep_Floor(SimEnergy t, const PetscReal *x, const Petsc
   PetscFunctionReturn(0);
 }
 
+/* Lags nothing but asks for exactly one more minimization after the first (k = 1). */
+static PetscErrorCode Lag_Floor(SimEnergy t, const PetscReal *x, const PetscReal *grad, PetscReal beta, PetscInt k, PetscBool *again)
+{
+  Floor *f = (Floor *)t->data;
+
+  PetscFunctionBeginUser;
+  f->lag_calls[PetscMin(k, 3)]++;
+  if (k == 0) f->lag_grad_ok = (PetscBool)(grad != NULL && beta > 0), f->lag_y = x[1];
+  else if (grad) f->lag_grad_ok = PETSC_FALSE;
+  if (k == 1) *again = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Admissible_Floor(SimEnergy t, const PetscReal *x, char *why, size_t len)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < 4; i++)
+    if (x[3 * i + 1] <= 0) {
+      PetscCall(PetscSNPrintf(why, len, "vertex %" PetscInt_FMT " is under the floor", i));
+      break;
+    }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Destroy_Toy(SimEnergy t)
 {
   PetscFunctionBeginUser;
@@ -81,14 +108,16 @@ static PetscErrorCode Destroy_Toy(SimEnergy t)
 
 /* Four free unit masses at height 0.05 m falling at 3 m/s onto the barrier; one implicit Euler step
  * of 0.1 s, whose inertial guess y = x + h v lies 25 cm below the floor. */
-static PetscErrorCode FloorStep(PetscBool bound, PetscInt *infeasible, PetscReal *ymin, SimStepStats *st)
+static PetscErrorCode FloorStep(PetscBool bound, PetscBool guess_y, Floor *out, PetscReal *ymin, SimStepStats *st)
 {
   static const SimEnergyOps ops = {.value = Value_Floor,
                                    .gradient = Gradient_Floor,
                                    .hessian = Hessian_Floor,
                                    .pattern = Pattern_Floor,
                                    .destroy = Destroy_Toy,
-                                   .max_step = MaxStep_Floor};
+                                   .max_step = MaxStep_Floor,
+                                   .lag = Lag_Floor,
+                                   .admissible = Admissible_Floor};
   const PetscReal xyz[12] = {0, 0.05, 0, 1, 0.05, 0, 0, 0.05, 1, 1, 0.05, 1}, h = 0.1;
   PetscReal y[12], X[12];
   SimModel m;
@@ -112,13 +141,26 @@ static PetscErrorCode FloorStep(PetscBool bound, PetscInt *infeasible, PetscReal
   PetscCall(SimNewtonCreate(m, "hooks_", &nt));
   PetscCall(SimNewtonSetFromOptions(nt));
   PetscCall(VecDuplicate(m->x, &x));
-  PetscCall(VecCopy(m->x, x)); /* a feasible guess: the current state */
+  if (guess_y) { /* the inertial guess, under the floor: the step bound filters it */
+    PetscCall(VecGetArrayWrite(x, (PetscScalar **)&a));
+    PetscCall(PetscArraycpy((PetscScalar *)a, y, 12));
+    PetscCall(VecRestoreArrayWrite(x, (PetscScalar **)&a));
+  } else PetscCall(VecCopy(m->x, x)); /* a feasible guess: the current state */
   PetscCall(SimNewtonMinimize(nt, h, y, X, X, x, st));
   PetscCall(VecGetArrayRead(x, &a));
   *ymin = PETSC_MAX_REAL;
   for (PetscInt i = 0; i < 4; i++) *ymin = PetscMin(*ymin, a[3 * i + 1]);
   PetscCall(VecRestoreArrayRead(x, &a));
-  *infeasible = f->infeasible_evals;
+  {
+    char why[128];
+    PetscCall(VecGetArrayRead(x, &a));
+    PetscCall(SimModelAdmissible(m, a, why, sizeof(why)));
+    PetscCall(VecRestoreArrayRead(x, &a));
+    PetscCheck(!why[0], PETSC_COMM_SELF, PETSC_ERR_PLIB, "the minimizer is not admissible: %s", why);
+    PetscCall(SimModelAdmissible(m, y, why, sizeof(why)));
+    PetscCheck(why[0] && strstr(why, "floor: vertex 0 is under the floor"), PETSC_COMM_SELF, PETSC_ERR_PLIB, "y: '%s'", why);
+  }
+  *out = *f;
   PetscCall(VecDestroy(&x));
   PetscCall(SimNewtonDestroy(&nt));
   PetscCall(SimModelDestroy(&m));
@@ -127,18 +169,32 @@ static PetscErrorCode FloorStep(PetscBool bound, PetscInt *infeasible, PetscReal
 
 START_TEST(step_bound_keeps_every_trial_admissible)
 {
+  Floor f_bound, f_free, f_guess;
   PetscInt bad_bound, bad_free;
-  PetscReal ymin_bound, ymin_free;
-  SimStepStats st_bound, st_free;
+  PetscReal ymin_bound, ymin_free, ymin_guess;
+  SimStepStats st_bound, st_free, st_guess;
 
-  CHECK_PETSC(FloorStep(PETSC_TRUE, &bad_bound, &ymin_bound, &st_bound));
-  CHECK_PETSC(FloorStep(PETSC_FALSE, &bad_free, &ymin_free, &st_free));
+  CHECK_PETSC(FloorStep(PETSC_TRUE, PETSC_FALSE, &f_bound, &ymin_bound, &st_bound));
+  CHECK_PETSC(FloorStep(PETSC_FALSE, PETSC_FALSE, &f_free, &ymin_free, &st_free));
+  bad_bound = f_bound.infeasible_evals, bad_free = f_free.infeasible_evals;
   ck_assert_msg(st_bound.outcome == SIM_STEP_OK && st_free.outcome == SIM_STEP_OK, "outcomes %d %d", (int)st_bound.outcome, (int)st_free.outcome);
   /* the same minimizer either way, above the floor */
   ck_assert_msg(ymin_bound > 0 && PetscAbsReal(ymin_bound - ymin_free) < 1e-8, "minimizers %g and %g", ymin_bound, ymin_free);
   /* without the bound the line search tries points under the floor; with it, never */
   ck_assert_msg(bad_free > 0, "the unbounded search should have evaluated infeasible points");
   ck_assert_int_eq(bad_bound, 0);
+  /* the lag op: k = 0 once at the state with the gradient, then k = 1 (asks again) and k = 2 */
+  ck_assert_msg(f_bound.lag_calls[0] == 1 && f_bound.lag_calls[1] == 1 && f_bound.lag_calls[2] == 1 && f_bound.lag_calls[3] == 0,
+                "lag calls %d %d %d %d", (int)f_bound.lag_calls[0], (int)f_bound.lag_calls[1], (int)f_bound.lag_calls[2],
+                (int)f_bound.lag_calls[3]);
+  ck_assert_msg(f_bound.lag_grad_ok && f_bound.lag_y == 0.05, "lag k = 0 at y = %g", f_bound.lag_y);
+
+  /* The inertial guess itself (25 cm under the floor): the minimizer cuts the path from the state to it
+   * where the bound says, so not even the guess is evaluated infeasible, and it reaches the same minimizer. */
+  CHECK_PETSC(FloorStep(PETSC_TRUE, PETSC_TRUE, &f_guess, &ymin_guess, &st_guess));
+  ck_assert_msg(st_guess.outcome == SIM_STEP_OK && f_guess.infeasible_evals == 0, "outcome %d, %d infeasible evaluations",
+                (int)st_guess.outcome, (int)f_guess.infeasible_evals);
+  ck_assert_msg(PetscAbsReal(ymin_guess - ymin_bound) < 1e-8, "minimizers %g and %g", ymin_guess, ymin_bound);
 }
 END_TEST
 

@@ -326,7 +326,7 @@ START_TEST(scene_description_reaches_solvers)
   PetscReal *x, *id;
   PetscInt n;
 
-  CHECK_PETSC(TestSetOptions("-walls slip,sticky,separate,slip"));
+  CHECK_PETSC(TestSetOptions("-walls slip,sticky,separate:0.5,slip"));
   CHECK_PETSC(TestRegistryCreate(&reg));
   CHECK_PETSC(SimProblemCreate(reg, "particles", "block", PETSC_COMM_WORLD, &p));
   CHECK_PETSC(SimParticlesSetDomain(p, 2, (PetscReal[3]){0, 0, 0}, (PetscReal[3]){1, 1, 0}, 8));
@@ -360,7 +360,8 @@ START_TEST(scene_description_reaches_solvers)
   ck_assert_int_eq(in.walls.bc[2], SIM_PARTICLES_SEPARATE);
   ck_assert_int_eq(in.walls.bc[3], SIM_PARTICLES_SLIP);
   ck_assert_double_eq(in.walls.thickness, 0.25);
-  ck_assert_double_eq(in.walls.friction, 0.3);
+  ck_assert_double_eq(in.walls.friction[0], 0.3); /* the scene's */
+  ck_assert_double_eq(in.walls.friction[2], 0.5); /* the option's for the floor */
   ck_assert_int_eq(in.ncolliders, 1);
   ck_assert_double_eq_tol(in.colliders[0].b[1], 0.6, 1e-15);
   ck_assert_double_eq_tol(in.colliders[0].b[2], 0.8, 1e-15);

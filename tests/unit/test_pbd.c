@@ -2,6 +2,7 @@
  * weights, momentum, a valid colouring, XPBD's convergence to implicit Euler (one step with many
  * iterations; many substeps of one iteration), the static sag's independence of iterations and dt
  * under XPBD (and its dependence under PBD), and the refusal of bad options and terms. */
+#include <stdlib.h>
 #include <string.h>
 #include "testing.h"
 #include "framework/newton/newton.h"
@@ -104,6 +105,7 @@ START_TEST(colouring_valid)
   CheckColouring("cloth", "-cloth_n 7");
   CheckColouring("cloth", "-cloth_n 6 -cloth_model fem");
   CheckColouring("beam", "-beam_n 5 -beam_nw 2 -beam_material arap");
+  CheckColouring("beam", "-beam_n 5 -beam_nw 2 -beam_material arap -beam_tets_per_cell 5");
 }
 END_TEST
 
@@ -351,6 +353,72 @@ START_TEST(sag_independent_of_iterations_and_dt)
 }
 END_TEST
 
+/* ---- the PositionBasedDynamics library's bar ---- */
+
+static int CompareFace(const void *a, const void *b)
+{
+  const PetscInt *f = (const PetscInt *)a, *g = (const PetscInt *)b;
+  for (int k = 0; k < 3; k++)
+    if (f[k] != g[k]) return f[k] < g[k] ? -1 : 1;
+  return 0;
+}
+
+/* -beam_tets_per_cell 5 on 29 x 4 x 4 cells is the library's bar: 750 vertices, 2,320 tets (the
+ * XPBD constraint count), all positive, filling the box exactly, and conforming: every interior
+ * face is shared by two tets, so the boundary has 2 triangles per boundary square (992). */
+START_TEST(bar_five_tets)
+{
+  TestSim t;
+  const char *name;
+  PetscInt ncolor, nvert, nc, *faces, nface = 0, nbound = 0;
+  const PetscInt *off, *order, *tet;
+  const PetscReal *x;
+  PetscReal vol = 0, vmin = PETSC_MAX_REAL;
+
+  CHECK_PETSC(TestSimCreate("beam", "xpbd", "-beam_n 29 -beam_nw 4 -beam_tets_per_cell 5 -beam_material arap -beam_length 1 -beam_width 0.2", &t));
+  CHECK_PETSC(SimSolverSetUp(t.solver));
+  CHECK_PETSC(SimPBDGetColouring(t.solver, 0, &name, &ncolor, &off, &order, &nvert, &tet));
+  nc = off[ncolor];
+  ck_assert_msg(t.model->nv == 750 && nvert == 4 && nc == 2320, "bar: %d vertices, term %s of %d constraints on %d vertices; the library's: 750, 2320 tets",
+                (int)t.model->nv, name, (int)nc, (int)nvert);
+  CHECK_PETSC(VecGetArrayRead(t.model->x, &x));
+  CHECK_PETSC(PetscMalloc1(3 * 4 * nc, &faces));
+  for (PetscInt c = 0; c < nc; c++) {
+    const PetscInt *v = tet + 4 * c;
+    PetscReal e[3][3], V;
+    for (int a = 0; a < 3; a++)
+      for (int k = 0; k < 3; k++) e[a][k] = x[3 * v[a + 1] + k] - x[3 * v[0] + k];
+    V = (e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) - e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) +
+         e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0])) / 6;
+    vol += V, vmin = PetscMin(vmin, V);
+    for (int f = 0; f < 4; f++) {
+      PetscInt *g = faces + 3 * nface++, m = 0;
+      for (int a = 0; a < 4; a++)
+        if (a != f) g[m++] = v[a];
+      for (int i = 0; i < 3; i++)
+        for (int j = i + 1; j < 3; j++)
+          if (g[j] < g[i]) {
+            PetscInt sw = g[i];
+            g[i] = g[j], g[j] = sw;
+          }
+    }
+  }
+  CHECK_PETSC(VecRestoreArrayRead(t.model->x, &x));
+  qsort(faces, nface, 3 * sizeof(PetscInt), CompareFace);
+  for (PetscInt f = 0; f < nface;) {
+    PetscInt m = 1;
+    while (f + m < nface && !CompareFace(faces + 3 * f, faces + 3 * (f + m))) m++;
+    ck_assert_msg(m <= 2, "a face is shared by %d tets", (int)m);
+    if (m == 1) nbound++;
+    f += m;
+  }
+  ck_assert_msg(vmin > 0 && PetscAbsReal(vol - 0.04) < 1e-12, "tets: smallest volume %g, total %g (the box: 0.04 m^3)", (double)vmin, (double)vol);
+  ck_assert_msg(nbound == 992, "%d boundary triangles; a conforming split has 2 per boundary square (992)", (int)nbound);
+  CHECK_PETSC(PetscFree(faces));
+  CHECK_PETSC(TestSimDestroy(&t));
+}
+END_TEST
+
 /* ---- bad input ---- */
 
 static PetscErrorCode ExpectError(const char *solver, const char *opts, int what, PetscErrorCode *ierr, TestErrorCapture *cap)
@@ -407,6 +475,7 @@ Suite *test_suite(void)
   tcase_add_test(tc, converges_to_newton);
   tcase_add_test(tc, substeps_converge_to_implicit_euler);
   tcase_add_test(tc, sag_independent_of_iterations_and_dt);
+  tcase_add_test(tc, bar_five_tets);
   tcase_add_test(tc, bad_input);
   suite_add_tcase(s, tc);
   return s;

@@ -3,8 +3,11 @@
 # Nonlinear residual per iteration in one step (log scale)
 reset
 set datafile separator ','
-set grid
-set key outside right top
+set grid lc rgb '#d0d0d0'
+set autoscale fix
+set offsets graph 0.02, graph 0.02, graph 0.04, graph 0.04
+set pointsize 1.
+set key outside right top samplen 3
 set logscale y
 set format y '%.0e'
 set xlabel 'Newton iteration'
@@ -12,20 +15,26 @@ set ylabel 'residual (step 5)'
 
 set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
 set output 'mesh_sweep_residual.png'
-plot 'mesh_sweep.csv' using (strcol(1) eq "n10" && $2 == 5 ? $3 : 1/0):4 with linespoints lw 2 lc rgb '#1f77b4' dashtype 1 title "n10", \
-  'mesh_sweep.csv' using (strcol(1) eq "n20" && $2 == 5 ? $3 : 1/0):4 with linespoints lw 2 lc rgb '#ff7f0e' dashtype 1 title "n20", \
-  'mesh_sweep.csv' using (strcol(1) eq "n40" && $2 == 5 ? $3 : 1/0):4 with linespoints lw 2 lc rgb '#2ca02c' dashtype 1 title "n40", \
-  'mesh_sweep.csv' using (strcol(1) eq "n80" && $2 == 5 ? $3 : 1/0):4 with linespoints lw 2 lc rgb '#d62728' dashtype 1 title "n80"
+plot 'mesh_sweep.csv' using (strcol(1) eq "n10" && $2 == 5 ? $3 : 1/0):4 with linespoints lw 2 lc rgb '#000000' dashtype 1 pt 7 title "n10", \
+  'mesh_sweep.csv' using (strcol(1) eq "n20" && $2 == 5 ? $3 : 1/0):4 with linespoints lw 2 lc rgb '#E69F00' dashtype 2 pt 5 title "n20", \
+  'mesh_sweep.csv' using (strcol(1) eq "n40" && $2 == 5 ? $3 : 1/0):4 with linespoints lw 2 lc rgb '#0072B2' dashtype 4 pt 9 title "n40", \
+  'mesh_sweep.csv' using (strcol(1) eq "n80" && $2 == 5 ? $3 : 1/0):4 with linespoints lw 2 lc rgb '#009E73' dashtype 5 pt 11 title "n80"
 set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
 set output 'mesh_sweep_residual.svg'
+replot
+set terminal pdfcairo size 6.4in,4in noenhanced font 'Sans,10'
+set output 'mesh_sweep_residual.pdf'
 replot
 unset output
 
 # Relative gap of the objective per iteration in one step (log scale)
 reset
 set datafile separator ','
-set grid
-set key outside right top
+set grid lc rgb '#d0d0d0'
+set autoscale fix
+set offsets graph 0.02, graph 0.02, graph 0.04, graph 0.04
+set pointsize 1.
+set key outside right top samplen 3
 set logscale y
 set format y '%.0e'
 set xlabel 'iteration'
@@ -33,20 +42,26 @@ set ylabel '(Phi_k - Phi*) / |Phi_0 - Phi*| (step 5)'
 
 set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
 set output 'mesh_sweep_gap.png'
-plot 'mesh_sweep.csv' using (strcol(1) eq "n10" && $2 == 5 && $7 > 0 ? $3 : 1/0):7 with linespoints lw 2 lc rgb '#1f77b4' dashtype 1 title "n10", \
-  'mesh_sweep.csv' using (strcol(1) eq "n20" && $2 == 5 && $7 > 0 ? $3 : 1/0):7 with linespoints lw 2 lc rgb '#ff7f0e' dashtype 1 title "n20", \
-  'mesh_sweep.csv' using (strcol(1) eq "n40" && $2 == 5 && $7 > 0 ? $3 : 1/0):7 with linespoints lw 2 lc rgb '#2ca02c' dashtype 1 title "n40", \
-  'mesh_sweep.csv' using (strcol(1) eq "n80" && $2 == 5 && $7 > 0 ? $3 : 1/0):7 with linespoints lw 2 lc rgb '#d62728' dashtype 1 title "n80"
+plot 'mesh_sweep.csv' using (strcol(1) eq "n10" && $2 == 5 && $7 > 0 ? $3 : 1/0):7 with linespoints lw 2 lc rgb '#000000' dashtype 1 pt 7 title "n10", \
+  'mesh_sweep.csv' using (strcol(1) eq "n20" && $2 == 5 && $7 > 0 ? $3 : 1/0):7 with linespoints lw 2 lc rgb '#E69F00' dashtype 2 pt 5 title "n20", \
+  'mesh_sweep.csv' using (strcol(1) eq "n40" && $2 == 5 && $7 > 0 ? $3 : 1/0):7 with linespoints lw 2 lc rgb '#0072B2' dashtype 4 pt 9 title "n40", \
+  'mesh_sweep.csv' using (strcol(1) eq "n80" && $2 == 5 && $7 > 0 ? $3 : 1/0):7 with linespoints lw 2 lc rgb '#009E73' dashtype 5 pt 11 title "n80"
 set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
 set output 'mesh_sweep_gap.svg'
+replot
+set terminal pdfcairo size 6.4in,4in noenhanced font 'Sans,10'
+set output 'mesh_sweep_gap.pdf'
 replot
 unset output
 
 # Relative gap of the objective vs wall time in one step (log scale)
 reset
 set datafile separator ','
-set grid
-set key outside right top
+set grid lc rgb '#d0d0d0'
+set autoscale fix
+set offsets graph 0.02, graph 0.02, graph 0.04, graph 0.04
+set pointsize 1.
+set key outside right top samplen 3
 set logscale y
 set format y '%.0e'
 set xlabel 'wall time in the step (ms)'
@@ -54,57 +69,74 @@ set ylabel '(Phi_k - Phi*) / |Phi_0 - Phi*| (step 5)'
 
 set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
 set output 'mesh_sweep_gap_time.png'
-plot 'mesh_sweep_gap_timing.csv' using (strcol(1) eq "n10" && $2 == 5 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#1f77b4' dashtype 1 title "n10", \
-  'mesh_sweep_gap_timing.csv' using (strcol(1) eq "n20" && $2 == 5 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#ff7f0e' dashtype 1 title "n20", \
-  'mesh_sweep_gap_timing.csv' using (strcol(1) eq "n40" && $2 == 5 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#2ca02c' dashtype 1 title "n40", \
-  'mesh_sweep_gap_timing.csv' using (strcol(1) eq "n80" && $2 == 5 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#d62728' dashtype 1 title "n80"
+plot 'mesh_sweep_gap_timing.csv' using (strcol(1) eq "n10" && $2 == 5 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#000000' dashtype 1 pt 7 title "n10", \
+  'mesh_sweep_gap_timing.csv' using (strcol(1) eq "n20" && $2 == 5 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#E69F00' dashtype 2 pt 5 title "n20", \
+  'mesh_sweep_gap_timing.csv' using (strcol(1) eq "n40" && $2 == 5 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#0072B2' dashtype 4 pt 9 title "n40", \
+  'mesh_sweep_gap_timing.csv' using (strcol(1) eq "n80" && $2 == 5 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#009E73' dashtype 5 pt 11 title "n80"
 set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
 set output 'mesh_sweep_gap_time.svg'
+replot
+set terminal pdfcairo size 6.4in,4in noenhanced font 'Sans,10'
+set output 'mesh_sweep_gap_time.pdf'
 replot
 unset output
 
 # Nonlinear iterations per step
 reset
 set datafile separator ','
-set grid
-set key outside right top
+set grid lc rgb '#d0d0d0'
+set autoscale fix
+set offsets graph 0.02, graph 0.02, graph 0.04, graph 0.04
+set pointsize 1.
+set key outside right top samplen 3
 set xlabel 'step'
 set ylabel 'nonlinear iterations'
 set yrange [0:*]
 
 set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
 set output 'mesh_sweep_iterations.png'
-plot 'mesh_sweep_steps.csv' using (strcol(1) eq "n10" ? $2 : 1/0):3 with steps lw 1.5 lc rgb '#1f77b4' dashtype 1 title "n10", \
-  'mesh_sweep_steps.csv' using (strcol(1) eq "n20" ? $2 : 1/0):3 with steps lw 1.5 lc rgb '#ff7f0e' dashtype 1 title "n20", \
-  'mesh_sweep_steps.csv' using (strcol(1) eq "n40" ? $2 : 1/0):3 with steps lw 1.5 lc rgb '#2ca02c' dashtype 1 title "n40", \
-  'mesh_sweep_steps.csv' using (strcol(1) eq "n80" ? $2 : 1/0):3 with steps lw 1.5 lc rgb '#d62728' dashtype 1 title "n80"
+plot 'mesh_sweep_steps.csv' using (strcol(1) eq "n10" ? $2 : 1/0):3 with steps lw 1.5 lc rgb '#000000' dashtype 1 pt 7 title "n10", \
+  'mesh_sweep_steps.csv' using (strcol(1) eq "n20" ? $2 : 1/0):3 with steps lw 1.5 lc rgb '#E69F00' dashtype 2 pt 5 title "n20", \
+  'mesh_sweep_steps.csv' using (strcol(1) eq "n40" ? $2 : 1/0):3 with steps lw 1.5 lc rgb '#0072B2' dashtype 4 pt 9 title "n40", \
+  'mesh_sweep_steps.csv' using (strcol(1) eq "n80" ? $2 : 1/0):3 with steps lw 1.5 lc rgb '#009E73' dashtype 5 pt 11 title "n80"
 set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
 set output 'mesh_sweep_iterations.svg'
 replot
+set terminal pdfcairo size 6.4in,4in noenhanced font 'Sans,10'
+set output 'mesh_sweep_iterations.pdf'
+replot
 unset output
 
-# Wall time per step by PETSc log event (inclusive; 'other' is the rest of SimStep)
+# Wall time per step by PETSc log event (inclusive; 'other' is the rest of SimStep), stacked
 reset
 set datafile separator ','
-set grid
-set key outside right top
+set grid lc rgb '#d0d0d0'
+set autoscale fix
+set offsets graph 0.02, graph 0.02, graph 0.04, graph 0.04
+set pointsize 1.
+set key outside right top samplen 3
 set style data histograms
 set style histogram rowstacked
-set style fill solid 0.8 border -1
+set style fill pattern border -1
 set boxwidth 0.7
 set xtics rotate by -35
 set ylabel 'ms per step'
-set yrange [0:*]
+set yrange [0:3.981219e+02]
+set xrange [-0.6:3.6]
+set offsets 0,0,0,0
 
 set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
 set output 'mesh_sweep_time.png'
-plot 'mesh_sweep_timing.csv' every ::1 using 7:xtic(1) title 'force', \
-  'mesh_sweep_timing.csv' every ::1 using 8 title 'assemble', \
-  'mesh_sweep_timing.csv' every ::1 using 9 title 'factor', \
-  'mesh_sweep_timing.csv' every ::1 using 10 title 'solve', \
-  'mesh_sweep_timing.csv' every ::1 using 11 title 'line search', \
-  'mesh_sweep_timing.csv' every ::1 using 13 title 'other'
+plot 'mesh_sweep_timing.csv' every ::1 using 7:xtic(1) title 'force' fs pattern 3 lc rgb '#E69F00', \
+  'mesh_sweep_timing.csv' every ::1 using 8 title 'assemble' fs pattern 4 lc rgb '#0072B2', \
+  'mesh_sweep_timing.csv' every ::1 using 9 title 'factor' fs pattern 5 lc rgb '#009E73', \
+  'mesh_sweep_timing.csv' every ::1 using 10 title 'solve' fs pattern 1 lc rgb '#D55E00', \
+  'mesh_sweep_timing.csv' every ::1 using 11 title 'line search' fs pattern 6 lc rgb '#56B4E9', \
+  'mesh_sweep_timing.csv' every ::1 using 13 title 'other' fs pattern 2 lc rgb '#CC79A7'
 set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
 set output 'mesh_sweep_time.svg'
+replot
+set terminal pdfcairo size 6.4in,4in noenhanced font 'Sans,10'
+set output 'mesh_sweep_time.pdf'
 replot
 unset output

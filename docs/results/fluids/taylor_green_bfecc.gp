@@ -3,8 +3,11 @@
 # Error against mesh size (log-log); the slope is the observed order
 reset
 set datafile separator ','
-set grid
-set key outside right top
+set grid lc rgb '#d0d0d0'
+set autoscale fix
+set offsets graph 0.02, graph 0.02, graph 0.04, graph 0.04
+set pointsize 1.
+set key outside right top samplen 3
 set logscale xy
 set format y '%.0e'
 set xlabel 'mesh size h (h)'
@@ -13,8 +16,11 @@ unset key
 
 set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
 set output 'taylor_green_bfecc_spatial.png'
-plot 'taylor_green_bfecc.csv' every ::1 using 2:4 with linespoints lw 2 pt 7 lc rgb '#1f77b4'
+plot 'taylor_green_bfecc.csv' every ::1 using 2:4 with linespoints lw 2 pt 7 lc rgb '#0072B2'
 set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
 set output 'taylor_green_bfecc_spatial.svg'
+replot
+set terminal pdfcairo size 6.4in,4in noenhanced font 'Sans,10'
+set output 'taylor_green_bfecc_spatial.pdf'
 replot
 unset output

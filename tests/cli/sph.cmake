@@ -1,0 +1,53 @@
+# The sph solver and the particle-fluid scenes through `pbsim run`, on 1 and 2 ranks (named to sort
+# after run.cmake and mpi.cmake, whose helpers it uses).
+foreach(name sph pbf tank dam_break double_dam_break drop_pool)
+  pbsim_cli_test(NAME list.${name} ARGS list EXPECT "\n  ${name} [^\n]*\\[particles\\]")
+endforeach()
+pbsim_cli_files_test(NAME dam_break_config_outputs DIR ${PBSIM_TEST_OUT}/dam_break
+  ARGS run ${PBSIM_CONFIGS}/dam_break.yaml -steps 3 -output_every 3 -strict_options -o ${PBSIM_TEST_OUT}/dam_break
+  GLOBS "frame_00003.vtu" "dam_break.pvd" "log.csv" "snapshot_00003.png")
+add_test(NAME cli.dam_break_csv_columns COMMAND ${CMAKE_COMMAND} -DFILE=${PBSIM_TEST_OUT}/dam_break/log.csv
+         "-DEXPECT=kinetic,gravity,potential,total,.*wall_ms,density_error_max,density_error_mean,density_min,max_speed,cfl,neighbors,sound_speed,front,front_z,front_t\n"
+         -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/file_expect.cmake)
+set_tests_properties(cli.dam_break_csv_columns PROPERTIES DEPENDS cli.dam_break_config_outputs)
+# Every particle-fluid scene runs a few steps in 2D and 3D.
+foreach(scene tank dam_break double_dam_break drop_pool)
+  pbsim_cli_test(NAME sph.${scene}_3d ARGS run -scene ${scene} -solver sph -${scene}_dim 3 -${scene}_n 4 -steps 2 -dt 2e-3 -output_every 0
+                 -strict_options -o ${PBSIM_TEST_OUT}/sph_${scene}_3d EXPECT "done: 2 steps")
+  pbsim_cli_test(NAME sph.${scene}_2d ARGS run -scene ${scene} -solver sph -${scene}_n 6 -steps 2 -dt 2e-3 -output_every 0
+                 -strict_options -o ${PBSIM_TEST_OUT}/sph_${scene}_2d EXPECT "done: 2 steps")
+endforeach()
+# pbf on every scene, 2D, and the 3D dam break.
+foreach(scene tank dam_break double_dam_break drop_pool)
+  pbsim_cli_test(NAME pbf.${scene}_2d ARGS run -scene ${scene} -solver pbf -${scene}_n 6 -steps 2 -dt 2e-3 -output_every 0
+                 -strict_options -o ${PBSIM_TEST_OUT}/pbf_${scene}_2d EXPECT "done: 2 steps")
+endforeach()
+pbsim_cli_test(NAME pbf.dam_break_3d ARGS run -scene dam_break -solver pbf -dam_break_dim 3 -dam_break_n 4 -pbf_vorticity 0.1 -steps 2 -dt 2e-3
+               -output_every 0 -strict_options -o ${PBSIM_TEST_OUT}/pbf_dam_break_3d EXPECT "done: 2 steps")
+pbsim_cli_test(NAME bad.pbf_iterations ARGS run -scene tank -solver pbf -pbf_iterations 0 -o ${PBSIM_TEST_OUT}/bad FAIL
+               EXPECT "-pbf_iterations must be >= 1")
+# Bad input names the option and the valid values.
+pbsim_cli_test(NAME bad.sph_kernel ARGS run -scene tank -solver sph -sph_kernel gauss -o ${PBSIM_TEST_OUT}/bad FAIL
+               EXPECT "-sph_kernel: unknown kernel 'gauss' \\(valid: cubic, wendland, poly6, spiky\\)")
+pbsim_cli_test(NAME bad.sph_mach ARGS run -scene tank -solver sph -sph_mach 2 -o ${PBSIM_TEST_OUT}/bad FAIL EXPECT "-sph_mach must be in \\(0, 1\\]")
+pbsim_cli_test(NAME bad.tank_dim ARGS run -scene tank -solver sph -tank_dim 4 -o ${PBSIM_TEST_OUT}/bad FAIL EXPECT "-tank_dim must be 2 or 3")
+pbsim_cli_test(NAME help_lists_sph_options ARGS run -scene dam_break -solver sph -help EXPECT "-dam_break_n.*-sph_kernel")
+# PBF's dam break on 1 and 2 ranks, the same way.
+if(MPIEXEC_EXECUTABLE)
+  add_test(NAME cli.mpi.pbf_dam_break_momentum
+           COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:pbsim> -DMPIEXEC=${MPIEXEC_EXECUTABLE} -DDIR=${PBSIM_TEST_OUT}/mpi_pbf_dam_break
+                   -DNUMCHECK=$<TARGET_FILE:numcheck> -DRTOL=1e-10 -DEXCEPT=wall_ms,neighbors
+                   "-DARGS=run;-scene;dam_break;-solver;pbf;-dam_break_n;10;-dam_break_height;1;-dt;5e-3;-steps;50;-output_every;0;-strict_options"
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/compare_ranks.cmake)
+  set_tests_properties(cli.mpi.pbf_dam_break_momentum PROPERTIES TIMEOUT 300 ENVIRONMENT "${PBSIM_MPI_ENV};OPENBLAS_NUM_THREADS=1")
+endif()
+# A dam break on 1 and 2 ranks (the box splits at x = 0.5 m; the front crosses it by step 50): the
+# logs agree within 1e-10 of each column's magnitude, momentum px, py among them (observed: 5e-16).
+if(MPIEXEC_EXECUTABLE)
+  add_test(NAME cli.mpi.dam_break_momentum
+           COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:pbsim> -DMPIEXEC=${MPIEXEC_EXECUTABLE} -DDIR=${PBSIM_TEST_OUT}/mpi_dam_break
+                   -DNUMCHECK=$<TARGET_FILE:numcheck> -DRTOL=1e-10 -DEXCEPT=wall_ms,neighbors
+                   "-DARGS=run;-scene;dam_break;-solver;sph;-dam_break_n;10;-dam_break_height;1;-dt;5e-3;-steps;50;-output_every;0;-strict_options"
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/compare_ranks.cmake)
+  set_tests_properties(cli.mpi.dam_break_momentum PROPERTIES TIMEOUT 300 ENVIRONMENT "${PBSIM_MPI_ENV};OPENBLAS_NUM_THREADS=1")
+endif()
