@@ -119,8 +119,13 @@ typedef struct {
    * cell c touches nodes c - 1 .. c + 2); per node [momentum/velocity (dim), mass] and, for FLIP,
    * [velocity before forces (dim)] */
   DM da;
-  Vec gl, gg; /* local (ghosted) and global */
+  Vec gl, gg; /* local (ghosted) and global; on one rank the grid is gl alone (its layout is the global one) */
   PetscInt dof;
+  /* one rank: the nodes P2G wrote, so that the clear and the grid update visit only those. A node row
+   * (fixed j, k; ny * nz of them) holds its written nodes in [rlo, rhi] (rlo > rhi: none); mlo, mhi
+   * record, per row of particle bases (base y, base z), the lowest and highest base x. */
+  PetscBool serial;
+  PetscInt nrows, ny, *rlo, *rhi, *mlo, *mhi;
   /* scratch for one chunk */
   PetscReal *F9, *dec, *P, *scale, *state;
   PetscInt *idx;
@@ -129,6 +134,12 @@ typedef struct {
   PetscLogEvent ev_p2g, ev_grid, ev_g2p, ev_migrate;
   PetscReal time; /* simulated time at the start of the substep (moving colliders) */
 } MPM;
+
+/* The vector that holds the grid's owned nodes after P2G and the grid update. */
+static inline Vec MPMOwnedGrid(const MPM *mpm)
+{
+  return mpm->serial ? mpm->gl : mpm->gg;
+}
 
 /* Fields the solver adds to the particles problem. */
 #define MPM_FIELD_C "C"             /* affine velocity (dim x dim, row-major) [1/s] */

@@ -41,6 +41,7 @@ typedef struct {
   PetscReal *g;
   Patch pt;
   PetscReal lo[3], h, dt, dinv;
+  PetscInt *mlo, *mhi, ny; /* one rank: the rows of particle bases to record (MPM.mlo, mhi); NULL: none */
 } P2GArgs;
 
 /* ---- 1. particles to grid (Hu et al. 2018, eq. 29 and section 5.3; Jiang et al. 2015 for APIC):
@@ -56,6 +57,8 @@ static inline __attribute__((always_inline)) void P2G(const int D, const int K, 
   const PetscReal lo[3] = {a->lo[0], a->lo[1], a->lo[2]};
   const PetscReal *restrict x = a->x, *restrict vel = a->v, *restrict mass = a->m, *restrict Cf = a->C, *restrict stress = a->stress;
   PetscReal *restrict g = a->g;
+  PetscInt *restrict mlo = a->mlo, *restrict mhi = a->mhi;
+  const PetscInt ny = a->ny;
 
   for (PetscInt p = 0; p < n; p++) {
     PetscReal w[3][4] = {{0}}, dw[3][4] = {{0}}, fx[3] = {0, 0, 0}, S[3][3] = {{0}}, A[3][3] = {{0}}, G[3][3] = {{0}}, q0[3] = {0, 0, 0};
@@ -64,6 +67,10 @@ static inline __attribute__((always_inline)) void P2G(const int D, const int K, 
 
     for (int d = 0; d < D; d++) base[d] = MPMWeights1(K, (x[D * p + d] - lo[d]) * ih, w[d], dw[d], &fx[d]);
     if (D == 2) w[2][0] = 1;
+    if (mlo) {
+      const PetscInt r = (base[2] - gs2) * ny + base[1] - gs1, b0 = base[0] - gs0;
+      mlo[r] = PetscMin(mlo[r], b0), mhi[r] = PetscMax(mhi[r], b0);
+    }
     SymToFull(D, stress + (D == 2 ? 3 : 6) * p, S);
     for (int r = 0; r < D; r++)
       for (int c = 0; c < D; c++) {
@@ -140,20 +147,43 @@ PetscErrorCode MPMParticlesToGrid(SimSolver s, MPM *mpm, PetscReal dt)
   PetscCall(GetPatch(mpm, &a.pt));
   for (int d = 0; d < 3; d++) a.lo[d] = mpm->info.lo[d];
   a.h = mpm->info.h, a.dt = dt, a.dinv = mpm->kernel->dinv;
-  /* clear the grid, scatter into the ghosted patch */
-  PetscCall(VecZeroEntries(mpm->gl));
+  /* clear the grid (one rank: the rows the last P2G wrote), scatter into the ghosted patch */
+  if (!mpm->serial) PetscCall(VecZeroEntries(mpm->gl));
   PetscCall(VecGetArray(mpm->gl, &a.g));
+  a.mlo = a.mhi = NULL, a.ny = 0;
+  if (mpm->serial) {
+    for (PetscInt r = 0; r < mpm->nrows; r++) {
+      if (mpm->rlo[r] <= mpm->rhi[r]) PetscCall(PetscArrayzero(a.g + r * a.pt.sy + mpm->rlo[r] * a.pt.dof, (mpm->rhi[r] - mpm->rlo[r] + 1) * a.pt.dof));
+      mpm->mlo[r] = PETSC_MAX_INT, mpm->mhi[r] = -1;
+    }
+    a.mlo = mpm->mlo, a.mhi = mpm->mhi, a.ny = mpm->ny;
+  }
   p2g[mpm->dim - 2][mpm->kernel->K - 3][TransferIndex(mpm->transfer)](&a);
+  if (mpm->serial) { /* node row (j, k) holds the nodes of the bases (j - b, k - c), b, c < K: [min base x, max base x + K - 1] */
+    const PetscInt K = mpm->kernel->K, ny = mpm->ny, nz = mpm->nrows / ny;
+    for (PetscInt k = 0; k < nz; k++)
+      for (PetscInt j = 0; j < ny; j++) {
+        PetscInt lo = PETSC_MAX_INT, hi = -1;
+        for (PetscInt c = 0; c < (mpm->dim == 3 ? K : 1) && c <= k; c++)
+          for (PetscInt b = 0; b < K && b <= j; b++) {
+            const PetscInt r = (k - c) * ny + j - b;
+            lo = PetscMin(lo, mpm->mlo[r]), hi = PetscMax(hi, mpm->mhi[r]);
+          }
+        mpm->rlo[k * ny + j] = hi >= 0 ? lo : 0;
+        mpm->rhi[k * ny + j] = hi >= 0 ? hi + K - 1 : -1;
+      }
+  }
   PetscCall(VecRestoreArray(mpm->gl, &a.g));
   PetscCall(DMSwarmRestoreField(sw, MPM_FIELD_STRESS, NULL, NULL, (void **)&stress));
   PetscCall(DMSwarmRestoreField(sw, MPM_FIELD_C, NULL, NULL, (void **)&C));
   PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_MASS, NULL, NULL, (void **)&m));
   PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_VELOCITY, NULL, NULL, (void **)&v));
   PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_POSITION, NULL, NULL, (void **)&x));
-  /* ghost nodes' sums go to their owners */
-  PetscCall(VecZeroEntries(mpm->gg));
-  PetscCall(DMLocalToGlobalBegin(mpm->da, mpm->gl, ADD_VALUES, mpm->gg));
-  PetscCall(DMLocalToGlobalEnd(mpm->da, mpm->gl, ADD_VALUES, mpm->gg));
+  if (!mpm->serial) { /* ghost nodes' sums go to their owners */
+    PetscCall(VecZeroEntries(mpm->gg));
+    PetscCall(DMLocalToGlobalBegin(mpm->da, mpm->gl, ADD_VALUES, mpm->gg));
+    PetscCall(DMLocalToGlobalEnd(mpm->da, mpm->gl, ADD_VALUES, mpm->gg));
+  }
   PetscCall(PetscLogEventEnd(mpm->ev_p2g, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
@@ -220,41 +250,58 @@ static inline PetscReal ColliderPhi(const int D, const SimParticlesCollider *c, 
 /* ---- 2. grid update (Hu et al. 2018, eq. 30; Stomakhin et al. 2013, section 8): velocity =
  * momentum / mass, gravity, then the box walls and the colliders. FLIP also keeps the velocity
  * before forces. ---- */
-static inline __attribute__((always_inline)) void GridUpdate(const int D, MPM *mpm, PetscReal *g, const PetscInt xs[3], const PetscInt xm[3],
-                                                             PetscReal dt)
+static inline __attribute__((always_inline)) void NodeUpdate(const int D, const MPM *mpm, PetscReal *g, PetscInt i, PetscInt j, PetscInt k, PetscReal dt)
 {
   const SimParticlesInfo *in = &mpm->info;
   const SimParticlesWalls *wl = &in->walls;
-  const PetscInt dof = mpm->dof;
   const PetscBool flip = mpm->transfer->flip;
+  const PetscInt id[3] = {i, j, k};
+  PetscReal v[3] = {0, 0, 0}, x[3] = {0, 0, 0};
+  const PetscReal m = g[D];
+
+  if (!(m > 0)) return; /* no particle near: stays zero */
+  for (int r = 0; r < D; r++) {
+    v[r] = (g[r] + (flip ? g[D + 1 + r] : 0)) / m + dt * in->gravity[r];
+    if (flip) g[D + 1 + r] = g[r] / m;
+    x[r] = in->lo[r] + id[r] * in->h;
+  }
+  for (int r = 0; r < D; r++) { /* walls: the normal points into the box */
+    const PetscReal n[3] = {r == 0, r == 1, r == 2}, nn[3] = {-n[0], -n[1], -n[2]};
+    if (x[r] - in->lo[r] < wl->thickness) Collide(D, wl->bc[2 * r], wl->friction[2 * r], n, v);
+    if (in->hi[r] - x[r] < wl->thickness) Collide(D, wl->bc[2 * r + 1], wl->friction[2 * r + 1], nn, v);
+  }
+  for (PetscInt c = 0; c < in->ncolliders; c++) {
+    const SimParticlesCollider *col = &in->colliders[c];
+    PetscReal n[3], vrel[3];
+    if (ColliderPhi(D, col, mpm->time, x, n) > 0) continue;
+    for (int r = 0; r < D; r++) vrel[r] = v[r] - col->velocity[r];
+    Collide(D, col->bc, col->friction, n, vrel);
+    for (int r = 0; r < D; r++) v[r] = vrel[r] + col->velocity[r];
+  }
+  for (int r = 0; r < D; r++) g[r] = v[r];
+}
+
+/* The owned nodes xs .. xs + xm - 1 of the global array g. */
+static inline __attribute__((always_inline)) void GridUpdate(const int D, MPM *mpm, PetscReal *g, const PetscInt xs[3], const PetscInt xm[3],
+                                                             PetscReal dt)
+{
+  const PetscInt dof = mpm->dof;
 
   for (PetscInt k = xs[2]; k < xs[2] + xm[2]; k++)
     for (PetscInt j = xs[1]; j < xs[1] + xm[1]; j++)
-      for (PetscInt i = xs[0]; i < xs[0] + xm[0]; i++, g += dof) {
-        const PetscInt id[3] = {i, j, k};
-        PetscReal v[3] = {0, 0, 0}, x[3] = {0, 0, 0};
-        const PetscReal m = g[D];
-        if (!(m > 0)) continue; /* no particle near: stays zero */
-        for (int r = 0; r < D; r++) {
-          v[r] = (g[r] + (flip ? g[D + 1 + r] : 0)) / m + dt * in->gravity[r];
-          if (flip) g[D + 1 + r] = g[r] / m;
-          x[r] = in->lo[r] + id[r] * in->h;
-        }
-        for (int r = 0; r < D; r++) { /* walls: the normal points into the box */
-          const PetscReal n[3] = {r == 0, r == 1, r == 2}, nn[3] = {-n[0], -n[1], -n[2]};
-          if (x[r] - in->lo[r] < wl->thickness) Collide(D, wl->bc[2 * r], wl->friction[2 * r], n, v);
-          if (in->hi[r] - x[r] < wl->thickness) Collide(D, wl->bc[2 * r + 1], wl->friction[2 * r + 1], nn, v);
-        }
-        for (PetscInt c = 0; c < in->ncolliders; c++) {
-          const SimParticlesCollider *col = &in->colliders[c];
-          PetscReal n[3], vrel[3];
-          if (ColliderPhi(D, col, mpm->time, x, n) > 0) continue;
-          for (int r = 0; r < D; r++) vrel[r] = v[r] - col->velocity[r];
-          Collide(D, col->bc, col->friction, n, vrel);
-          for (int r = 0; r < D; r++) v[r] = vrel[r] + col->velocity[r];
-        }
-        for (int r = 0; r < D; r++) g[r] = v[r];
-      }
+      for (PetscInt i = xs[0]; i < xs[0] + xm[0]; i++, g += dof) NodeUpdate(D, mpm, g, i, j, k, dt);
+}
+
+/* One rank: the nodes P2G wrote (the rows' ranges rlo .. rhi) of the local array g (corner 0). */
+static inline __attribute__((always_inline)) void GridUpdateRows(const int D, MPM *mpm, PetscReal *g, const PetscInt gm[3], PetscReal dt)
+{
+  const PetscInt dof = mpm->dof;
+
+  for (PetscInt k = 0; k < (D == 3 ? gm[2] : 1); k++)
+    for (PetscInt j = 0; j < gm[1]; j++) {
+      const PetscInt r = k * gm[1] + j;
+      for (PetscInt i = mpm->rlo[r]; i <= mpm->rhi[r]; i++) NodeUpdate(D, mpm, g + (r * gm[0] + i) * dof, i, j, k, dt);
+    }
 }
 
 PetscErrorCode MPMGridUpdate(SimSolver s, MPM *mpm, PetscReal dt)
@@ -265,6 +312,14 @@ PetscErrorCode MPMGridUpdate(SimSolver s, MPM *mpm, PetscReal dt)
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(mpm->ev_grid, 0, 0, 0, 0));
   PetscCall(DMDAGetCorners(mpm->da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
+  if (mpm->serial) { /* the local array is the grid (corner 0, no ghosts) */
+    PetscCall(VecGetArray(mpm->gl, &g));
+    if (mpm->dim == 2) GridUpdateRows(2, mpm, g, xm, dt);
+    else GridUpdateRows(3, mpm, g, xm, dt);
+    PetscCall(VecRestoreArray(mpm->gl, &g));
+    PetscCall(PetscLogEventEnd(mpm->ev_grid, 0, 0, 0, 0));
+    PetscFunctionReturn(0);
+  }
   PetscCall(VecGetArray(mpm->gg, &g));
   if (mpm->dim == 2) GridUpdate(2, mpm, g, xs, xm, dt);
   else GridUpdate(3, mpm, g, xs, xm, dt);

@@ -91,15 +91,15 @@ static PetscErrorCode GridSums(MPM *mpm, PetscBool velocity, PetscReal sum[4])
 
   PetscFunctionBeginUser;
   for (int k = 0; k < 4; k++) sum[k] = 0;
-  PetscCall(VecGetLocalSize(mpm->gg, &n));
-  PetscCall(VecGetArrayRead(mpm->gg, &g));
+  PetscCall(VecGetLocalSize(MPMOwnedGrid(mpm), &n));
+  PetscCall(VecGetArrayRead(MPMOwnedGrid(mpm), &g));
   for (PetscInt i = 0; i < n; i += mpm->dof) {
     const PetscReal m = g[i + mpm->dim];
     sum[3] += m;
     for (PetscInt d = 0; d < mpm->dim; d++) sum[d] += velocity ? m * g[i + d] : g[i + d] + (mpm->transfer->flip ? g[i + mpm->dim + 1 + d] : 0);
   }
-  PetscCall(VecRestoreArrayRead(mpm->gg, &g));
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, sum, 4, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)mpm->gg)));
+  PetscCall(VecRestoreArrayRead(MPMOwnedGrid(mpm), &g));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, sum, 4, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)MPMOwnedGrid(mpm))));
   PetscFunctionReturn(0);
 }
 
