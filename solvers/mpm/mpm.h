@@ -89,6 +89,16 @@ PetscErrorCode MPMPlasticityNames(char *buf, size_t len);
 void MPMSvd2(const PetscReal F[4], PetscReal dec[21]);
 /* The SVD of a 3x3 F (2D: the upper 2x2 block, F33 = 1) into dec; F = U diag(s) V^T. */
 PetscErrorCode MPMSvd(PetscInt dim, const PetscReal F[9], PetscReal dec[21]);
+/* The rotation R of the polar decomposition F = R S of a 3x3 F with det F > 0 (the R of SimPolar3)
+ * by Newton's iteration X <- (g X + X^-T / g) / 2 from X = F (Higham 1986; g the Frobenius-norm
+ * scaling while X is far from R), until an update is below 1e-9 (its error then ~1e-18). Returns
+ * PETSC_FALSE (R undefined) when det X <= 0 or no convergence in 30 iterations: then use SimPolar3. */
+PetscBool MPMPolarNewton(const PetscReal F[9], PetscReal R[9]);
+/* Fixed corotated elasticity (psi = mu ||F - R||^2 + lambda/2 (J - 1)^2) without plasticity: for n
+ * trial F (3x3; 2D: F33 = 1) with det F > 0, the Kirchhoff stress times V0, c (2 mu (F - R) F^T +
+ * lambda (J - 1) J I), symmetric (tau: xx, yy, xy / xx, yy, zz, xy, yz, xz) with c = vol, and J. */
+PetscErrorCode MPMCorotatedStress(PetscInt dim, PetscInt n, const PetscReal *F9, const PetscReal *vol, PetscReal mu, PetscReal lambda, PetscReal *tau,
+                                  PetscReal *J);
 /* F = U diag(s) V^T from dec (3x3). */
 void MPMComposeSvd(const PetscReal dec[21], PetscReal F[9]);
 
@@ -102,6 +112,7 @@ typedef struct {
   MPMPlasticity plastic;
   PetscReal modulus;
   char label[32];
+  PetscBool corotated; /* fixed corotated without plasticity: the stress from the polar R alone (MPMCorotatedStress) */
 } MPMMaterial;
 
 typedef struct {

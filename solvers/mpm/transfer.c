@@ -440,6 +440,11 @@ PetscErrorCode MPMConstitutive(MPM *mpm, PetscInt m, PetscInt n, PetscReal *F9, 
 
   PetscFunctionBeginUser;
   if (!n) PetscFunctionReturn(0);
+  if (mt->corotated) { /* no return mapping, the stress from the polar R (no SVD) */
+    PetscCall(MPMCorotatedStress(D, n, F9, vol, mt->elastic->par.mu, mt->elastic->par.lambda, tau, J));
+    for (PetscInt q = 0; q < n; q++) speed2[q] = mt->modulus * vol[q] / mass[q];
+    PetscFunctionReturn(0);
+  }
   mt->plastic->type->project(mt->plastic, D, n, F9, state, dec, scale);
   if (mt->elastic->ndec == SIM_ISOTROPIC_NDEC) PetscCall(SimMaterialEvaluate(mt->elastic, n, F9, dec, PETSC_TRUE, NULL, P, NULL, NULL));
   else PetscCall(SimMaterialPK1(mt->elastic, n, F9, P));
