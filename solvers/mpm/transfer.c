@@ -24,6 +24,21 @@ static PetscErrorCode GetPatch(MPM *mpm, Patch *pt)
   PetscFunctionReturn(0);
 }
 
+/* Two doubles as one SSE2 register (GCC vector extension; unaligned access allowed). The 3D MLS loops
+ * below update a node's four reals (momentum, mass) as two pairs: each lane does exactly the scalar
+ * operations in the same order, so the results are bit for bit those of the scalar loops. */
+typedef double V2 __attribute__((vector_size(16), aligned(8)));
+static inline V2 V2Load(const PetscReal *p)
+{
+  V2 v;
+  __builtin_memcpy(&v, p, sizeof(v));
+  return v;
+}
+static inline void V2Store(PetscReal *p, V2 v)
+{
+  __builtin_memcpy(p, &v, sizeof(v));
+}
+
 /* The symmetric stress (xx, yy, xy / xx, yy, zz, xy, yz, xz) as a full matrix. */
 static inline void SymToFull(const int D, const PetscReal *t, PetscReal S[3][3])
 {
@@ -82,6 +97,26 @@ static inline __attribute__((always_inline)) void P2G(const int D, const int K, 
     for (int r = 0; r < D; r++) {
       q0[r] = m * vel[D * p + r];
       for (int c = 0; c < D; c++) q0[r] -= h * A[r][c] * fx[c], A[r][c] *= h;
+    }
+    if (D == 3 && mls) { /* the loop below in pairs of lanes: (x, y), (z, mass: q = m, A = 0) */
+      const V2 qa = {q0[0], q0[1]}, qb = {q0[2], m}, a0a = {A[0][0], A[1][0]}, a0b = {A[2][0], 0}, a1a = {A[0][1], A[1][1]}, a1b = {A[2][1], 0};
+      const V2 a2a = {A[0][2], A[1][2]}, a2b = {A[2][2], 0};
+      for (int k = 0; k < K; k++) {
+#pragma GCC unroll 4
+        for (int j = 0; j < K; j++) {
+          PetscReal *restrict row = g + (base[2] + k - gs2) * sz + (base[1] + j - gs1) * sy + (base[0] - gs0) * dof;
+          const PetscReal wjk = w[1][j] * w[2][k], jd = j, kd = k;
+          const V2 qja = qa + a1a * jd + a2a * kd, qjb = qb + a1b * jd + a2b * kd;
+#pragma GCC unroll 4
+          for (int i = 0; i < K; i++) {
+            PetscReal *restrict node = row + i * dof;
+            const PetscReal wt = w[0][i] * wjk, id = i;
+            V2Store(node, V2Load(node) + wt * (qja + a0a * id));
+            V2Store(node + 2, V2Load(node + 2) + wt * (qjb + a0b * id));
+          }
+        }
+      }
+      continue;
     }
     for (int k = 0; k < (D == 3 ? K : 1); k++) {
 #pragma GCC unroll 4
@@ -336,7 +371,7 @@ typedef struct {
   const PetscReal *g;
   Patch pt;
   PetscReal lo[3], h, dt, dinv, flip_ratio;
-  PetscReal *F9, *Jtrial; /* out: the trial F (3x3) and its determinant, for the constitutive update */
+  PetscReal *F9, *Jtrial; /* out: the trial F (3x3; in 3D this may be F) and its determinant, for the constitutive update */
 } G2PArgs;
 
 /* ---- 3. grid to particles (Hu et al. 2018, eqs. 17 and 31; Jiang et al. 2015, eq. 10): the PIC
@@ -351,7 +386,7 @@ static inline __attribute__((always_inline)) void G2P(const int D, const int K, 
   const PetscInt dof = a->pt.dof, sy = a->pt.sy, sz = a->pt.sz, gs0 = a->pt.gs[0], gs1 = a->pt.gs[1], gs2 = a->pt.gs[2], n = a->n;
   const PetscReal lo[3] = {a->lo[0], a->lo[1], a->lo[2]};
   const PetscReal *restrict g = a->g;
-  PetscReal *restrict x = a->x, *restrict vel = a->v, *restrict Cf = a->C, *restrict Ff = a->F, *restrict F9out = a->F9, *restrict Jt = a->Jtrial;
+  PetscReal *restrict x = a->x, *restrict vel = a->v, *restrict Cf = a->C, *Ff = a->F, *F9out = a->F9, *restrict Jt = a->Jtrial; /* F9out may be Ff */
 
   for (PetscInt p = 0; p < n; p++) {
     PetscReal w[3][4] = {{0}}, dw[3][4] = {{0}}, fx[3] = {0, 0, 0}, v[3] = {0, 0, 0}, dv[3] = {0, 0, 0}, Bo[3][3] = {{0}}, L[3][3] = {{0}};
@@ -360,6 +395,34 @@ static inline __attribute__((always_inline)) void G2P(const int D, const int K, 
 
     for (int d = 0; d < D; d++) base[d] = MPMWeights1(K, (xp[d] - lo[d]) * ih, w[d], dw[d], &fx[d]);
     if (D == 2) w[2][0] = 1;
+    if (D == 3 && mls) { /* the loop below in pairs of lanes (x, y), (z, mass: unused) */
+      V2 va = {0, 0}, vb = {0, 0}, b0a = {0, 0}, b0b = {0, 0}, b1a = {0, 0}, b1b = {0, 0}, b2a = {0, 0}, b2b = {0, 0};
+      for (int k = 0; k < K; k++) {
+#pragma GCC unroll 4
+        for (int j = 0; j < K; j++) {
+          const PetscReal *restrict row = g + (base[2] + k - gs2) * sz + (base[1] + j - gs1) * sy + (base[0] - gs0) * dof;
+          const PetscReal wjk = w[1][j] * w[2][k], wj = wjk * j, wk = wjk * k;
+          V2 rva = {0, 0}, rvb = {0, 0}, ria = {0, 0}, rib = {0, 0};
+#pragma GCC unroll 4
+          for (int i = 0; i < K; i++) {
+            const V2 na = V2Load(row + i * dof), nb = V2Load(row + i * dof + 2);
+            rva += w[0][i] * na, rvb += w[0][i] * nb;
+            if (i) {
+              const PetscReal wi = w[0][i] * i;
+              ria += wi * na, rib += wi * nb;
+            }
+          }
+          va += wjk * rva, vb += wjk * rvb;
+          b0a += wjk * ria, b0b += wjk * rib;
+          b1a += wj * rva, b1b += wj * rvb;
+          b2a += wk * rva, b2b += wk * rvb;
+        }
+      }
+      v[0] = va[0], v[1] = va[1], v[2] = vb[0];
+      Bo[0][0] = b0a[0], Bo[1][0] = b0a[1], Bo[2][0] = b0b[0];
+      Bo[0][1] = b1a[0], Bo[1][1] = b1a[1], Bo[2][1] = b1b[0];
+      Bo[0][2] = b2a[0], Bo[1][2] = b2a[1], Bo[2][2] = b2b[0];
+    } else
     for (int k = 0; k < (D == 3 ? K : 1); k++) {
 #pragma GCC unroll 4
       for (int j = 0; j < K; j++) {
@@ -403,16 +466,17 @@ static inline __attribute__((always_inline)) void G2P(const int D, const int K, 
       vp[r] = flip ? alpha * (vp[r] + dv[r]) + (1 - alpha) * v[r] : v[r];
       xp[r] += dt * v[r];
     }
-    /* F <- (I + dt L) F, into the 3x3 trial (F33 = 1 in 2D) */
-    if (D == 2) F9[2] = F9[5] = F9[6] = F9[7] = 0, F9[8] = 1;
+    /* F <- (I + dt L) F, into the 3x3 trial (F33 = 1 in 2D; in 3D F9 may be F itself) */
+    PetscReal Fn[9] = {0, 0, 0, 0, 0, 0, 0, 0, 1};
     for (int r = 0; r < D; r++)
       for (int c = 0; c < D; c++) {
         PetscReal f = Fp[D * r + c];
         for (int e = 0; e < D; e++) f += dt * L[r][e] * Fp[D * e + c];
-        F9[3 * r + c] = f;
+        Fn[3 * r + c] = f;
       }
-    Jt[p] = D == 2 ? F9[0] * F9[4] - F9[1] * F9[3]
-                   : F9[0] * (F9[4] * F9[8] - F9[5] * F9[7]) - F9[1] * (F9[3] * F9[8] - F9[5] * F9[6]) + F9[2] * (F9[3] * F9[7] - F9[4] * F9[6]);
+    for (int q = 0; q < 9; q++) F9[q] = Fn[q];
+    Jt[p] = D == 2 ? Fn[0] * Fn[4] - Fn[1] * Fn[3]
+                   : Fn[0] * (Fn[4] * Fn[8] - Fn[5] * Fn[7]) - Fn[1] * (Fn[3] * Fn[8] - Fn[5] * Fn[6]) + Fn[2] * (Fn[3] * Fn[7] - Fn[4] * Fn[6]);
   }
 }
 
@@ -479,6 +543,7 @@ static PetscErrorCode ChunkConstitutive(MPM *mpm, PetscInt n, const PetscReal *m
     const PetscReal m = mat[p0];
     for (p1 = p0 + 1; p1 < n && mat[p1] == m; p1++) {}
     PetscCall(MPMConstitutive(mpm, (PetscInt)m, p1 - p0, F9 + 9 * p0, state + p0, vol + p0, stress + ns * p0, J + p0, speed2 + p0, mass + p0));
+    if (F9 == F) continue; /* 3D, in place */
     for (PetscInt p = p0; p < p1; p++)
       for (int r = 0; r < D; r++)
         for (int c = 0; c < D; c++) F[D * D * p + D * r + c] = F9[9 * p + 3 * r + c];
@@ -535,12 +600,13 @@ PetscErrorCode MPMGridToParticles(SimSolver s, MPM *mpm, PetscReal dt, PetscReal
   a.g = g;
   for (int d = 0; d < 3; d++) a.lo[d] = mpm->info.lo[d];
   a.h = mpm->info.h, a.dt = dt, a.dinv = mpm->kernel->dinv, a.flip_ratio = mpm->flip_ratio;
-  a.F9 = mpm->F9, a.Jtrial = Jtrial;
+  a.Jtrial = Jtrial;
   for (int k = 0; k < 7; k++) bad[k] = -1;
   *speed = 0;
   for (PetscInt p0 = 0; p0 < n; p0 += MPM_CHUNK) {
     const PetscInt nc = PetscMin(MPM_CHUNK, n - p0);
     a.n = nc, a.x = f.x + D * p0, a.v = f.v + D * p0, a.C = f.C + D * D * p0, a.F = f.F + D * D * p0;
+    a.F9 = D == 3 ? a.F : mpm->F9; /* 3D: F is 3x3, the trial F goes to it in place */
     g2p[D - 2][mpm->kernel->K - 3][TransferIndex(mpm->transfer)](&a);
     for (PetscInt q = 0; q < nc; q++) { /* the particle stays a cell inside the box; J > 0 */
       const PetscReal *xq = f.x + D * (p0 + q);
@@ -549,7 +615,7 @@ PetscErrorCode MPMGridToParticles(SimSolver s, MPM *mpm, PetscReal dt, PetscReal
       if (!(Jtrial[q] > 0)) Flag(bad, f.id[p0 + q], 2, xq, D, Jtrial[q], f.mat[p0 + q]);
     }
     if (bad[0] >= 0) break; /* the state is not used further: the step fails */
-    PetscCall(ChunkConstitutive(mpm, nc, f.mat + p0, mpm->F9, f.plastic + p0, f.vol + p0, f.m + p0, f.F + D * D * p0, f.stress + ns * p0, f.J + p0, speed2));
+    PetscCall(ChunkConstitutive(mpm, nc, f.mat + p0, a.F9, f.plastic + p0, f.vol + p0, f.m + p0, f.F + D * D * p0, f.stress + ns * p0, f.J + p0, speed2));
     for (PetscInt q = 0; q < nc; q++) {
       PetscReal v2 = 0;
       for (PetscInt d = 0; d < D; d++) v2 += f.v[D * (p0 + q) + d] * f.v[D * (p0 + q) + d];
