@@ -118,6 +118,23 @@ static inline __attribute__((always_inline)) void P2G(const int D, const int K, 
       }
       continue;
     }
+    if (D == 2 && mls) { /* the same with the pair (x, y) and the mass alone */
+      const V2 qa = {q0[0], q0[1]}, a0a = {A[0][0], A[1][0]}, a1a = {A[0][1], A[1][1]};
+#pragma GCC unroll 4
+      for (int j = 0; j < K; j++) {
+        PetscReal *restrict row = g + (base[1] + j - gs1) * sy + (base[0] - gs0) * dof;
+        const PetscReal wjk = w[1][j] * w[2][0], jd = j;
+        const V2 qja = qa + a1a * jd;
+#pragma GCC unroll 4
+        for (int i = 0; i < K; i++) {
+          PetscReal *restrict node = row + i * dof;
+          const PetscReal wt = w[0][i] * wjk, id = i;
+          V2Store(node, V2Load(node) + wt * (qja + a0a * id));
+          node[2] += wt * m;
+        }
+      }
+      continue;
+    }
     for (int k = 0; k < (D == 3 ? K : 1); k++) {
 #pragma GCC unroll 4
       for (int j = 0; j < K; j++) {
@@ -422,6 +439,23 @@ static inline __attribute__((always_inline)) void G2P(const int D, const int K, 
       Bo[0][0] = b0a[0], Bo[1][0] = b0a[1], Bo[2][0] = b0b[0];
       Bo[0][1] = b1a[0], Bo[1][1] = b1a[1], Bo[2][1] = b1b[0];
       Bo[0][2] = b2a[0], Bo[1][2] = b2a[1], Bo[2][2] = b2b[0];
+    } else if (D == 2 && mls) { /* the pair (x, y) */
+      V2 va = {0, 0}, b0a = {0, 0}, b1a = {0, 0};
+#pragma GCC unroll 4
+      for (int j = 0; j < K; j++) {
+        const PetscReal *restrict row = g + (base[1] + j - gs1) * sy + (base[0] - gs0) * dof;
+        const PetscReal wjk = w[1][j] * w[2][0], wj = wjk * j;
+        V2 rva = {0, 0}, ria = {0, 0};
+#pragma GCC unroll 4
+        for (int i = 0; i < K; i++) {
+          const V2 na = V2Load(row + i * dof);
+          rva += w[0][i] * na;
+          if (i) ria += (w[0][i] * i) * na;
+        }
+        va += wjk * rva, b0a += wjk * ria, b1a += wj * rva;
+      }
+      v[0] = va[0], v[1] = va[1];
+      Bo[0][0] = b0a[0], Bo[1][0] = b0a[1], Bo[0][1] = b1a[0], Bo[1][1] = b1a[1];
     } else
     for (int k = 0; k < (D == 3 ? K : 1); k++) {
 #pragma GCC unroll 4
