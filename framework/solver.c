@@ -31,7 +31,12 @@ PetscErrorCode SimSolverCreate(SimRegistry reg, const char *type, SimProblem pro
   s->comm = comm;
   s->problem = problem;
   PetscCall(SimEventsGet(&s->ev));
-  PetscCall(((SimSolverCreateFn)e->create)(s));
+  {
+    /* a constructor that refuses the problem (before allocating its data) leaves nothing behind */
+    PetscErrorCode ierr = ((SimSolverCreateFn)e->create)(s);
+    if (ierr) PetscCall(PetscFree(s));
+    PetscCall(ierr);
+  }
   PetscCheck(s->ops.step, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Solver '%s' provides no step operation", type);
   *solver = s;
   PetscFunctionReturn(0);

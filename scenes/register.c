@@ -39,6 +39,11 @@ PetscErrorCode SimRegisterScenes(SimRegistry reg)
   ADD_GRID("taylor_green", "2D Taylor-Green vortex in a free-slip box, analytic decay (-taylor_green_n, -taylor_green_re; 0 = inviscid)", SimSceneCreate_TaylorGreen);
   ADD_GRID("lid_cavity", "2D lid-driven cavity, viscous (-lid_cavity_n, -lid_cavity_re)", SimSceneCreate_LidCavity);
   ADD_GRID("smoke_plume", "hot smoke rising from a floor inlet, 2D or 3D (-smoke_plume_dim, -smoke_plume_n)", SimSceneCreate_SmokePlume);
+  /* height-field water: grid scenes for the shallow_water solver (docs/shallow_water.md) */
+  ADD_WITH_SOLVER("grid", "dam_break_swe", "shallow-water dam break in a channel, 1D or with a breach 2D (-dam_break_swe_left, -right, -breach)",
+                  SimSceneCreate_DamBreakSWE, "shallow_water");
+  ADD_WITH_SOLVER("grid", "swe_drop", "a drop (a hump of water) in a square pool, walls or open; a bottom hill (-swe_drop_bump)",
+                  SimSceneCreate_SWEDrop, "shallow_water");
   /* particle scenes: particles over a background grid for particle solvers (mpm) */
   ADD_PARTICLES("jelly_blocks", "the 88-line MLS-MPM scene: three blocks (jelly, snow, fluid) fall in a box (-jelly_blocks_plastic, -jelly_blocks_dim)",
                 SimSceneCreate_JellyBlocks);
