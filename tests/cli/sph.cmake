@@ -60,3 +60,7 @@ if(MPIEXEC_EXECUTABLE)
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/compare_ranks.cmake)
   set_tests_properties(cli.mpi.dam_break_momentum PROPERTIES TIMEOUT 300 ENVIRONMENT "${PBSIM_MPI_ENV};OPENBLAS_NUM_THREADS=1")
 endif()
+# The benchmark mode of benchmarks/particles.yaml: steps that only rebuild the neighbour lists leave
+# the particles where they are (the energy of the tank at rest does not change).
+pbsim_cli_test(NAME sph.neighbors_only ARGS run -scene tank -tank_dim 3 -tank_n 6 -sph_neighbors_only -steps 2 -dt 1e-3 -output_every 0
+               -strict_options -o ${PBSIM_TEST_OUT}/sph_neighbors_only EXPECT "done: 2 steps")
