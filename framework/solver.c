@@ -31,7 +31,17 @@ PetscErrorCode SimSolverCreate(SimRegistry reg, const char *type, SimProblem pro
   s->comm = comm;
   s->problem = problem;
   PetscCall(SimEventsGet(&s->ev));
-  PetscCall(((SimSolverCreateFn)e->create)(s));
+  {
+    /* a constructor that refuses its problem may have allocated its data already: free what it
+     * made (its destroy op once it set one, else the data block) before passing the error on */
+    PetscErrorCode ierr = ((SimSolverCreateFn)e->create)(s);
+    if (ierr) {
+      if (s->ops.destroy) (void)s->ops.destroy(s);
+      else (void)PetscFree(s->data);
+      (void)PetscFree(s);
+      PetscCall(ierr);
+    }
+  }
   PetscCheck(s->ops.step, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Solver '%s' provides no step operation", type);
   *solver = s;
   PetscFunctionReturn(0);

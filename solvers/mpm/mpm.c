@@ -124,8 +124,8 @@ static PetscErrorCode CreateMaterials(SimSolver s, MPM *mpm)
     PetscCall(SimMaterialCreateWithDefaults(reg, d->elastic, d->prefix, d->youngs, d->poisson, d->density, &mt->elastic));
     PetscCall(MPMPlasticityCreate(d->plastic[0] ? d->plastic : "none", d->prefix, mt->elastic->par.mu, mt->elastic->par.lambda, &mt->plastic));
     mt->modulus = mt->elastic->par.lambda + 2 * mt->elastic->par.mu;
-    mt->corotated = (PetscBool)(!strcmp(mt->elastic->name, "fixed_corotated") && !strcmp(mt->plastic->type->name, "none") && !mt->elastic->nparams &&
-                                !mt->elastic->strain_limits);
+    mt->corotated_dec = (PetscBool)(!strcmp(mt->elastic->name, "fixed_corotated") && !mt->elastic->nparams && !mt->elastic->strain_limits);
+    mt->corotated = (PetscBool)(mt->corotated_dec && !strcmp(mt->plastic->type->name, "none"));
     PetscCall(PetscStrncpy(mt->label, d->label[0] ? d->label : d->elastic, sizeof(mt->label)));
   }
   PetscFunctionReturn(0);

@@ -99,6 +99,10 @@ PetscBool MPMPolarNewton(const PetscReal F[9], PetscReal R[9]);
  * lambda (J - 1) J I), symmetric (tau: xx, yy, xy / xx, yy, zz, xy, yz, xz) with c = vol, and J. */
 PetscErrorCode MPMCorotatedStress(PetscInt dim, PetscInt n, const PetscReal *F9, const PetscReal *vol, PetscReal mu, PetscReal lambda, PetscReal *tau,
                                   PetscReal *J);
+/* The same for n elastic F after a return mapping, from their SVD dec (SIM_ISOTROPIC_NDEC each,
+ * F = U diag(s) V^T): (F - R) F^T = U diag(s (s - 1)) U^T and J = s0 s1 s2, times c = vol scale. */
+void MPMCorotatedStressSvd(PetscInt dim, PetscInt n, const PetscReal *dec, const PetscReal *vol, const PetscReal *scale, PetscReal mu, PetscReal lambda,
+                           PetscReal *tau);
 /* F = U diag(s) V^T from dec (3x3). */
 void MPMComposeSvd(const PetscReal dec[21], PetscReal F[9]);
 
@@ -113,6 +117,7 @@ typedef struct {
   PetscReal modulus;
   char label[32];
   PetscBool corotated; /* fixed corotated without plasticity: the stress from the polar R alone (MPMCorotatedStress) */
+  PetscBool corotated_dec; /* fixed corotated with plasticity: the stress from the return mapping's SVD (MPMCorotatedStressSvd) */
 } MPMMaterial;
 
 typedef struct {

@@ -163,3 +163,22 @@ PetscErrorCode MPMCorotatedStress(PetscInt dim, PetscInt n, const PetscReal *F9,
   }
   PetscFunctionReturn(0);
 }
+
+void MPMCorotatedStressSvd(PetscInt dim, PetscInt n, const PetscReal *dec, const PetscReal *vol, const PetscReal *scale, PetscReal mu, PetscReal lambda,
+                           PetscReal *tau)
+{
+  for (PetscInt q = 0; q < n; q++) {
+    const PetscReal *U = dec + SIM_ISOTROPIC_NDEC * q, *s = U + 9, c = vol[q] * scale[q], J = s[0] * s[1] * s[2], iso = lambda * (J - 1) * J, m2 = 2 * mu;
+    const PetscReal a[3] = {m2 * s[0] * (s[0] - 1), m2 * s[1] * (s[1] - 1), m2 * s[2] * (s[2] - 1)};
+    if (dim == 2) { /* U's 2 x 2 block; s[2] = 1 */
+      tau[3 * q] = c * (U[0] * U[0] * a[0] + U[1] * U[1] * a[1] + iso);
+      tau[3 * q + 1] = c * (U[3] * U[3] * a[0] + U[4] * U[4] * a[1] + iso);
+      tau[3 * q + 2] = c * (U[0] * U[3] * a[0] + U[1] * U[4] * a[1]);
+    } else {
+      PetscReal T[3][3], *t = tau + 6 * q;
+      for (int r = 0; r < 3; r++)
+        for (int e = r; e < 3; e++) T[r][e] = c * (U[3 * r] * U[3 * e] * a[0] + U[3 * r + 1] * U[3 * e + 1] * a[1] + U[3 * r + 2] * U[3 * e + 2] * a[2] + (r == e ? iso : 0));
+      t[0] = T[0][0], t[1] = T[1][1], t[2] = T[2][2], t[3] = T[0][1], t[4] = T[1][2], t[5] = T[0][2];
+    }
+  }
+}

@@ -544,6 +544,16 @@ PetscErrorCode MPMConstitutive(MPM *mpm, PetscInt m, PetscInt n, PetscReal *F9, 
     PetscFunctionReturn(0);
   }
   mt->plastic->type->project(mt->plastic, D, n, F9, state, dec, scale);
+  if (mt->corotated_dec) { /* the stress from the return mapping's SVD */
+    MPMCorotatedStressSvd(D, n, dec, vol, scale, mt->elastic->par.mu, mt->elastic->par.lambda, tau);
+    for (PetscInt q = 0; q < n; q++) {
+      const PetscReal *Fq = F9 + 9 * q;
+      J[q] = D == 2 ? Fq[0] * Fq[4] - Fq[1] * Fq[3]
+                    : Fq[0] * (Fq[4] * Fq[8] - Fq[5] * Fq[7]) - Fq[1] * (Fq[3] * Fq[8] - Fq[5] * Fq[6]) + Fq[2] * (Fq[3] * Fq[7] - Fq[4] * Fq[6]);
+      speed2[q] = scale[q] * mt->modulus * vol[q] / mass[q];
+    }
+    PetscFunctionReturn(0);
+  }
   if (mt->elastic->ndec == SIM_ISOTROPIC_NDEC) PetscCall(SimMaterialEvaluate(mt->elastic, n, F9, dec, PETSC_TRUE, NULL, P, NULL, NULL));
   else PetscCall(SimMaterialPK1(mt->elastic, n, F9, P));
   for (PetscInt q = 0; q < n; q++) {

@@ -3,14 +3,16 @@
  * (VecView/VecLoad of DMDA vectors use the natural ordering). */
 #include "solvers/stablefluids/sf_impl.h"
 
-/* The state: face velocity, pressure (written in frames), and the smoke's density and temperature
- * (one interleaved vector). */
+/* The state: face velocity, pressure (written in frames), the smoke's density and temperature
+ * (one interleaved vector), and with -sf_time sl_bdf2 the velocity of the step before (with its
+ * dt_prev: 0 before the first step). */
 static PetscInt StateVecs(SF *sf, Vec v[4])
 {
   PetscInt n = 0;
   v[n++] = sf->u;
   v[n++] = sf->p;
   if (sf->s) v[n++] = sf->s;
+  if (sf->uprev) v[n++] = sf->uprev;
   return n;
 }
 
@@ -24,6 +26,8 @@ PetscErrorCode SFStash(SimSolver s, PetscBool restore)
   if (!sf->stash[0])
     for (PetscInt i = 0; i < n; i++) PetscCall(VecDuplicate(v[i], &sf->stash[i]));
   for (PetscInt i = 0; i < n; i++) PetscCall(restore ? VecCopy(sf->stash[i], v[i]) : VecCopy(v[i], sf->stash[i]));
+  if (restore) sf->dt_prev = sf->stash_dt_prev;
+  else sf->stash_dt_prev = sf->dt_prev;
   if (restore) SFStateChanged(sf);
   PetscFunctionReturn(0);
 }
@@ -37,6 +41,7 @@ PetscErrorCode SFSave(SimSolver s, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscViewerBinaryWrite(viewer, &n, 1, PETSC_INT));
   for (PetscInt i = 0; i < n; i++) PetscCall(VecView(v[i], viewer));
+  if (sf->uprev) PetscCall(PetscViewerBinaryWrite(viewer, &sf->dt_prev, 1, PETSC_REAL));
   PetscFunctionReturn(0);
 }
 
@@ -49,8 +54,9 @@ PetscErrorCode SFLoad(SimSolver s, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscViewerBinaryRead(viewer, &m, 1, NULL, PETSC_INT));
   PetscCheck(m == n, s->comm, PETSC_ERR_ARG_INCOMP, "The checkpoint holds %" PetscInt_FMT " fields, this stablefluids run %" PetscInt_FMT
-             " (smoke on in one and off in the other?)", m, n);
+             " (smoke, or -sf_time sl_bdf2, on in one and off in the other?)", m, n);
   for (PetscInt i = 0; i < n; i++) PetscCall(VecLoad(v[i], viewer));
+  if (sf->uprev) PetscCall(PetscViewerBinaryRead(viewer, &sf->dt_prev, 1, NULL, PETSC_REAL));
   sf->p_dt = 0; /* the loaded pressure is the next initial guess as it is */
   SFStateChanged(sf);
   PetscFunctionReturn(0);

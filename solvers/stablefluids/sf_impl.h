@@ -38,6 +38,12 @@ typedef struct {
   Vec stash[4]; /* the last good u, p, s (checkpoint.c) */
   PetscInt scalar_index[SF_NSCALARS]; /* index of each in prob->scalar (-1: absent, kept at 0) */
 
+  /* second-order time stepping (-sf_time sl_bdf2, bdf2.c): u^{n-1} and the step that led from it
+   * to u (dt_prev = 0: none yet), the extrapolated midpoint velocity (global and ghosted) */
+  PetscBool bdf2;
+  Vec uprev, vmid, vmidl;
+  PetscReal dt_prev, stash_dt_prev;
+
   /* options */
   const SFAdvection *adv;
   PetscInt ghost;
@@ -120,6 +126,14 @@ PetscErrorCode SFAdvectCells(SF *sf, Vec vl, PetscReal dt, Vec q, Vec ql, Vec qn
  * faces are copied and padding set to 0. ul: u's ghosted local vector when the caller has it
  * (e.g. vl itself when u advects itself; NULL: exchanged here). */
 PetscErrorCode SFAdvectFaces(SF *sf, Vec vl, PetscReal dt, Vec u, Vec ul, Vec unew);
+
+/* bdf2.c: the semi-Lagrangian BDF2 step's advection (see there). */
+PetscErrorCode SFTimeSchemeFind(const char *name, PetscBool *bdf2);
+const char *SFTimeSchemeName(const SF *sf);
+PetscErrorCode SFBDF2SetUp(SF *sf);
+PetscErrorCode SFBDF2Destroy(SF *sf);
+PetscErrorCode SFBDF2CFL(SF *sf, PetscReal dt, PetscReal *cfl);
+PetscErrorCode SFBDF2Advect(SF *sf, PetscReal dt, PetscReal *dt_eff);
 
 /* boundary.c: prescribed boundary-normal face velocities at time t (walls, slip, inflow). */
 PetscErrorCode SFApplyBoundary(SF *sf, PetscReal t, Vec u);

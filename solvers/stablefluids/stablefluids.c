@@ -7,7 +7,7 @@
 static PetscErrorCode SetFromOptions_StableFluids(SimSolver s, PetscOptionItems *PetscOptionsObject)
 {
   SF *sf = (SF *)s->data;
-  char scheme[32];
+  char scheme[32], time[32];
   PetscInt n;
   PetscBool set;
 
@@ -18,6 +18,10 @@ static PetscErrorCode SetFromOptions_StableFluids(SimSolver s, PetscOptionItems 
   PetscCall(
       PetscOptionsString("-sf_advection", "semi-Lagrangian scheme: rk2, rk3, bfecc", "", scheme, scheme, sizeof(scheme), NULL));
   PetscCall(SFAdvectionFind(scheme, &sf->adv));
+  PetscCall(PetscStrncpy(time, SFTimeSchemeName(sf), sizeof(time)));
+  PetscCall(PetscOptionsString("-sf_time", "time stepping: chorin (first-order split), sl_bdf2 (semi-Lagrangian BDF2, second order)",
+                               "", time, time, sizeof(time), NULL));
+  PetscCall(SFTimeSchemeFind(time, &sf->bdf2));
   PetscCall(PetscOptionsInt("-sf_ghost", "ghost width of the advection DMDAs (cells); a step needs CFL <= ghost - 1", "",
                             sf->ghost, &sf->ghost, NULL));
   PetscCall(PetscOptionsReal("-sf_viscosity", "kinematic viscosity nu (m^2/s; default: the scene's)", "", sf->nu, &sf->nu, NULL));
@@ -102,6 +106,7 @@ static PetscErrorCode SetUp_StableFluids(SimSolver s)
     PetscCall(DMCreateLocalVector(sf->dac, &sf->sl));
   }
   if (sf->vorticity > 0) PetscCall(SFVorticitySetUp(sf));
+  if (sf->bdf2) PetscCall(SFBDF2SetUp(sf));
   PetscCall(SimProjectionCreate(sf->mac, NULL, &sf->proj));
   PetscCall(SFInitialFields(sf));
   /* the sampled initial velocity is made discretely divergence-free (dt = 1 s only scales p) */
@@ -120,9 +125,16 @@ static PetscErrorCode CheckCFL(SimSolver s, PetscReal dt)
   SF *sf = (SF *)s->data;
   PetscReal umax;
 
+  PetscReal bdf2_cfl;
+
   PetscFunctionBegin;
   PetscCall(SFMaxVelocity(sf, sf->u, &umax));
   sf->cfl = umax * dt / sf->h;
+  PetscCall(SFBDF2CFL(sf, dt, &bdf2_cfl));
+  PetscCheck(bdf2_cfl <= sf->ghost - 1, s->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "stablefluids step %" PetscInt_FMT " (t = %g s): -sf_time sl_bdf2 traces back over this step and the one before, "
+             "%g cells, more than -sf_ghost - 1 = %" PetscInt_FMT ". Use a smaller -dt or a larger -sf_ghost",
+             s->step + 1, (double)s->time, (double)bdf2_cfl, sf->ghost - 1);
   PetscCheck(sf->cfl <= sf->ghost - 1, s->comm, PETSC_ERR_ARG_OUTOFRANGE,
              "stablefluids step %" PetscInt_FMT
              " (t = %g s): CFL number %g (max |u| %g m/s, dt %g s, h %g m) exceeds -sf_ghost - 1 = %" PetscInt_FMT
@@ -162,7 +174,7 @@ static PetscErrorCode SFEventsGet(SFEvents *ev)
 static PetscErrorCode Step_StableFluids(SimSolver s, PetscReal dt)
 {
   SF *sf = (SF *)s->data;
-  PetscReal t = s->time;
+  PetscReal t = s->time, dt_eff = dt;
   PetscLogDouble t0, t1;
   PetscInt its;
   SFEvents ev;
@@ -171,36 +183,42 @@ static PetscErrorCode Step_StableFluids(SimSolver s, PetscReal dt)
   PetscCall(SFEventsGet(&ev));
   PetscCall(CheckCFL(s, dt));
   PetscCall(SFApplySources(sf, t));
-  /* 1. advection: every field by the velocity at the start of the step */
+  /* 1. advection: every field by the velocity at the start of the step (sl_bdf2 after its
+   * first step: u* from u^n and u^{n-1}, and the rest of the step over dt_eff = dt / a0) */
   PetscCall(PetscLogEventBegin(ev.advect, 0, 0, 0, 0));
   PetscCall(DMGlobalToLocal(sf->dav, sf->u, INSERT_VALUES, sf->ul));
-  PetscCall(SFAdvectFaces(sf, sf->ul, dt, sf->u, sf->ul, sf->unew));
-  if (sf->smoke) {
-    PetscCall(DMGlobalToLocal(sf->dac, sf->s, INSERT_VALUES, sf->sl));
-    PetscCall(SFAdvectCells(sf, sf->ul, dt, sf->s, sf->sl, sf->snew));
-    PetscCall(VecSwap(sf->s, sf->snew));
+  if (sf->bdf2 && sf->dt_prev > 0) PetscCall(SFBDF2Advect(sf, dt, &dt_eff));
+  else {
+    if (sf->bdf2) PetscCall(VecCopy(sf->u, sf->uprev));
+    PetscCall(SFAdvectFaces(sf, sf->ul, dt, sf->u, sf->ul, sf->unew));
+    if (sf->smoke) {
+      PetscCall(DMGlobalToLocal(sf->dac, sf->s, INSERT_VALUES, sf->sl));
+      PetscCall(SFAdvectCells(sf, sf->ul, dt, sf->s, sf->sl, sf->snew));
+      PetscCall(VecSwap(sf->s, sf->snew));
+    }
+    PetscCall(VecSwap(sf->u, sf->unew));
   }
-  PetscCall(VecSwap(sf->u, sf->unew));
   PetscCall(SFApplyBoundary(sf, t + dt, sf->u));
   PetscCall(PetscLogEventEnd(ev.advect, 0, 0, 0, 0));
   /* 2. forces */
   PetscCall(PetscLogEventBegin(ev.forces, 0, 0, 0, 0));
-  PetscCall(SFAddForces(sf, dt));
+  PetscCall(SFAddForces(sf, dt_eff));
   if (sf->vorticity > 0) {
     PetscCall(DMGlobalToLocal(sf->dav, sf->u, INSERT_VALUES, sf->ul));
-    PetscCall(SFAddVorticityConfinement(sf, sf->ul, dt));
+    PetscCall(SFAddVorticityConfinement(sf, sf->ul, dt_eff));
   }
   PetscCall(PetscLogEventEnd(ev.forces, 0, 0, 0, 0));
   /* 3. viscosity */
   PetscCall(PetscLogEventBegin(ev.viscosity, 0, 0, 0, 0));
-  PetscCall(SFViscositySolve(sf, t + dt, dt));
+  PetscCall(SFViscositySolve(sf, t + dt, dt_eff));
   PetscCall(PetscLogEventEnd(ev.viscosity, 0, 0, 0, 0));
   /* 4. projection */
   /* the last pressure is the initial guess (p ~ 1/dt; after a restart p_dt is unknown: as is) */
-  if (sf->p_dt > 0 && sf->p_dt != dt) PetscCall(VecScale(sf->p, sf->p_dt / dt));
+  if (sf->p_dt > 0 && sf->p_dt != dt_eff) PetscCall(VecScale(sf->p, sf->p_dt / dt_eff));
   PetscCall(PetscTime(&t0));
-  PetscCall(SimProjectionApply(sf->proj, dt, sf->rho, sf->u, sf->p));
-  sf->p_dt = dt;
+  PetscCall(SimProjectionApply(sf->proj, dt_eff, sf->rho, sf->u, sf->p));
+  sf->p_dt = dt_eff;
+  if (sf->bdf2) sf->dt_prev = dt;
   PetscCall(PetscTime(&t1));
   PetscCall(SimProjectionGetDivergenceNorm(sf->proj, &sf->div_before));
   PetscCall(SimProjectionGetIterations(sf->proj, &its));
@@ -290,8 +308,8 @@ static PetscErrorCode View_StableFluids(SimSolver s, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(
-      viewer, "advection %s, ghost %" PetscInt_FMT ", nu %g m^2/s, rho %g kg/m^3, buoyancy (%g, %g), vorticity %g\n",
-      sf->adv->name, sf->ghost, (double)sf->nu, (double)sf->rho, (double)sf->buoyancy[0], (double)sf->buoyancy[1],
+      viewer, "advection %s, time %s, ghost %" PetscInt_FMT ", nu %g m^2/s, rho %g kg/m^3, buoyancy (%g, %g), vorticity %g\n",
+      sf->adv->name, SFTimeSchemeName(sf), sf->ghost, (double)sf->nu, (double)sf->rho, (double)sf->buoyancy[0], (double)sf->buoyancy[1],
       (double)sf->vorticity));
   PetscFunctionReturn(0);
 }
@@ -307,6 +325,7 @@ static PetscErrorCode Destroy_StableFluids(SimSolver s)
   PetscCall(VecDestroy(&sf->ul));
   PetscCall(VecDestroy(&sf->p));
   PetscCall(SFStashDestroy(sf));
+  PetscCall(SFBDF2Destroy(sf));
   PetscCall(VecDestroy(&sf->s));
   PetscCall(VecDestroy(&sf->snew));
   PetscCall(VecDestroy(&sf->sl));
@@ -349,6 +368,7 @@ PetscErrorCode SimSolverCreate_StableFluids(SimSolver s)
   PetscCall(SimGridProblemGetDescription(s->problem, &desc));
   PetscCall(SimGridProblemCheckNames(desc, "stablefluids", scalars, parameters));
   PetscCall(PetscNew(&sf));
+  s->data = sf; /* freed by SimSolverCreate if a check below fails */
   sf->prob = desc;
   PetscCall(SFAdvectionFind("rk2", &sf->adv));
   sf->ghost = 3;
@@ -361,7 +381,6 @@ PetscErrorCode SimSolverCreate_StableFluids(SimSolver s)
   sf->scalar_index[SF_DENSITY] = SimGridProblemFindScalar(desc, "density");
   sf->scalar_index[SF_TEMPERATURE] = SimGridProblemFindScalar(desc, "temperature");
   sf->vdt = -1;
-  s->data = sf;
   s->ops = ops;
   PetscFunctionReturn(0);
 }

@@ -25,6 +25,9 @@ pbsim_restart_test(drop_bdf2_2ranks 2 STEPS 12 EVERY 5
                    ARGS -scene drop -solver bdf2 -newton_pc_type bjacobi -newton_sub_pc_type icc -petscpartitioner_type simple)
 pbsim_restart_test(smoke2d 1 STEPS 10 EVERY 4 ARGS -scene smoke_plume -smoke_plume_n 16)
 pbsim_restart_test(smoke2d_2ranks 2 STEPS 10 EVERY 4 ARGS -scene smoke_plume -smoke_plume_n 16)
+# the second-order step carries u^{n-1} and dt_prev through the checkpoint
+pbsim_restart_test(smoke2d_bdf2 1 STEPS 10 EVERY 4 ARGS -scene smoke_plume -smoke_plume_n 16 -sf_time sl_bdf2 -sf_advection bfecc)
+pbsim_restart_test(smoke2d_bdf2_2ranks 2 STEPS 10 EVERY 4 ARGS -scene smoke_plume -smoke_plume_n 16 -sf_time sl_bdf2)
 pbsim_restart_test(twist_pd 1 STEPS 8 EVERY 3 ARGS -scene twist -solver pd -twist_material arap)
 # the rigid and particle problem types: bodies with contact warm starts and joints; particles that
 # migrate between ranks (the checkpoint holds them in rank order, so a restart uses the same ranks)

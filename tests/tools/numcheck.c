@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "readfile.h"
 
 #define MAXCOL 128
 #define MAXROW 200000
@@ -36,25 +37,6 @@ static int fail(const char *fmt, const char *a, const char *b)
   fprintf(stderr, fmt, a, b);
   fprintf(stderr, "\n");
   return 1;
-}
-
-static char *ReadFile(const char *path, long *len)
-{
-  FILE *f = fopen(path, "rb");
-  char *buf;
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  *len = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  buf = malloc(*len + 1);
-  if (!buf || fread(buf, 1, *len, f) != (size_t)*len) {
-    fclose(f);
-    free(buf);
-    return NULL;
-  }
-  buf[*len] = 0;
-  fclose(f);
-  return buf;
 }
 
 static int ReadCSV(const char *path, Table *t)

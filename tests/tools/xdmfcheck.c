@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "readfile.h"
 
 #define MAXARR 64
 
@@ -31,25 +32,6 @@ static int Fail(const char *msg, const char *a)
 {
   fprintf(stderr, "xdmfcheck: %s%s\n", msg, a ? a : "");
   return 1;
-}
-
-static char *ReadFile(const char *path, long *len)
-{
-  FILE *f = fopen(path, "rb");
-  char *buf;
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  *len = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  buf = malloc(*len + 1);
-  if (!buf || fread(buf, 1, *len, f) != (size_t)*len) {
-    fclose(f);
-    free(buf);
-    return NULL;
-  }
-  buf[*len] = 0;
-  fclose(f);
-  return buf;
 }
 
 /* The value of attribute key="..." inside the tag starting at tag (up to its '>'). */

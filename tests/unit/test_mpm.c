@@ -364,17 +364,20 @@ END_TEST
 
 /* The fixed-corotated fast path (no SVD: the polar R by Newton's iteration) gives the stress of the
  * material library's fixed corotated (P F^T from its SVD) for stretches from 0.3 to 3 and any
- * rotation, in 2D and 3D; its R is SimPolar3's, and an F with det F <= 0 is refused. */
+ * rotation, in 2D and 3D; its R is SimPolar3's, and an F with det F <= 0 is refused. After a return
+ * mapping, the stress from the mapping's SVD is the library's too. */
 START_TEST(corotated_fast_path_matches_the_material_library)
 {
   SimRegistry reg;
   SimMaterial mat;
+  MPMPlasticity pl;
   const PetscReal bad[9] = {1, 0, 0, 0, 1, 0, 0, 0, -1};
   PetscReal R[9];
 
   CHECK_PETSC(TestSetOptions(NULL));
   CHECK_PETSC(TestRegistryCreate(&reg));
   CHECK_PETSC(SimMaterialCreateWithParams(reg, "fixed_corotated", 1e5, 0.3, 1000, &mat));
+  CHECK_PETSC(MPMPlasticityCreate("sand", "t_", mat->par.mu, mat->par.lambda, &pl));
   for (PetscInt dim = 2; dim <= 3; dim++)
     for (int t = 0; t < 300; t++) {
       const PetscReal amp = t < 100 ? 1e-3 : t < 200 ? 0.1 : 0.9; /* near F = R, moderate, large stretch */
@@ -397,6 +400,24 @@ START_TEST(corotated_fast_path_matches_the_material_library)
       ck_assert_msg(err <= 1e-12 * PetscSqrtReal(nref) + 1e-12 * vol * (mat->par.mu + mat->par.lambda), "%dD case %d: stress differs by %g (|tau| %g)", (int)dim, t, err,
                     PetscSqrtReal(nref));
       ck_assert_double_eq_tol(J, s0[0] * s0[1] * (dim == 3 ? s0[2] : 1), 1e-12 * J);
+      { /* after a return mapping (sand's: it moves the singular values the most), from its SVD */
+        PetscReal Fe[9], dec[21], st = 0, scale, tsvd[6], P2[9], nr = 0, e2 = 0;
+        for (int k = 0; k < 9; k++) Fe[k] = F[k];
+        pl->type->project(pl, dim, 1, Fe, &st, dec, &scale);
+        CHECK_PETSC(SimMaterialPK1(mat, 1, Fe, P2));
+        MPMCorotatedStressSvd(dim, 1, dec, &vol, &scale, mat->par.mu, mat->par.lambda, tsvd);
+        for (int r = 0; r < 3; r++)
+          for (int c = 0; c < 3; c++) {
+            ref[r][c] = vol * scale * (P2[3 * r] * Fe[3 * c] + P2[3 * r + 1] * Fe[3 * c + 1] + P2[3 * r + 2] * Fe[3 * c + 2]);
+            nr += ref[r][c] * ref[r][c];
+          }
+        for (PetscInt q = 0; q < ns; q++) {
+          const PetscInt r = dim == 2 ? map2[q][0] : map[q][0], c = dim == 2 ? map2[q][1] : map[q][1];
+          e2 = PetscMax(e2, PetscAbsReal(tsvd[q] - ref[r][c]));
+        }
+        ck_assert_msg(e2 <= 1e-12 * PetscSqrtReal(nr) + 1e-12 * vol * (mat->par.mu + mat->par.lambda), "%dD case %d: stress from the SVD differs by %g (|tau| %g)", (int)dim, t,
+                      e2, PetscSqrtReal(nr));
+      }
       if (dim == 3) {
         ck_assert(MPMPolarNewton(F, R));
         CHECK_PETSC(SimPolar3(F, Rref, NULL));
@@ -404,6 +425,7 @@ START_TEST(corotated_fast_path_matches_the_material_library)
       }
     }
   ck_assert(!MPMPolarNewton(bad, R));
+  CHECK_PETSC(MPMPlasticityDestroy(&pl));
   CHECK_PETSC(SimMaterialDestroy(&mat));
   CHECK_PETSC(SimRegistryDestroy(&reg));
 }

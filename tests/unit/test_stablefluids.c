@@ -672,14 +672,14 @@ END_TEST
 
 /* Steps taylor_green (options opts) to t = T at CFL 0.5 with n cells per axis; returns the
  * kinetic energy ratio E(T)/E(0), and the velocity RMS error at T. */
-static void RunTaylorGreen(PetscInt n, PetscReal re, PetscReal T, PetscReal *ratio, PetscReal *err)
+static void RunTaylorGreenWith(PetscInt n, PetscReal re, PetscReal T, const char *extra, PetscReal *ratio, PetscReal *err)
 {
   GridSim g;
-  char opts[128];
+  char opts[256];
   SimEnergyReport r0, r1;
   PetscInt steps = (PetscInt)(2 * T * n + 0.5);
 
-  CHECK_PETSC(PetscSNPrintf(opts, sizeof(opts), "-taylor_green_n %" PetscInt_FMT " -taylor_green_re %g", n, (double)re));
+  CHECK_PETSC(PetscSNPrintf(opts, sizeof(opts), "-taylor_green_n %" PetscInt_FMT " -taylor_green_re %g %s", n, (double)re, extra));
   CHECK_PETSC(GridSimCreate(PETSC_COMM_WORLD, "taylor_green", NULL, opts, &g));
   CHECK_PETSC(SimSolverEnergy(g.solver, &r0));
   for (PetscInt s = 0; s < steps; s++) CHECK_PETSC(SimSolverStep(g.solver, T / steps, NULL));
@@ -687,6 +687,11 @@ static void RunTaylorGreen(PetscInt n, PetscReal re, PetscReal T, PetscReal *rat
   CHECK_PETSC(SFVelocityError(g.sf, T, err));
   *ratio = r1.kinetic / r0.kinetic;
   CHECK_PETSC(GridSimDestroy(&g));
+}
+
+static void RunTaylorGreen(PetscInt n, PetscReal re, PetscReal T, PetscReal *ratio, PetscReal *err)
+{
+  RunTaylorGreenWith(n, re, T, "", ratio, err);
 }
 
 /* Taylor-Green on the unit box, U = 1, Re = 100 (nu = 0.01) and inviscid: E(t)/E(0) against
@@ -721,6 +726,34 @@ START_TEST(taylor_green_decay)
     }
     ck_assert_msg(eE[2] < 0.1 * exact, "Re=%g: E(T)/E(0) is off by %g at 64^2", (double)res[r], (double)eE[2]);
   }
+}
+END_TEST
+
+/* The time schemes on Taylor-Green (Re = 100) at a fixed Courant number 0.5, 16^2 -> 32^2 -> 64^2,
+ * both with BFECC advection (third-order interpolation error per step, so second order in space
+ * over O(1/h) steps): the first-order split step (Chorin) converges at first order — its
+ * advection-projection splitting error, O(dt) — and the semi-Lagrangian BDF2 step at second order. */
+START_TEST(taylor_green_time_order)
+{
+  const char *schemes[2] = {"-sf_time chorin -sf_advection bfecc", "-sf_time sl_bdf2 -sf_advection bfecc"};
+  const PetscInt sizes[3] = {16, 32, 64};
+  PetscReal e[2][3], order[2][2];
+
+  for (PetscInt t = 0; t < 2; t++) {
+    for (PetscInt k = 0; k < 3; k++) {
+      PetscReal ratio;
+      RunTaylorGreenWith(sizes[k], 100, 0.5, schemes[t], &ratio, &e[t][k]);
+    }
+    for (PetscInt k = 0; k < 2; k++) order[t][k] = PetscLog2Real(e[t][k] / e[t][k + 1]);
+    CHECK_PETSC(PetscPrintf(PETSC_COMM_WORLD, "taylor_green %s: velocity RMS error %.3e, %.3e, %.3e; orders %.2f, %.2f\n", schemes[t],
+                            (double)e[t][0], (double)e[t][1], (double)e[t][2], (double)order[t][0], (double)order[t][1]));
+  }
+  ck_assert_msg(order[0][0] < 1.3 && order[0][1] < 1.3, "the split step converges faster than first order (%g, %g)?",
+                (double)order[0][0], (double)order[0][1]);
+  ck_assert_msg(order[1][0] >= 1.8 && order[1][1] >= 1.8, "sl_bdf2: observed orders %g, %g < 1.8", (double)order[1][0],
+                (double)order[1][1]);
+  ck_assert_msg(e[1][2] < 0.1 * e[0][2], "sl_bdf2 is not 10x more accurate than the split step at 64^2 (%g vs %g)",
+                (double)e[1][2], (double)e[0][2]);
 }
 END_TEST
 
@@ -761,28 +794,33 @@ static void MaxDiff(Vec a, Vec b, PetscReal *diff, PetscReal *scale)
  * the decompositions change the MG smoother and the rounding). */
 START_TEST(parallel_matches_serial)
 {
-  GridSim gw, gs;
-  const char *opts = "-smoke_plume_n 16";
-  PetscReal du, su, dd, sd;
-  PetscMPIInt size;
+  /* the default step, and the second-order one (its extrapolations and two-step backtrace) */
+  const char *opts[2] = {"-smoke_plume_n 16", "-smoke_plume_n 16 -sf_time sl_bdf2 -sf_advection bfecc"};
 
-  CHECK_PETSC(GridSimCreate(PETSC_COMM_WORLD, "smoke_plume", NULL, opts, &gw));
-  CHECK_PETSC(GridSimCreate(PETSC_COMM_SELF, "smoke_plume", NULL, opts, &gs));
-  for (PetscInt s = 0; s < 20; s++) {
-    CHECK_PETSC(SimSolverStep(gw.solver, 0.02, NULL));
-    CHECK_PETSC(SimSolverStep(gs.solver, 0.02, NULL));
+  for (PetscInt o = 0; o < 2; o++) {
+    GridSim gw, gs;
+    PetscReal du, su, dd, sd;
+    PetscMPIInt size;
+
+    CHECK_PETSC(GridSimCreate(PETSC_COMM_WORLD, "smoke_plume", NULL, opts[o], &gw));
+    CHECK_PETSC(GridSimCreate(PETSC_COMM_SELF, "smoke_plume", NULL, opts[o], &gs));
+    for (PetscInt s = 0; s < 20; s++) {
+      CHECK_PETSC(SimSolverStep(gw.solver, 0.02, NULL));
+      CHECK_PETSC(SimSolverStep(gs.solver, 0.02, NULL));
+    }
+    MaxDiff(gw.sf->u, gs.sf->u, &du, &su);
+    MaxDiff(gw.sf->s, gs.sf->s, &dd, &sd);
+    CHECK_PETSC(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+    CHECK_PETSC(PetscPrintf(PETSC_COMM_WORLD,
+                            "smoke plume 16x32 (%s), 20 steps, %d rank(s) vs 1: |u_p - u_1|_inf %.3e (|u| %.3e), |d_p - d_1|_inf "
+                            "%.3e (|d| %.3e)\n",
+                            opts[o], (int)size, (double)du, (double)su, (double)dd, (double)sd));
+    ck_assert_msg(su > 0.1 && sd > 0.5, "the plume did not move");
+    ck_assert_msg(du <= 1e-6 * su && dd <= 1e-6 * sd, "%s: parallel run differs: velocity %g, density %g", opts[o], (double)du,
+                  (double)dd);
+    CHECK_PETSC(GridSimDestroy(&gs));
+    CHECK_PETSC(GridSimDestroy(&gw));
   }
-  MaxDiff(gw.sf->u, gs.sf->u, &du, &su);
-  MaxDiff(gw.sf->s, gs.sf->s, &dd, &sd);
-  CHECK_PETSC(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  CHECK_PETSC(PetscPrintf(
-      PETSC_COMM_WORLD,
-      "smoke plume 16x32, 20 steps, %d rank(s) vs 1: |u_p - u_1|_inf %.3e (|u| %.3e), |d_p - d_1|_inf %.3e (|d| %.3e)\n",
-      (int)size, (double)du, (double)su, (double)dd, (double)sd));
-  ck_assert_msg(su > 0.1 && sd > 0.5, "the plume did not move");
-  ck_assert_msg(du <= 1e-6 * su && dd <= 1e-6 * sd, "parallel run differs: velocity %g, density %g", (double)du, (double)dd);
-  CHECK_PETSC(GridSimDestroy(&gs));
-  CHECK_PETSC(GridSimDestroy(&gw));
 }
 END_TEST
 
@@ -1024,6 +1062,7 @@ Suite *test_suite(void)
     tcase_set_timeout(conv, 300);
     tcase_add_test(conv, smooth_advection_order);
     tcase_add_test(conv, taylor_green_decay);
+    tcase_add_test(conv, taylor_green_time_order);
     tcase_add_test(conv, lid_cavity_ghia);
     suite_add_tcase(s, conv);
   }
