@@ -159,6 +159,18 @@ PetscErrorCode SimRegistryCount(SimRegistry reg, SimKind kind, PetscInt *n)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode SimRegistrySetDefaultSolver(SimRegistry reg, const char *scene, const char *solver)
+{
+  const SimRegEntry *e;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimRegistryFind(reg, SIM_KIND_SCENE, scene, &e));
+  PetscCheck(solver && solver[0] && strlen(solver) < sizeof(e->solver), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "Scene '%s': the default solver name must be 1..%d characters", scene, (int)sizeof(e->solver) - 1);
+  PetscCall(PetscStrncpy(((SimRegEntry *)e)->solver, solver, sizeof(e->solver)));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimRegistryGet(SimRegistry reg, SimKind kind, PetscInt i, const SimRegEntry **entry)
 {
   PetscFunctionBeginUser;
@@ -179,7 +191,8 @@ PetscErrorCode SimRegistryView(SimRegistry reg, FILE *out)
       const char *par = (k == SIM_KIND_SOLVER) ? ((e->flags & SIM_REG_MPI) ? "  [MPI]" : "  [serial]") : "";
       /* the pairing: what a scene builds, what a solver advances, a problem type's default solver */
       const char *pre = k == SIM_KIND_PROBLEM ? "  [default solver: " : "  [";
-      if (e->problem[0]) fprintf(out, "  %-20s %s%s%s%s]\n", e->name, e->help, par, pre, e->problem);
+      if (e->problem[0] && e->solver[0]) fprintf(out, "  %-20s %s%s%s%s; default solver: %s]\n", e->name, e->help, par, pre, e->problem, e->solver);
+      else if (e->problem[0]) fprintf(out, "  %-20s %s%s%s%s]\n", e->name, e->help, par, pre, e->problem);
       else fprintf(out, "  %-20s %s%s\n", e->name, e->help, par);
     }
   }

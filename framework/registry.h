@@ -18,13 +18,16 @@ typedef void (*SimGenericFn)(void);
  *   scene:        the problem type it builds ("mesh", "grid", ...);
  *   solver:       the problem types it advances, comma-separated ("mesh" or "grid,particles");
  *   problem type: the solver a run uses when -solver is not given.
- * Energy terms and materials leave it empty. */
+ * Energy terms and materials leave it empty. `solver`, of a scene only: the solver a run of this
+ * scene uses when -solver is not given, in place of its problem type's (empty: the type's; set by
+ * SimRegistrySetDefaultSolver), e.g. sph for the particle-fluid scenes where particles means mpm. */
 typedef struct {
   char name[64];
   char help[160]; /* one line shown by `pbsim list` */
   SimGenericFn create;
   unsigned flags;
   char problem[64];
+  char solver[64];
 } SimRegEntry;
 
 typedef struct _p_SimRegistry *SimRegistry;
@@ -38,6 +41,9 @@ PetscErrorCode SimRegistryAdd(SimRegistry reg, SimKind kind, const char *name, c
                               SimGenericFn create, unsigned flags);
 PetscErrorCode SimRegistryAddFor(SimRegistry reg, SimKind kind, const char *name, const char *help,
                                  SimGenericFn create, unsigned flags, const char *problem);
+/* Gives the registered scene `scene` its own default solver (the solver's name is checked when a
+ * run picks it, so the tables may be filled in any order). */
+PetscErrorCode SimRegistrySetDefaultSolver(SimRegistry reg, const char *scene, const char *solver);
 /* Finds a row; an unknown name is an error whose message lists every valid name of that kind. */
 PetscErrorCode SimRegistryFind(SimRegistry reg, SimKind kind, const char *name, const SimRegEntry **entry);
 /* Looks a name up without raising: *entry is NULL when absent. */

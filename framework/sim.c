@@ -95,8 +95,8 @@ PetscErrorCode SimRunCreate(MPI_Comm comm, SimRegistry reg, SimRun *run)
 }
 
 /* Checks both names and that they fit each other before anything is built, so a typo or a solver
- * for another kind of problem fails fast with the valid names; picks the problem type's default
- * solver when -solver was not given. */
+ * for another kind of problem fails fast with the valid names; picks the scene's default solver, or
+ * else its problem type's, when -solver was not given. */
 static PetscErrorCode MatchSceneAndSolver(SimRun r, PetscBool solver_set)
 {
   const SimRegEntry *sc, *so, *pt;
@@ -104,7 +104,8 @@ static PetscErrorCode MatchSceneAndSolver(SimRun r, PetscBool solver_set)
   PetscFunctionBeginUser;
   PetscCall(SimRegistryFind(r->reg, SIM_KIND_SCENE, r->scene_name, &sc));
   PetscCall(SimRegistryFind(r->reg, SIM_KIND_PROBLEM, sc->problem, &pt));
-  if (!solver_set && pt->problem[0]) PetscCall(PetscStrncpy(r->solver_name, pt->problem, sizeof(r->solver_name)));
+  if (!solver_set && sc->solver[0]) PetscCall(PetscStrncpy(r->solver_name, sc->solver, sizeof(r->solver_name)));
+  else if (!solver_set && pt->problem[0]) PetscCall(PetscStrncpy(r->solver_name, pt->problem, sizeof(r->solver_name)));
   PetscCall(SimRegistryFind(r->reg, SIM_KIND_SOLVER, r->solver_name, &so));
   if (!SimRegistrySolverFits(so, sc->problem)) {
     char fit[1024], scn[1024];

@@ -7,6 +7,13 @@
 #define ADD_RIGID(name, help, fn) PetscCall(SimRegistryAddFor(reg, SIM_KIND_SCENE, name, help, (SimGenericFn)(fn), 0, "rigid"))
 #define ADD_GRID(name, help, fn) PetscCall(SimRegistryAddFor(reg, SIM_KIND_SCENE, name, help, (SimGenericFn)(fn), 0, "grid"))
 #define ADD_PARTICLES(name, help, fn) PetscCall(SimRegistryAddFor(reg, SIM_KIND_SCENE, name, help, (SimGenericFn)(fn), 0, "particles"))
+/* A scene whose default solver is not its problem type's (particle fluids: sph, not mpm). */
+#define ADD_WITH_SOLVER(type, name, help, fn, solver) \
+  do { \
+    PetscCall(SimRegistryAddFor(reg, SIM_KIND_SCENE, name, help, (SimGenericFn)(fn), 0, type)); \
+    PetscCall(SimRegistrySetDefaultSolver(reg, name, solver)); \
+  } while (0)
+#define ADD_FLUID_PARTICLES(name, help, fn) ADD_WITH_SOLVER("particles", name, help, fn, "sph")
 
 PetscErrorCode SimRegisterScenes(SimRegistry reg)
 {
@@ -32,6 +39,11 @@ PetscErrorCode SimRegisterScenes(SimRegistry reg)
   ADD_GRID("taylor_green", "2D Taylor-Green vortex in a free-slip box, analytic decay (-taylor_green_n, -taylor_green_re; 0 = inviscid)", SimSceneCreate_TaylorGreen);
   ADD_GRID("lid_cavity", "2D lid-driven cavity, viscous (-lid_cavity_n, -lid_cavity_re)", SimSceneCreate_LidCavity);
   ADD_GRID("smoke_plume", "hot smoke rising from a floor inlet, 2D or 3D (-smoke_plume_dim, -smoke_plume_n)", SimSceneCreate_SmokePlume);
+  /* height-field water: grid scenes for the shallow_water solver (docs/shallow_water.md) */
+  ADD_WITH_SOLVER("grid", "dam_break_swe", "shallow-water dam break in a channel, 1D or with a breach 2D (-dam_break_swe_left, -right, -breach)",
+                  SimSceneCreate_DamBreakSWE, "shallow_water");
+  ADD_WITH_SOLVER("grid", "swe_drop", "a drop (a hump of water) in a square pool, walls or open; a bottom hill (-swe_drop_bump)",
+                  SimSceneCreate_SWEDrop, "shallow_water");
   /* particle scenes: particles over a background grid for particle solvers (mpm) */
   ADD_PARTICLES("jelly_blocks", "the 88-line MLS-MPM scene: three blocks (jelly, snow, fluid) fall in a box (-jelly_blocks_plastic, -jelly_blocks_dim)",
                 SimSceneCreate_JellyBlocks);
@@ -40,12 +52,12 @@ PetscErrorCode SimRegisterScenes(SimRegistry reg)
   ADD_PARTICLES("snowball", "a ball of snow thrown at a sticky wall (Stomakhin et al. 2013), 2D or 3D (-snowball_speed, -snowball_dim)", SimSceneCreate_Snowball);
   ADD_PARTICLES("dam_break_mpm", "a column of weakly compressible fluid collapsing in a box, 2D or 3D; figure: front position (-dam_break_mpm_dim)",
                 SimSceneCreate_DamBreakMPM);
-  /* particle-fluid scenes: fluid and boundary particles for sph and pbf */
-  ADD_PARTICLES("tank", "fluid at rest in a tank of boundary particles, 2D or 3D (-tank_dim, -tank_n)", SimSceneCreate_Tank);
-  ADD_PARTICLES("dam_break", "dam break: a water column a x 2a collapsing in a tank, front vs Martin & Moyce 1952 (-dam_break_dim, -dam_break_n)",
+  /* particle-fluid scenes: fluid and boundary particles for sph (their default) and pbf */
+  ADD_FLUID_PARTICLES("tank", "fluid at rest in a tank of boundary particles, 2D or 3D (-tank_dim, -tank_n)", SimSceneCreate_Tank);
+  ADD_FLUID_PARTICLES("dam_break", "dam break: a water column a x 2a collapsing in a tank, front vs Martin & Moyce 1952 (-dam_break_dim, -dam_break_n)",
                 SimSceneCreate_DamBreak);
-  ADD_PARTICLES("double_dam_break", "two water columns collapsing onto an obstacle in the middle of a tank (-double_dam_break_dim)",
+  ADD_FLUID_PARTICLES("double_dam_break", "two water columns collapsing onto an obstacle in the middle of a tank (-double_dam_break_dim)",
                 SimSceneCreate_DoubleDamBreak);
-  ADD_PARTICLES("drop_pool", "a block of fluid dropping into a pool (-drop_pool_dim, -drop_pool_n)", SimSceneCreate_DropPool);
+  ADD_FLUID_PARTICLES("drop_pool", "a block of fluid dropping into a pool (-drop_pool_dim, -drop_pool_n)", SimSceneCreate_DropPool);
   PetscFunctionReturn(0);
 }

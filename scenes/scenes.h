@@ -24,6 +24,8 @@ PetscErrorCode SimSceneCreate_IPCStack(SimScene);
 PetscErrorCode SimSceneCreate_TaylorGreen(SimScene);
 PetscErrorCode SimSceneCreate_LidCavity(SimScene);
 PetscErrorCode SimSceneCreate_SmokePlume(SimScene);
+PetscErrorCode SimSceneCreate_DamBreakSWE(SimScene);
+PetscErrorCode SimSceneCreate_SWEDrop(SimScene);
 PetscErrorCode SimSceneCreate_JellyBlocks(SimScene);
 PetscErrorCode SimSceneCreate_SandColumn(SimScene);
 PetscErrorCode SimSceneCreate_Snowball(SimScene);

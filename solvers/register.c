@@ -21,6 +21,7 @@ PetscErrorCode SimSolverCreate_Rigid(SimSolver);
 PetscErrorCode SimSolverCreate_MPM(SimSolver);
 PetscErrorCode SimSolverCreate_SPH(SimSolver);
 PetscErrorCode SimSolverCreate_PBF(SimSolver);
+PetscErrorCode SimSolverCreate_ShallowWater(SimSolver);
 
 /* A solver names the problem types it advances (problems/register.c). */
 #define ADD(name, help, fn, flags, problems) PetscCall(SimRegistryAddFor(reg, SIM_KIND_SOLVER, name, help, (SimGenericFn)(fn), flags, problems))
@@ -49,6 +50,8 @@ PetscErrorCode SimRegisterSolvers(SimRegistry reg)
   /* grid solvers: Eulerian methods on grid scenes */
   ADD("stablefluids", "Stable Fluids on a MAC grid: semi-Lagrangian advection, smoke, viscosity, MGPCG projection (-sf_advection rk2|rk3|bfecc)",
       SimSolverCreate_StableFluids, SIM_REG_MPI, "grid");
+  ADD("shallow_water", "2D shallow-water height field: finite volumes, HLL flux, well-balanced hydrostatic reconstruction, MUSCL + SSP-RK2 (-swe_order, -swe_flux)",
+      SimSolverCreate_ShallowWater, SIM_REG_MPI, "grid");
   /* particle solvers: particles over a background grid */
   ADD("mpm", "hybrid particle-grid: PIC, FLIP, APIC, MLS-MPM (-mpm_transfer), quadratic/cubic B-splines, plasticity (snow, sand, fluid)",
       SimSolverCreate_MPM, SIM_REG_MPI, "particles");

@@ -39,7 +39,8 @@ struct _p_SimNewton {
   VecScatter p2all;
   /* flat scratch, 3*nv each: trial point, velocity v(x), a second gradient */
   PetscReal *xt, *vel, *work;
-  PetscReal *gt; /* gradient at the trial point (line-search fallback) */
+  PetscReal *gt;     /* gradient at the trial point (the line search's gradient test) */
+  PetscBool gt_at_x; /* gt is the gradient at the point the line search accepted */
   /* where H was last assembled (x, X, xd: 3 * n) and with which beta: what a checkpoint saves of
    * the lagged factorization (SimNewtonSave) */
   PetscReal *lag_point, lag_beta;
@@ -335,6 +336,7 @@ static PetscErrorCode GradientTest_Newton(SimNewton nt, PetscReal beta, const Pe
   g1 = PetscSqrtReal(g1);
   if (g1 < g0) {
     PetscCall(PetscArraycpy(x, nt->xt, nt->n));
+    nt->gt_at_x = PETSC_TRUE;
     *phi = trial;
     *phiscale = tscale;
     *ok = PETSC_TRUE;
@@ -600,6 +602,7 @@ static PetscErrorCode Iterate_Newton(SimNewton nt, PetscReal beta, const PetscRe
     PetscBool ok, lagged;
 
   direction:
+    nt->gt_at_x = PETSC_FALSE;
     /* The Newton direction (Newton-CG or projected Newton, see Direction_Newton), then the step. */
     PetscCall(Direction_Newton(nt, beta, X, xd, x, gnorm0 > 0 ? gnorm / gnorm0 : 0, &its, &slope, &lagged));
     st->linear_its += its;
@@ -639,7 +642,10 @@ static PetscErrorCode Iterate_Newton(SimNewton nt, PetscReal beta, const PetscRe
         break;
       }
     }
-    PetscCall(Gradient_Newton(nt, beta, y, X, xd, x, nt->gfull));
+    if (nt->gt_at_x)
+      PetscCall(PetscArraycpy(nt->gfull, nt->gt, nt->n)); /* the line search's gradient test computed it */
+    else
+      PetscCall(Gradient_Newton(nt, beta, y, X, xd, x, nt->gfull));
     PetscCall(SetGradient_Newton(nt));
     PetscCall(VecNorm(nt->g, NORM_2, &gnorm));
     Record_Newton(st, k0 + k, gnorm, phi);

@@ -14,6 +14,7 @@ typedef struct {
   PetscReal rho0, mach, vref, gamma, c, B;
   PetscReal alpha, xsph, cfl;
   PetscBool clamp, akinci, hydrostatic;
+  PetscBool neighbors_only; /* a step only rebuilds ghosts and neighbour lists (benchmarks/particles.yaml) */
   PetscReal spacing, hs; /* particle spacing; smoothing length h/2 */
   PetscReal gravity[3];
   /* per particle (own + ghosts) */
@@ -41,6 +42,9 @@ static PetscErrorCode SetFromOptions_SPH(SimSolver s, PetscOptionItems *PetscOpt
   PetscCall(PetscOptionsReal("-sph_gamma", "Tait exponent", "", sp->gamma, &sp->gamma, NULL));
   PetscCall(PetscOptionsReal("-sph_alpha", "Monaghan artificial viscosity alpha", "", sp->alpha, &sp->alpha, NULL));
   PetscCall(PetscOptionsReal("-sph_xsph", "XSPH velocity smoothing epsilon of the position update", "", sp->xsph, &sp->xsph, NULL));
+  PetscCall(PetscOptionsBool("-sph_neighbors_only",
+                             "benchmark mode: each step only gathers the ghosts and rebuilds the neighbour lists at the current positions (nothing moves)",
+                             "", sp->neighbors_only, &sp->neighbors_only, NULL));
   PetscCall(PetscOptionsReal("-sph_cfl", "CFL number: substep <= cfl h_s / (c + |v|max)", "", sp->cfl, &sp->cfl, NULL));
   PetscCall(PetscOptionsBool("-sph_clamp", "clamp negative pressures to 0 (free surfaces)", "", sp->clamp, &sp->clamp, NULL));
   {
@@ -192,6 +196,14 @@ static PetscErrorCode Step_SPH(SimSolver s, PetscReal dt)
   PetscFunctionBeginUser;
   sp->substeps = 0;
   sp->cfl_used = 0;
+  if (sp->neighbors_only) { /* the neighbour search alone: the cost of the sort and the lists per particle */
+    PetscCall(SimFluidGather(f));
+    sp->avg_neighbors = f->nf ? (PetscReal)f->list.offset[f->nf] / f->nf : 0;
+    sp->substeps = 1;
+    s->stats.outcome = SIM_STEP_OK;
+    s->stats.substeps = 1;
+    PetscFunctionReturn(0);
+  }
   while (left > 0) {
     PetscReal dtmax, h;
     PetscInt nsub;

@@ -1,8 +1,17 @@
 # The sph solver and the particle-fluid scenes through `pbsim run`, on 1 and 2 ranks (named to sort
 # after run.cmake and mpi.cmake, whose helpers it uses).
-foreach(name sph pbf tank dam_break double_dam_break drop_pool)
+foreach(name sph pbf)
   pbsim_cli_test(NAME list.${name} ARGS list EXPECT "\n  ${name} [^\n]*\\[particles\\]")
 endforeach()
+# The particle-fluid scenes name sph as their default solver (the particles type's is mpm): `pbsim
+# list` says so, and a run without -solver is an sph run.
+foreach(name tank dam_break double_dam_break drop_pool)
+  pbsim_cli_test(NAME list.${name} ARGS list EXPECT "\n  ${name} [^\n]*\\[particles; default solver: sph\\]")
+endforeach()
+pbsim_cli_test(NAME sph.dam_break_default_solver ARGS run -scene dam_break -dam_break_n 6 -steps 2 -dt 2e-3 -output_every 0 -strict_options
+               -o ${PBSIM_TEST_OUT}/sph_default EXPECT "solver sph")
+pbsim_cli_test(NAME mpm.dam_break_mpm_default_solver ARGS run -scene dam_break_mpm -steps 1 -dt 1e-4 -output_every 0 -strict_options
+               -o ${PBSIM_TEST_OUT}/mpm_default EXPECT "solver mpm")
 pbsim_cli_files_test(NAME dam_break_config_outputs DIR ${PBSIM_TEST_OUT}/dam_break
   ARGS run ${PBSIM_CONFIGS}/dam_break.yaml -steps 3 -output_every 3 -strict_options -o ${PBSIM_TEST_OUT}/dam_break
   GLOBS "frame_00003.vtu" "dam_break.pvd" "log.csv" "snapshot_00003.png")
@@ -51,3 +60,7 @@ if(MPIEXEC_EXECUTABLE)
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/compare_ranks.cmake)
   set_tests_properties(cli.mpi.dam_break_momentum PROPERTIES TIMEOUT 300 ENVIRONMENT "${PBSIM_MPI_ENV};OPENBLAS_NUM_THREADS=1")
 endif()
+# The benchmark mode of benchmarks/particles.yaml: steps that only rebuild the neighbour lists leave
+# the particles where they are (the energy of the tank at rest does not change).
+pbsim_cli_test(NAME sph.neighbors_only ARGS run -scene tank -tank_dim 3 -tank_n 6 -sph_neighbors_only -steps 2 -dt 1e-3 -output_every 0
+               -strict_options -o ${PBSIM_TEST_OUT}/sph_neighbors_only EXPECT "done: 2 steps")

@@ -11,6 +11,8 @@
  *   numcheck csv A.csv B.csv RTOL [EXCEPT,COLUMNS]
  *       the same header and rows; every column but the listed ones equal within RTOL times the
  *       column's largest magnitude in A.
+ *   numcheck bound LOG.csv COLUMN MAX
+ *       every row's |COLUMN| <= MAX (e.g. a conserved quantity's relative change).
  *   numcheck vtu A.vtu B.vtu RTOL
  *       two VTK XML files with raw appended data (framework/io/vtk.c, vti.c): the same XML, every Float64
  *       array equal within RTOL times its largest magnitude, every other array byte for byte.
@@ -170,6 +172,23 @@ static int CompareCSV(const char *pa, const char *pb, double rtol, const char *e
   return bad ? 1 : 0;
 }
 
+static int Bound(const char *path, const char *name, double max)
+{
+  Table t;
+  int c, bad = 0;
+  double worst = 0;
+  if (ReadCSV(path, &t)) return 1;
+  c = Column(&t, name, path);
+  for (int r = 0; r < t.nrow; r++) {
+    const double v = fabs(At(&t, r, c));
+    if (!(v <= max) && bad++ < 10)
+      fprintf(stderr, "numcheck: %s, row %d: |%s| = %.17g > %g\n", path, r + 2, name, v, max);
+    if (v > worst || v != v) worst = v;
+  }
+  printf("numcheck: %s: max |%s| = %.3g over %d rows (bound %g): %s\n", path, name, worst, t.nrow, max, bad ? "EXCEEDED" : "ok");
+  return bad ? 1 : 0;
+}
+
 /* The XML part (up to the '_' that starts the raw data) and the raw data of a VTK XML file. */
 static int SplitVTK(const char *path, char **buf, long *xmlen, const unsigned char **raw, long *rawlen)
 {
@@ -241,7 +260,8 @@ int main(int argc, char **argv)
   if ((argc == 5 || argc == 6) && !strcmp(argv[1], "csv"))
     return CompareCSV(argv[2], argv[3], atof(argv[4]), argc == 6 ? argv[5] : NULL);
   if (argc == 5 && !strcmp(argv[1], "vtu")) return CompareVTU(argv[2], argv[3], atof(argv[4]));
+  if (argc == 5 && !strcmp(argv[1], "bound")) return Bound(argv[2], argv[3], atof(argv[4]));
   fprintf(stderr,
-          "usage: numcheck oscillator LOG K M L A C TOL | freefall LOG MASS G TOL | csv A B RTOL [EXCEPT] | vtu A B RTOL\n");
+          "usage: numcheck oscillator LOG K M L A C TOL | freefall LOG MASS G TOL | csv A B RTOL [EXCEPT] | vtu A B RTOL | bound LOG COLUMN MAX\n");
   return 2;
 }

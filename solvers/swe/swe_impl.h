@@ -1,0 +1,66 @@
+/* Private side of the shallow_water solver (docs/shallow_water.md): the 2D shallow-water equations
+ *   h_t + (h u)_x + (h v)_y = 0
+ *   (h u)_t + (h u^2 + g h^2 / 2)_x + (h u v)_y = -g h b_x
+ *   (h v)_t + (h u v)_x + (h v^2 + g h^2 / 2)_y = -g h b_y
+ * for the water depth h above the bottom b(x, y) and the depth-averaged velocity (u, v), on a grid
+ * problem's box (its x and y axes are the horizontal plane; g is |gravity| of the problem). Finite
+ * volumes on a DMDA: an HLL (or Rusanov) flux per face, the hydrostatic reconstruction of Audusse
+ * et al. 2004 (well balanced: a lake at rest stays at rest over any bottom, and depths stay >= 0),
+ * first order or MUSCL (minmod) with SSP-RK2 (Heun), CFL substeps. The mass flux through a face
+ * is one number both cells use, so the volume changes only through open faces: with reflective
+ * walls it is constant to round-off. */
+#pragma once
+#include <petscdmda.h>
+#include "framework/solver_impl.h"
+#include "problems/grid/grid.h"
+
+typedef enum { SWE_FLUX_HLL = 0, SWE_FLUX_RUSANOV } SWEFluxKind;
+
+/* A line of cells along one axis for a sweep: cells -2 .. m+1 (two ghosts each side) at offset 2,
+ * each with depth h, normal momentum qn, tangential momentum qt, bottom b. */
+typedef struct {
+  PetscInt m;
+  PetscReal *h, *qn, *qt, *b;
+} SWELine;
+
+/* The numerical flux through a face whose normal is the line's axis, from the states on its left
+ * (hL, normal velocity uL, tangential vL) and right: F = (mass, normal momentum, tangential
+ * momentum) per unit face length. Depths must be >= 0; a dry side (h = 0) is handled. */
+void SWERiemannFlux(SWEFluxKind kind, PetscReal g, PetscReal hL, PetscReal uL, PetscReal vL, PetscReal hR, PetscReal uR, PetscReal vR,
+                    PetscReal F[3]);
+/* The face flux with the hydrostatic reconstruction (Audusse et al. 2004): states (h, un, ut, b)
+ * on either side of a face; Fm is what the left cell loses, Fp what the right cell gains (they
+ * differ only in the normal momentum, by the bottom step's pressure). */
+void SWEFaceFlux(SWEFluxKind kind, PetscReal g, const PetscReal L[4], const PetscReal R[4], PetscReal Fm[3], PetscReal Fp[3]);
+/* dU/dt of the m cells of a line from the fluxes along it (order 1 or 2; wall_lo / wall_hi: face 0 /
+ * face m is a reflective wall: no mass or tangential flux through it); dU is m x 3 (h, qn, qt)
+ * and is added to. *rate: max over the cells of (|un| + sqrt(g h)) / dx. */
+void SWESweep(const SWELine *line, PetscInt order, SWEFluxKind kind, PetscReal g, PetscReal dx, PetscReal dry, PetscBool wall_lo,
+              PetscBool wall_hi, PetscReal *work, PetscReal dU[], PetscReal *rate);
+/* Work space of SWESweep for lines of up to m cells (reals). */
+#define SWE_SWEEP_WORK(m) (16 * ((m) + 4))
+
+typedef struct {
+  SimGridProblem *prob;
+  DM da;          /* cells: dof 3 (h, hu, hv), ghosted physical boundaries, star stencil, width 2 */
+  DM dab;         /* the same cells, dof 1: the bottom b */
+  Vec U, U1, R;   /* state, stage, dU/dt */
+  Vec Ul, bl;     /* local (ghosted) state and bottom */
+  Vec stash;
+  PetscInt nx, ny;
+  PetscReal dx;            /* cell size (m) */
+  PetscReal g, rho;        /* |gravity| (m/s^2), water density (kg/m^3: energies and momentum) */
+  PetscReal cfl_max, dry;  /* substep CFL limit; depth below which a cell's velocity is 0 (m) */
+  PetscInt order, max_substeps;
+  SWEFluxKind flux;
+  PetscBool wall[4];       /* face 2 axis + side reflects (WALL, SLIP); else open (zero gradient) */
+  PetscReal volume0;       /* initial volume (m^3) */
+  PetscReal cfl;           /* largest CFL number of the last step's substeps */
+  PetscReal *line[4], *work, *dline; /* sweep buffers */
+} SWE;
+
+PetscErrorCode SWEFillGhosts(SWE *w, Vec Ul, PetscBool bottom);
+PetscErrorCode SWERHS(SWE *w, Vec U, Vec R, PetscReal *rate);
+PetscErrorCode SWEVolume(SWE *w, Vec U, PetscReal *volume);
+PetscErrorCode SWEWriteFrame(SWE *w, const char *path);
+PetscErrorCode SWEWriteImage(SWE *w, const char *caption, const char *path);
