@@ -3,6 +3,7 @@
 #include "energies/fem.h"
 #include "framework/linalg/vec3.h"
 #include "framework/linalg/svd3.h"
+#include "framework/linalg/isotropic.h"
 #include <string.h>
 
 /* Elements per batched material call in the Hessian: the chunk's dP/dF (81 values each) stays in
@@ -191,6 +192,155 @@ static PetscErrorCode Hessian_FEM(SimEnergy term, const PetscReal *x, const Pets
   PetscFunctionReturn(0);
 }
 
+/* Adds the element Hessian whose vertex 1..3 part is K (9 x 9, symmetric, row (a, k) = 3 (a-1) + k)
+ * into CSR values (hessian_add in energy.h): the blocks of vertex 0 are minus the sums of the others
+ * (rows and columns of the 12 x 12 sum to zero), block (p, b) goes to off[4p + b] + r stride + s. */
+static inline void ScatterElement(PetscReal K[9][9], const PetscInt *t, const PetscInt *off, const PetscInt *stride, PetscReal *a)
+{
+  PetscReal S[4][4][9]; /* S[p][b]: block (p, b), row-major 3x3 */
+
+  for (int q = 0; q < 3; q++)
+    for (int b = 0; b < 3; b++)
+      for (int k = 0; k < 3; k++)
+        for (int l = 0; l < 3; l++) S[q + 1][b + 1][3 * k + l] = K[3 * q + k][3 * b + l];
+  for (int b = 1; b < 4; b++)
+    for (int kl = 0; kl < 9; kl++) S[0][b][kl] = -(S[1][b][kl] + S[2][b][kl] + S[3][b][kl]);
+  for (int q = 1; q < 4; q++)
+    for (int k = 0; k < 3; k++)
+      for (int l = 0; l < 3; l++) S[q][0][3 * k + l] = S[0][q][3 * l + k];
+  for (int kl = 0; kl < 9; kl++) S[0][0][kl] = -(S[0][1][kl] + S[0][2][kl] + S[0][3][kl]);
+  for (int p = 0; p < 4; p++) {
+    const PetscInt L = stride[t[p]];
+    for (int b = 0; b < 4; b++) {
+      const PetscInt o = off[4 * p + b];
+      if (o < 0) continue;
+      for (int k = 0; k < 3; k++)
+        for (int l = 0; l < 3; l++) a[o + k * L + l] += S[p][b][3 * k + l];
+    }
+  }
+}
+
+/* K = cW B^T A B on vertices 1..3 from A = dP/dF (as ElementHessian; the upper triangle, mirrored). */
+static inline void ElementK(const PetscReal *A, const PetscReal *Bm, PetscReal cW, PetscReal K[9][9])
+{
+  PetscReal AB[9][9];
+
+  for (int r = 0; r < 9; r++)
+    for (int l = 0; l < 3; l++)
+      for (int q = 0; q < 3; q++)
+        AB[r][3 * q + l] = A[9 * r + 3 * l] * Bm[3 * q] + A[9 * r + 3 * l + 1] * Bm[3 * q + 1] + A[9 * r + 3 * l + 2] * Bm[3 * q + 2];
+  for (int i = 0; i < 9; i++) { /* i = 3 q + k */
+    const int q = i / 3, k = i % 3;
+    for (int c = i; c < 9; c++)
+      K[i][c] = cW * (Bm[3 * q] * AB[3 * k][c] + Bm[3 * q + 1] * AB[3 * k + 1][c] + Bm[3 * q + 2] * AB[3 * k + 2][c]);
+  }
+  for (int i = 0; i < 9; i++)
+    for (int c = 0; c < i; c++) K[i][c] = K[c][i];
+}
+
+/* K from the material's analytic eigensystem (SimMaterialEigensystem) without forming dP/dF: with
+ * dP/dF = sum_m l_m q_m q_m^T (modes q_m = U M_m V^T, isotropic.h), B^T A B = sum_m l_m y_m y_m^T
+ * with y_m = B^T q_m, entry (a, k) = (q_m Dm^-T)_ka = (U M_m Z^T)_ka, Z = Dm^-1 V. So with
+ * o_bc = (U_kb Z_ac)_(a,k): the scaling part is O Hs O^T (O = [o_00 o_11 o_22], Hs the Hessian in
+ * the singular values, or its PSD projection: itself when positive definite, else by SimSymEig3), the
+ * pair (i, j) adds flip (o_ij + o_ji)(..)^T / 2 and twist (o_ij - o_ji)(..)^T / 2 (clamped at 0 with
+ * psd): 9 rank-one terms in 9 dimensions instead of B^T (9 x 9) B after summing the 9 x 9. */
+static inline PetscErrorCode ElementKEig(const PetscReal *dec, const PetscReal *eig, PetscBool psd, const PetscReal *Bm, PetscReal cW,
+                                         PetscReal K[9][9])
+{
+  const PetscReal *U = dec, *V = dec + 12, *H = eig, *flip = eig + 9, *twist = eig + 12;
+  PetscReal Z[9], o[3][3][9], Hs[9], w[9][9], y[9][9];
+  int nm = 0;
+
+  PetscFunctionBeginUser;
+  for (int q = 0; q < 3; q++)
+    for (int c = 0; c < 3; c++) Z[3 * q + c] = Bm[3 * q] * V[c] + Bm[3 * q + 1] * V[3 + c] + Bm[3 * q + 2] * V[6 + c];
+  for (int b = 0; b < 3; b++)
+    for (int c = 0; c < 3; c++)
+      for (int q = 0; q < 3; q++)
+        for (int k = 0; k < 3; k++) o[b][c][3 * q + k] = U[3 * k + b] * Z[3 * q + c];
+  for (int k = 0; k < 9; k++) Hs[k] = H[k];
+  if (psd) { /* positive definite (leading minors) or projected */
+    const PetscReal m2 = H[0] * H[4] - H[1] * H[3];
+    const PetscReal det = H[0] * (H[4] * H[8] - H[5] * H[7]) - H[1] * (H[3] * H[8] - H[5] * H[6]) + H[2] * (H[3] * H[7] - H[4] * H[6]);
+    if (!(H[0] > 0 && m2 > 0 && det > 0)) {
+      PetscReal l[3], Q[9];
+      PetscCall(SimSymEig3(H, l, Q));
+      for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+          Hs[3 * i + j] = PetscMax(l[0], 0) * Q[3 * i] * Q[3 * j] + PetscMax(l[1], 0) * Q[3 * i + 1] * Q[3 * j + 1] +
+                          PetscMax(l[2], 0) * Q[3 * i + 2] * Q[3 * j + 2];
+    }
+  }
+  /* scaling: w_c = cW O Hs[:, c], y_c = o_cc */
+  for (int c = 0; c < 3; c++, nm++)
+    for (int r = 0; r < 9; r++) {
+      w[nm][r] = cW * (o[0][0][r] * Hs[c] + o[1][1][r] * Hs[3 + c] + o[2][2][r] * Hs[6 + c]);
+      y[nm][r] = o[c][c][r];
+    }
+  for (int k = 0; k < 3; k++) {
+    const int i = SimIsotropicPairs[k][0], j = SimIsotropicPairs[k][1];
+    const PetscReal lf = psd ? PetscMax(flip[k], 0) : flip[k], lt = psd ? PetscMax(twist[k], 0) : twist[k];
+    if (lf != 0) {
+      for (int r = 0; r < 9; r++) {
+        y[nm][r] = o[i][j][r] + o[j][i][r];
+        w[nm][r] = 0.5 * cW * lf * y[nm][r];
+      }
+      nm++;
+    }
+    if (lt != 0) {
+      for (int r = 0; r < 9; r++) {
+        y[nm][r] = o[i][j][r] - o[j][i][r];
+        w[nm][r] = 0.5 * cW * lt * y[nm][r];
+      }
+      nm++;
+    }
+  }
+  /* the blocks (q, b) with b >= q, a row at a time (contiguous, vectorizable), then mirrored */
+  for (int r = 0; r < 9; r++) {
+    const int c0 = 3 * (r / 3);
+    for (int c = c0; c < 9; c++) K[r][c] = 0;
+    for (int m = 0; m < nm; m++) {
+      const PetscReal wr = w[m][r];
+      for (int c = c0; c < 9; c++) K[r][c] += wr * y[m][c];
+    }
+  }
+  for (int r = 3; r < 9; r++)
+    for (int c = 0; c < 3 * (r / 3); c++) K[r][c] = K[c][r];
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode HessianAdd_FEM(SimEnergy term, const PetscReal *x, const PetscReal *v, PetscBool psd, PetscReal c, const PetscInt *off,
+                                     const PetscInt *stride, PetscReal *a)
+{
+  FEM *fem = (FEM *)term->data;
+  const PetscInt nd = fem->mat->ndec;
+  const PetscBool eig = (PetscBool)(fem->mat->ops.eigensystem && nd == SIM_ISOTROPIC_NDEC);
+  PetscReal K[9][9];
+
+  PetscFunctionBeginUser;
+  DeformationGradients(fem, x);
+  for (PetscInt e0 = 0; e0 < fem->ntet; e0 += FEM_CHUNK) {
+    const PetscInt nc = PetscMin(FEM_CHUNK, fem->ntet - e0);
+    if (eig) {
+      PetscCall(SimMaterialEigensystem(fem->mat, nc, fem->F + 9 * e0, fem->dec + nd * e0, fem->have_dec, fem->dPdF));
+      for (PetscInt e = e0; e < e0 + nc; e++) {
+        PetscCall(ElementKEig(fem->dec + nd * e, fem->dPdF + SIM_MATERIAL_NEIG * (e - e0), psd, fem->Dminv + 9 * e, c * fem->W[e], K));
+        ScatterElement(K, fem->tet + 4 * e, off + 16 * e, stride, a);
+      }
+      continue;
+    }
+    PetscCall(SimMaterialEvaluate(fem->mat, nc, fem->F + 9 * e0, fem->dec ? fem->dec + nd * e0 : NULL, fem->have_dec, NULL, NULL,
+                                  psd ? NULL : fem->dPdF, psd ? fem->dPdF : NULL));
+    for (PetscInt e = e0; e < e0 + nc; e++) {
+      ElementK(fem->dPdF + 81 * (e - e0), fem->Dminv + 9 * e, c * fem->W[e], K);
+      ScatterElement(K, fem->tet + 4 * e, off + 16 * e, stride, a);
+    }
+  }
+  fem->have_dec = (PetscBool)(nd > 0);
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Pattern_FEM(SimEnergy term, PetscInt *nb, PetscInt *brow, PetscInt *bcol)
 {
   FEM *fem = (FEM *)term->data;
@@ -357,7 +507,7 @@ static PetscErrorCode Destroy_FEM(SimEnergy term)
 PetscErrorCode SimFEMCreate(const char *name, PetscInt nv, const PetscReal *rest, PetscInt ntet, const PetscInt *tet, SimMaterial mat,
                             SimEnergy *term)
 {
-  static const SimEnergyOps ops = {.value = Value_FEM, .gradient = Gradient_FEM, .hessian = Hessian_FEM, .pattern = Pattern_FEM, .destroy = Destroy_FEM,
+  static const SimEnergyOps ops = {.value = Value_FEM, .gradient = Gradient_FEM, .hessian = Hessian_FEM, .hessian_add = HessianAdd_FEM, .pattern = Pattern_FEM, .destroy = Destroy_FEM,
                                    .pd_count = PDCount_FEM, .pd_stencil = PDStencil_FEM, .pd_project = PDProject_FEM,
                                    .pd_project_some = PDProjectSome_FEM, .save = Save_FEM, .load = Load_FEM};
   FEM *fem;

@@ -345,6 +345,17 @@ PetscErrorCode SimMaterialEvaluate(SimMaterial mat, PetscInt n, const PetscReal 
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode SimMaterialEigensystem(SimMaterial mat, PetscInt n, const PetscReal *F, PetscReal *dec, PetscBool have_dec, PetscReal *eig)
+{
+  PetscFunctionBeginUser;
+  PetscCall(CheckArgs(mat, n, F, eig, "SimMaterialEigensystem"));
+  PetscCheck(mat->ops.eigensystem, PETSC_COMM_SELF, PETSC_ERR_SUP, "Material '%s' has no analytic eigensystem", mat->name);
+  PetscCheck(n == 0 || dec, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "SimMaterialEigensystem (material '%s'): NULL decomposition array", mat->name);
+  PetscCall(mat->ops.eigensystem(mat, n, F, dec, have_dec, eig));
+  PetscCall(CheckFinite(mat, n, SIM_MATERIAL_NEIG, eig, "dP/dF"));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimMaterialDestroy(SimMaterial *mat)
 {
   PetscFunctionBeginUser;

@@ -74,7 +74,15 @@ typedef struct {
    * what the ranges cannot (naming the option, see SimMaterialOptionName); called after the options
    * and after every SimMaterialSetParameter. */
   PetscErrorCode (*setup)(SimMaterial);
+  /* Optional (appended): for a material whose dP/dF is exactly the analytic isotropic eigensystem
+   * of framework/linalg/isotropic.h (SimIsotropicHessians of the SVD kept in dec), that eigensystem
+   * instead of the 9x9: per F, SIM_MATERIAL_NEIG values: the 3x3 Hessian in the singular values
+   * (9, symmetric), flip[3] and twist[3]. dec and have_dec as in evaluate (dec holds U, s, V). The FEM
+   * term builds its element Hessians from it directly (energies/fem.c). */
+  PetscErrorCode (*eigensystem)(SimMaterial, PetscInt n, const PetscReal *F, PetscReal *dec, PetscBool have_dec, PetscReal *eig);
 } SimMaterialOps;
+
+#define SIM_MATERIAL_NEIG 15
 
 struct _p_SimMaterial {
   char name[64];
@@ -126,4 +134,6 @@ PetscErrorCode SimMaterialHessian(SimMaterial mat, PetscInt n, const PetscReal *
  * Outputs are checked as by the single ops. */
 PetscErrorCode SimMaterialEvaluate(SimMaterial mat, PetscInt n, const PetscReal *F, PetscReal *dec, PetscBool have_dec, PetscReal *psi,
                                    PetscReal *P, PetscReal *dPdF, PetscReal *dPdF_psd);
+/* The eigensystem op (above) with its output checked (finite); PETSC_ERR_SUP without the op. */
+PetscErrorCode SimMaterialEigensystem(SimMaterial mat, PetscInt n, const PetscReal *F, PetscReal *dec, PetscBool have_dec, PetscReal *eig);
 PetscErrorCode SimMaterialDestroy(SimMaterial *mat); /* accepts NULL */

@@ -70,6 +70,41 @@ static PetscErrorCode Evaluate_Model(SimMaterial m, PetscInt n, const PetscReal 
   PetscFunctionReturn(0);
 }
 
+/* The eigensystem op: H, flip, twist of every F (the SVD kept in dec as in Evaluate_Model), for
+ * descriptions without a fibre term (SimMaterialSetModel leaves the op out for those). */
+static PetscErrorCode Eigensystem_Model(SimMaterial m, PetscInt n, const PetscReal *F, PetscReal *dec, PetscBool have_dec, PetscReal *eig)
+{
+  const SimMaterialModel *mod = (const SimMaterialModel *)m->model;
+  const SimIsotropicEnergy *se = mod->sigma.psi ? &mod->sigma : NULL;
+  const SimInvariantEnergy *ie = se ? NULL : &mod->invariants;
+  const void *ctx = mod->size ? m->data : (const void *)&m->par;
+
+  PetscFunctionBeginUser;
+  for (PetscInt el = 0; el < n; el++) {
+    PetscReal *d = dec + SIM_ISOTROPIC_NDEC * el, *U = d, *s = d + 9, *V = d + 12, *H = eig + SIM_MATERIAL_NEIG * el;
+    PetscReal g[3], inv[3], *flip = H + 9, *twist = H + 12;
+    PetscBool defined;
+
+    if (!have_dec) PetscCall(SimSvd3(F + 9 * el, U, s, V));
+    if (se) defined = se->defined ? se->defined(ctx, s) : PETSC_TRUE;
+    else {
+      SimInvariantsOfSigma(s, inv);
+      defined = ie->defined ? ie->defined(ctx, inv) : PETSC_TRUE;
+    }
+    PetscCheck(defined, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "Energy '%s' is undefined at deformation gradient %" PetscInt_FMT " (singular values %g %g %g, J = det F = %g): "
+               "it is not inversion-safe, its stress and Hessian exist only where it is defined (J > 0)",
+               m->name, el, (double)s[0], (double)s[1], (double)s[2], (double)(s[0] * s[1] * s[2]));
+    if (se) {
+      se->gradient(ctx, s, g);
+      se->hessian(ctx, s, H);
+      if (se->quotients) se->quotients(ctx, s, flip, twist);
+      else SimIsotropicQuotients(s, g, H, flip, twist);
+    } else SimInvariantsToSigma(ie, ctx, s, NULL, g, H, flip, twist);
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Energy_Model(SimMaterial m, PetscInt n, const PetscReal *F, PetscReal *psi)
 {
   return Evaluate_Model(m, n, F, NULL, PETSC_FALSE, psi, NULL, NULL, NULL);
@@ -126,6 +161,7 @@ PetscErrorCode SimMaterialSetModel(SimMaterial m, const SimMaterialModel *model)
   PetscCheck(!model->nparams || model->size, PETSC_COMM_SELF, PETSC_ERR_PLIB,
              "Material '%s': parameters need a data struct (size 0)", m->name);
   m->ops = ops;
+  if (!model->fibre.psi) m->ops.eigensystem = Eigensystem_Model; /* the sum with a fibre term has no analytic one */
   m->ndec = SIM_ISOTROPIC_NDEC;
   m->model = model;
   m->inversion_safe = model->inversion_safe;

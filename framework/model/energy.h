@@ -17,7 +17,8 @@ typedef struct _p_SimEnergy *SimEnergy;
  * value:    *E = term value at (x, v)
  * gradient: g += dE/dx (potential) or dD/dv (dissipation); g is accumulated, never zeroed here
  * hessian:  writes 9 values per 3x3 block, row-major, into vals, in the order of the block
- *           pattern from `pattern` (the model assembles them with MatSetValuesCOO). With psd
+ *           pattern from `pattern` (the model adds them into the CSR values of its matrix on one
+ *           rank, with MatSetValuesCOO on several; see also the optional hessian_add). With psd
  *           true each block set must be the exact PSD projection of the term's Hessian.
  * pattern:  nblocks and the block (row vertex, column vertex) pairs; called at setup, first with
  *           brow = bcol = NULL (count only), then with arrays of that length.
@@ -80,6 +81,13 @@ typedef struct {
    * problem calls them for every term, in model order, after x and v. */
   PetscErrorCode (*save)(SimEnergy, PetscViewer);
   PetscErrorCode (*load)(SimEnergy, PetscViewer);
+  /* optional, assembly straight into a CSR matrix (the model's one-rank path): adds c times the
+   * blocks `hessian` would write (the same psd meaning) into the matrix values a: entry (r, s) of the
+   * term's block b (pattern order) goes to a[off[b] + r * stride[brow_b] + s], where brow_b is the
+   * block's row vertex; a block with off[b] < 0 is skipped (it touches a pinned vertex). Without it
+   * the model writes the blocks with `hessian` into a scratch array and adds them the same way. */
+  PetscErrorCode (*hessian_add)(SimEnergy, const PetscReal *x, const PetscReal *v, PetscBool psd, PetscReal c, const PetscInt *off,
+                                const PetscInt *stride, PetscReal *a);
   /* optional, state a term lags over a minimization (a contact barrier's stiffness, friction's normal
    * forces and tangent bases): called by the minimizer with k = 0 at the start of each minimization, x being
    * the model's current (last accepted) state, grad the objective's gradient there (3*nv) and beta the

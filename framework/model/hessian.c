@@ -82,6 +82,169 @@ PetscErrorCode SimModelHessianCreate(SimModel m, Mat *H)
   PetscFunctionReturn(0);
 }
 
+/* ---- the one-rank path: straight into the SeqAIJ values ----
+ * Every block (row vertex i, column vertex j) owns the entries (3i + r, 3j + s); a row's columns
+ * are sorted, so the block's three entries of row 3i + r are contiguous, and the three rows of
+ * vertex i hold the same columns (every entry of them comes from a 3x3 block or the diagonal, which
+ * lies in the block (i, i) when there is one), so row 3i + r starts stride[i] * r after row 3i.
+ * CsrBuild finds each block's position once per pattern; a vertex whose rows differ (no (i, i)
+ * block: only the diagonal) gets no blocks (it has none) and its own diagonal offsets. */
+static PetscErrorCode CsrFind(const PetscInt *ia, const PetscInt *ja, PetscInt row, PetscInt col, PetscInt *pos)
+{
+  PetscInt lo = ia[row], hi = ia[row + 1] - 1;
+
+  PetscFunctionBeginUser;
+  while (lo <= hi) {
+    const PetscInt mid = lo + (hi - lo) / 2;
+    if (ja[mid] == col) {
+      *pos = mid;
+      PetscFunctionReturn(0);
+    }
+    if (ja[mid] < col) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "Hessian entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is not in the matrix's nonzero pattern", row, col);
+}
+
+static PetscErrorCode CsrBuild(SimModel m, const PetscInt *ia, const PetscInt *ja, PetscBool *ok)
+{
+  const PetscInt nblocks = m->term_block_offset[m->nterms], n = 3 * m->nv, nnz = ia[n];
+  PetscInt *brow, *bcol;
+
+  PetscFunctionBeginUser;
+  *ok = PETSC_FALSE;
+  PetscCall(PetscFree6(m->csr_block, m->csr_brow, m->csr_stride, m->csr_diag, m->csr_ia, m->csr_ja));
+  m->csr_version = 0;
+  m->csr_mat[0] = m->csr_mat[1] = 0;
+  PetscCall(PetscMalloc6(nblocks, &m->csr_block, nblocks, &m->csr_brow, m->nv, &m->csr_stride, n, &m->csr_diag, n + 1, &m->csr_ia, nnz,
+                         &m->csr_ja));
+  PetscCall(PetscArraycpy(m->csr_ia, ia, n + 1));
+  PetscCall(PetscArraycpy(m->csr_ja, ja, nnz));
+  m->csr_nnz = nnz;
+  for (PetscInt i = 0; i < m->nv; i++) m->csr_stride[i] = ia[3 * i + 1] - ia[3 * i];
+  for (PetscInt k = 0; k < n; k++) PetscCall(CsrFind(ia, ja, k, k, &m->csr_diag[k]));
+  brow = m->csr_brow;
+  PetscCall(PetscMalloc1(nblocks, &bcol));
+  for (PetscInt t = 0; t < m->nterms; t++) {
+    PetscInt nb, off = m->term_block_offset[t];
+    if (m->term[t]->ops.pattern) PetscCall(m->term[t]->ops.pattern(m->term[t], &nb, brow + off, bcol + off));
+  }
+  for (PetscInt b = 0; b < nblocks; b++) {
+    const PetscInt i = brow[b], j = bcol[b], L = m->csr_stride[i];
+    if (m->pinned[i] || m->pinned[j]) {
+      m->csr_block[b] = -1;
+      continue;
+    }
+    PetscCall(CsrFind(ia, ja, 3 * i, 3 * j, &m->csr_block[b]));
+    for (int r = 0; r < 3; r++) { /* the layout the scatter assumes: rows L apart, columns contiguous */
+      const PetscInt p = m->csr_block[b] + r * L;
+      if (ia[3 * i + r + 1] - ia[3 * i + r] != L || ja[p] != 3 * j || ja[p + 1] != 3 * j + 1 || ja[p + 2] != 3 * j + 2) {
+        PetscCall(PetscFree(bcol));
+        PetscFunctionReturn(0);
+      }
+    }
+  }
+  PetscCall(PetscFree(bcol));
+  m->csr_version = m->pattern_version + 1;
+  *ok = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* Whether H has the layout the offsets were built for (building them if needed): a matrix seen
+ * recently with the same nonzero state is trusted, any other is compared entry by entry. */
+static PetscErrorCode CsrReady(SimModel m, Mat H, PetscBool *ok)
+{
+  PetscObjectId id;
+  PetscObjectState nz;
+  const PetscInt *ia, *ja;
+  PetscInt n;
+  PetscBool done, same;
+
+  PetscFunctionBeginUser;
+  *ok = PETSC_FALSE;
+  PetscCall(PetscObjectTypeCompare((PetscObject)H, MATSEQAIJ, &same));
+  if (!same || m->size > 1 || m->coo_only) PetscFunctionReturn(0);
+  PetscCall(MatAssembled(H, &same));
+  if (!same) { /* fresh from MatSetPreallocationCOO: assembled once through COO (zeros), as every later value goes in the same way */
+    PetscCall(PetscArrayzero(m->coo_vals, m->ncoo));
+    PetscCall(MatSetValuesCOO(H, m->coo_vals, INSERT_VALUES));
+  }
+  PetscCall(PetscObjectGetId((PetscObject)H, &id));
+  PetscCall(MatGetNonzeroState(H, &nz));
+  if (m->csr_version == m->pattern_version + 1)
+    for (int k = 0; k < 2; k++)
+      if (m->csr_mat[k] == id && m->csr_nzstate[k] == nz) {
+        *ok = PETSC_TRUE;
+        PetscFunctionReturn(0);
+      }
+  PetscCall(MatGetRowIJ(H, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
+  if (!done || n != 3 * m->nv) {
+    if (done) PetscCall(MatRestoreRowIJ(H, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
+    PetscFunctionReturn(0);
+  }
+  same = (PetscBool)(m->csr_version == m->pattern_version + 1 && m->csr_nnz == ia[n]);
+  if (same) PetscCall(PetscArraycmp(m->csr_ia, ia, n + 1, &same));
+  if (same) PetscCall(PetscArraycmp(m->csr_ja, ja, ia[n], &same));
+  if (same) *ok = PETSC_TRUE;
+  else PetscCall(CsrBuild(m, ia, ja, ok));
+  PetscCall(MatRestoreRowIJ(H, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
+  if (*ok) {
+    m->csr_mat[1] = m->csr_mat[0];
+    m->csr_nzstate[1] = m->csr_nzstate[0];
+    m->csr_mat[0] = id;
+    m->csr_nzstate[0] = nz;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Adds c times the blocks vals (9 each, in pattern order from block b0) into the CSR values. */
+static void CsrAddBlocks(const SimModel m, PetscInt b0, PetscInt nb, PetscReal c, const PetscReal *vals, PetscReal *a)
+{
+  for (PetscInt b = 0; b < nb; b++) {
+    const PetscInt p = m->csr_block[b0 + b];
+    if (p < 0) continue;
+    const PetscInt L = m->csr_stride[m->csr_brow[b0 + b]];
+    const PetscReal *v = vals + 9 * b;
+    for (int r = 0; r < 3; r++)
+      for (int s = 0; s < 3; s++) a[p + r * L + s] += c * v[3 * r + s];
+  }
+}
+
+static PetscErrorCode AssembleCsr(SimModel m, const PetscReal *x, const PetscReal *xd, const PetscReal *v, PetscReal cM, PetscReal cE,
+                                  PetscReal cD, PetscBool psd, Mat H)
+{
+  const PetscScalar *mass;
+  PetscReal *a, *vals = m->coo_vals;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatSeqAIJGetArrayWrite(H, &a));
+  PetscCall(PetscArrayzero(a, m->csr_nnz));
+  for (PetscInt t = 0; t < m->nterms; t++) {
+    SimEnergy term = m->term[t];
+    const PetscInt b0 = m->term_block_offset[t], nb = m->term_block_offset[t + 1] - b0;
+    const PetscReal c = term->kind == SIM_ENERGY_POTENTIAL ? cE : cD;
+    const PetscReal *xt = term->kind == SIM_ENERGY_POTENTIAL ? x : xd;
+    if (!nb || c == 0.0 || !term->ops.hessian) continue;
+    if (term->ops.hessian_add) {
+      PetscCall(term->ops.hessian_add(term, xt, v, psd, c, m->csr_block + b0, m->csr_stride, a));
+      continue;
+    }
+    PetscCall(term->ops.hessian(term, xt, v, psd, vals + 9 * b0));
+    CsrAddBlocks(m, b0, nb, c, vals + 9 * b0, a);
+  }
+  /* diagonal: mass for free DOFs, identity for pinned ones (their rows/columns are otherwise 0) */
+  PetscCall(VecGetArrayRead(m->mass, &mass));
+  for (PetscInt i = 0; i < m->nv; i++)
+    for (int d = 0; d < 3; d++) a[m->csr_diag[3 * i + d]] += m->pinned[i] ? 1.0 : cM * mass[3 * i + d];
+  PetscCall(VecRestoreArrayRead(m->mass, &mass));
+  PetscCall(MatSeqAIJRestoreArrayWrite(H, &a));
+  /* what the matrix derived from its old values (inverted diagonals of SOR and of the inode blocks)
+   * is invalid now: a final assembly (no new entries, so nothing moves) says so */
+  PetscCall(MatAssemblyBegin(H, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(H, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimModelHessianAssemble(SimModel m, const PetscReal *x, const PetscReal *xd, const PetscReal *v, PetscReal cM,
                                        PetscReal cE, PetscReal cD, PetscBool psd, Mat H)
 {
@@ -92,6 +255,14 @@ PetscErrorCode SimModelHessianAssemble(SimModel m, const PetscReal *x, const Pet
   PetscFunctionBeginUser;
   PetscCheck(m->term_block_offset && m->coo_vals, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
              "Create the Hessian with SimModelHessianCreate first");
+  {
+    PetscBool csr;
+    PetscCall(CsrReady(m, H, &csr));
+    if (csr) {
+      PetscCall(AssembleCsr(m, x, xd, v, cM, cE, cD, psd, H));
+      PetscFunctionReturn(0);
+    }
+  }
   vals = m->coo_vals;
   nblocks = m->term_block_offset[m->nterms];
   for (PetscInt t = 0; t < m->nterms; t++) {

@@ -56,6 +56,17 @@ struct _p_SimModel {
   PetscInt pattern_version; /* bumped whenever a term's Hessian pattern changed (SimModelHessianUpdatePattern) */
   PetscInt nmasked_block; /* blocks that touch a pinned vertex (off the diagonal): forced to 0 */
   PetscInt *masked_block; /* their indices in the block list */
+  /* The one-rank path of SimModelHessianAssemble (hessian.c): values added straight into the SeqAIJ
+   * matrix's CSR value array at offsets built once per pattern (no COO value array to gather). */
+  PetscInt csr_version;       /* pattern_version + 1 the offsets below belong to; 0: none */
+  PetscInt *csr_block;        /* per block: CSR position of its entry (0, 0); -1 for masked blocks */
+  PetscInt *csr_brow;         /* per block: its row vertex */
+  PetscInt *csr_stride;       /* per vertex: distance between its three rows in the CSR values */
+  PetscInt *csr_diag;         /* per DOF: CSR position of the diagonal entry */
+  PetscInt csr_nnz, *csr_ia, *csr_ja; /* the layout they were built for (copies; checked against a new matrix) */
+  PetscObjectId csr_mat[2];   /* the last two matrices found to have that layout ... */
+  PetscObjectState csr_nzstate[2]; /* ... with their nonzero states then */
+  PetscBool coo_only;         /* tests: assemble through MatSetValuesCOO, as on several ranks */
   PetscReal *grad_scratch; /* 3*nv */
   PetscReal *vel_scratch;  /* 3*nv */
   PetscReal *dist_scratch; /* 3*nv: the distributed terms' partial gradient before its reduction */

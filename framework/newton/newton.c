@@ -10,7 +10,7 @@ struct _p_SimNewton {
   PetscInt n; /* 3*nv */
   /* options */
   PetscReal rtol, atol, vtol;
-  PetscReal vtol_rel;  /* step criterion relative to the scene: ||p||_inf / beta <= vtol_rel * diameter (0: off) */
+  PetscReal vtol_rel; /* step criterion relative to the scene: ||p||_inf / beta <= vtol_rel * diameter (0: off) */
   PetscReal diameter; /* the bounding-box diagonal of the model at creation, m */
   PetscInt max_it, ls_max;
   PetscBool psd;
@@ -228,7 +228,7 @@ static PetscErrorCode GatherDirection_Newton(SimNewton nt)
  * gratio = |g_k|/|g_0| sets the Krylov tolerance when forcing is on.
  * Last resort (possible with -newton_psd 0): the Jacobi-scaled gradient -g/|diag H|. */
 static PetscErrorCode Direction_Newton(SimNewton nt, PetscReal beta, const PetscReal *X, const PetscReal *xd, const PetscReal *x,
-                                       PetscReal gratio, PetscInt *its, PetscReal *slope)
+                                       PetscReal gratio, PetscInt *its, PetscReal *slope, PetscBool *lagged)
 {
   KSPConvergedReason reason;
   PetscBool fresh, changed;
@@ -297,6 +297,7 @@ static PetscErrorCode Direction_Newton(SimNewton nt, PetscReal beta, const Petsc
     PetscCall(VecRestoreArrayRead(nt->g, &g));
     PetscCall(VecDot(nt->g, nt->p, slope));
   }
+  *lagged = (PetscBool)(nt->newton_cg && !fresh);
   PetscCall(GatherDirection_Newton(nt));
   PetscFunctionReturn(0);
 }
@@ -306,13 +307,48 @@ static PetscErrorCode Direction_Newton(SimNewton nt, PetscReal beta, const Petsc
  * where slack = 64 eps * scale absorbs the round-off of Phi near the minimum (there the decrease is
  * below what double precision resolves). On success x = x + alpha p and *phi is updated;
  * *phiscale is the round-off scale of *phi (in: at x; out: at the accepted point);
- * *ok is false after ls_max halvings (x unchanged). */
+ * *ok is false after ls_max halvings (x unchanged).
+ * Round-off regime: where the decrease the full step predicts (-g.p) is within ROUNDOFF_FLAT slacks, Phi
+ * cannot judge the step (its evaluation error is about the slack, the decrease not much larger), and an
+ * Armijo test on it accepts or cuts the step at random: a cut Newton step then reduces the gradient by
+ * only 1 - alpha per iteration and Newton crawls (seen on the twist: 17-30 iterations at |g| ~ 1e-6 with
+ * steps of 1e-10 m, the count changing with the last bit of the Hessian). There the full step is judged
+ * first by the gradient norm, the quantity the stopping test drives to 0; only a step that does not
+ * reduce it goes through the Armijo search. */
+static const PetscReal ROUNDOFF_FLAT = 1e4;
+
+/* Accepts x + alpha p (xt) when Phi is finite there and the gradient norm decreases from |g(x)|. */
+static PetscErrorCode GradientTest_Newton(SimNewton nt, PetscReal beta, const PetscReal *y, const PetscReal *X,
+                                          const PetscReal *xd, PetscReal *x, const PetscReal *p, PetscReal alpha, PetscReal *phi,
+                                          PetscReal *phiscale, PetscBool *ok)
+{
+  PetscReal g0, g1 = 0, trial, tscale;
+
+  PetscFunctionBeginUser;
+  *ok = PETSC_FALSE;
+  PetscCall(VecNorm(nt->g, NORM_2, &g0));
+  for (PetscInt i = 0; i < nt->n; i++) nt->xt[i] = x[i] + alpha * p[i];
+  PetscCall(Value_Newton(nt, beta, y, X, xd, nt->xt, &trial, &tscale));
+  if (PetscIsInfOrNanReal(trial)) PetscFunctionReturn(0);
+  PetscCall(Gradient_Newton(nt, beta, y, X, xd, nt->xt, nt->gt));
+  for (PetscInt i = 0; i < nt->n; i++) g1 += nt->gt[i] * nt->gt[i];
+  g1 = PetscSqrtReal(g1);
+  if (g1 < g0) {
+    PetscCall(PetscArraycpy(x, nt->xt, nt->n));
+    *phi = trial;
+    *phiscale = tscale;
+    *ok = PETSC_TRUE;
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode LineSearch_Newton(SimNewton nt, PetscReal beta, const PetscReal *y, const PetscReal *X, const PetscReal *xd,
                                         PetscReal *x, PetscReal slope, PetscReal *phi, PetscReal *phiscale, PetscInt *cuts,
                                         PetscBool *ok)
 {
   const PetscReal *p;
   PetscReal alpha, alpha_max, slack = 64 * PETSC_MACHINE_EPSILON * *phiscale;
+  const PetscBool flat = (PetscBool)(-slope <= ROUNDOFF_FLAT * slack);
 
   PetscFunctionBeginUser;
   *ok = PETSC_FALSE;
@@ -326,7 +362,8 @@ static PetscErrorCode LineSearch_Newton(SimNewton nt, PetscReal beta, const Pets
     PetscCall(PetscLogEventEnd(nt->ev.linesearch, 0, 0, 0, 0));
     PetscFunctionReturn(0);
   }
-  for (PetscInt j = 0; j <= nt->ls_max; j++, alpha *= 0.5) {
+  if (flat) PetscCall(GradientTest_Newton(nt, beta, y, X, xd, x, p, alpha_max, phi, phiscale, ok));
+  for (PetscInt j = 0; !*ok && j <= nt->ls_max; j++, alpha *= 0.5) {
     PetscReal trial, tscale;
 
     for (PetscInt i = 0; i < nt->n; i++) nt->xt[i] = x[i] + alpha * p[i];
@@ -339,25 +376,6 @@ static PetscErrorCode LineSearch_Newton(SimNewton nt, PetscReal beta, const Pets
       break;
     }
     (*cuts)++;
-  }
-  if (!*ok && -slope <= 1e4 * slack) {
-    /* Round-off regime: the decrease the full step predicts (g.p) is at the level of Phi's own
-     * rounding error, so Phi cannot judge it (seen on a stiff beam: g.p = -3e-14 at |g| = 2e-4 N).
-     * Judge the full step by the gradient norm instead, the quantity the stopping test drives to 0. */
-    PetscReal g0, g1 = 0, trial, tscale;
-
-    PetscCall(VecNorm(nt->g, NORM_2, &g0));
-    for (PetscInt i = 0; i < nt->n; i++) nt->xt[i] = x[i] + alpha_max * p[i];
-    PetscCall(Gradient_Newton(nt, beta, y, X, xd, nt->xt, nt->gt));
-    for (PetscInt i = 0; i < nt->n; i++) g1 += nt->gt[i] * nt->gt[i];
-    g1 = PetscSqrtReal(g1);
-    PetscCall(Value_Newton(nt, beta, y, X, xd, nt->xt, &trial, &tscale));
-    if (!PetscIsInfOrNanReal(trial) && g1 < g0) {
-      PetscCall(PetscArraycpy(x, nt->xt, nt->n));
-      *phi = trial;
-      *phiscale = tscale;
-      *ok = PETSC_TRUE;
-    }
   }
   PetscCall(VecRestoreArrayRead(nt->pall, &p));
   PetscCall(PetscLogEventEnd(nt->ev.linesearch, 0, 0, 0, 0));
@@ -579,10 +597,11 @@ static PetscErrorCode Iterate_Newton(SimNewton nt, PetscReal beta, const PetscRe
   for (PetscInt k = 1; !converged && k <= nt->max_it; k++) {
     PetscInt its = 0;
     PetscReal slope, pinf;
-    PetscBool ok;
+    PetscBool ok, lagged;
 
+  direction:
     /* The Newton direction (Newton-CG or projected Newton, see Direction_Newton), then the step. */
-    PetscCall(Direction_Newton(nt, beta, X, xd, x, gnorm0 > 0 ? gnorm / gnorm0 : 0, &its, &slope));
+    PetscCall(Direction_Newton(nt, beta, X, xd, x, gnorm0 > 0 ? gnorm / gnorm0 : 0, &its, &slope, &lagged));
     st->linear_its += its;
     st->nonlinear_its = k0 + k;
     PetscCall(VecNorm(nt->p, NORM_INFINITY, &pinf));
@@ -603,8 +622,17 @@ static PetscErrorCode Iterate_Newton(SimNewton nt, PetscReal beta, const PetscRe
        * filtered guess) must still be pushed off it. The small step then ends the minimization. */
       const PetscBool small = (PetscBool)(pinf / beta <= steptol);
       PetscCall(LineSearch_Newton(nt, beta, y, X, xd, x, slope, &phi, &scale, &st->linesearch_cuts, &ok));
-      if (small) converged = PETSC_TRUE;
-      else if (!ok) {
+      if (small)
+        converged = PETSC_TRUE;
+      else if (!ok && lagged) {
+        /* A direction from a lagged factorization may be poor where the Hessian has changed since (CG
+         * stops at its forcing tolerance in the lagged metric): before giving the step up, the
+         * direction again from a fresh factorization at x */
+        PetscCall(PetscInfo(
+            nt->ksp, "Newton iteration %" PetscInt_FMT ": line search failed with the lagged factorization: refactoring\n", k));
+        nt->refactor = PETSC_TRUE;
+        goto direction;
+      } else if (!ok) {
         PetscCall(PetscInfo(
             nt->ksp, "Newton iteration %" PetscInt_FMT ": line search failed after %" PetscInt_FMT " halvings (g.p = %g)\n", k,
             nt->ls_max, (double)slope));
@@ -615,6 +643,10 @@ static PetscErrorCode Iterate_Newton(SimNewton nt, PetscReal beta, const PetscRe
     PetscCall(SetGradient_Newton(nt));
     PetscCall(VecNorm(nt->g, NORM_2, &gnorm));
     Record_Newton(st, k0 + k, gnorm, phi);
+    PetscCall(PetscInfo(nt->ksp,
+                        "Newton %" PetscInt_FMT ": |g| %.6e (tol %.3e) Phi %.17g, %" PetscInt_FMT
+                        " Krylov its, |p|inf %.3e, g.p %.3e, cuts so far %" PetscInt_FMT "\n",
+                        k0 + k, (double)gnorm, (double)tol, (double)phi, its, (double)pinf, (double)slope, st->linesearch_cuts));
     if (gnorm <= tol) converged = PETSC_TRUE;
   }
   st->outcome = converged ? SIM_STEP_OK : SIM_STEP_NOT_CONVERGED;

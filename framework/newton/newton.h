@@ -23,13 +23,17 @@ typedef struct _p_SimNewton *SimNewton;
  * Gradient entries of pinned DOFs are zero and their Hessian rows/columns are the identity, so a
  * pinned DOF keeps the value it has in the initial guess: the guess must carry pinned positions.
  *
- * The direction, per iteration (the line search is a backtracking Armijo search on Phi):
+ * The direction, per iteration (the line search is a backtracking Armijo search on Phi; where the
+ * decrease the full step predicts is within round-off of Phi, the full step is first judged by
+ * whether it reduces ||grad||_2, see LineSearch_Newton):
  *   Newton-CG (default): CG on the exact Hessian, preconditioned by the Cholesky factorization of
  *     the PSD-projected Hessian (each term projected). Superlinear near the minimizer, unlike
  *     plain projected Newton, whose projection changes the Hessian wherever springs are
  *     compressed and makes it converge linearly. CG stops at negative curvature; an unusable
  *     direction falls back to the projected-Newton direction. The factorization is lagged
- *     (kept across iterations and minimizations) while CG needs <= pc_lag_its iterations.
+ *     (kept across iterations and minimizations) while CG needs <= pc_lag_its iterations;
+ *     a line search that fails on a lagged factorization's direction is retried once with a fresh
+ *     factorization before the minimization is given up.
  *   Projected Newton (-newton_ksp_type preonly): H_psd p = -g, one factorization per iteration.
  *   Last resort (e.g. -newton_psd 0 on an indefinite Hessian): p = -g / |diag H|.
  *

@@ -74,6 +74,7 @@ static PetscErrorCode CreateNodeGrid(SimSolver s, MPM *mpm)
 {
   DM cells;
   PetscInt np[3], n[3];
+  PetscMPIInt size;
   const PetscInt *own[3] = {NULL, NULL, NULL};
   PetscInt *lx[3] = {NULL, NULL, NULL};
 
@@ -93,7 +94,15 @@ static PetscErrorCode CreateNodeGrid(SimSolver s, MPM *mpm)
                            mpm->dof, 2, lx[0], lx[1], lx[2], &mpm->da));
   PetscCall(DMSetUp(mpm->da));
   PetscCall(DMCreateLocalVector(mpm->da, &mpm->gl));
-  PetscCall(DMCreateGlobalVector(mpm->da, &mpm->gg));
+  PetscCallMPI(MPI_Comm_size(s->comm, &size));
+  mpm->serial = size == 1;
+  if (mpm->serial) { /* the local vector is the grid; every row is cleared before the first P2G */
+    PetscInt gm[3];
+    PetscCall(DMDAGetGhostCorners(mpm->da, NULL, NULL, NULL, &gm[0], &gm[1], &gm[2]));
+    mpm->ny = gm[1], mpm->nrows = gm[1] * (mpm->dim == 3 ? gm[2] : 1);
+    PetscCall(PetscMalloc4(mpm->nrows, &mpm->rlo, mpm->nrows, &mpm->rhi, mpm->nrows, &mpm->mlo, mpm->nrows, &mpm->mhi));
+    for (PetscInt r = 0; r < mpm->nrows; r++) mpm->rlo[r] = 0, mpm->rhi[r] = gm[0] - 1, mpm->mlo[r] = PETSC_MAX_INT, mpm->mhi[r] = -1;
+  } else PetscCall(DMCreateGlobalVector(mpm->da, &mpm->gg));
   for (PetscInt d = 0; d < 3; d++) PetscCall(PetscFree(lx[d]));
   PetscFunctionReturn(0);
 }
@@ -115,6 +124,8 @@ static PetscErrorCode CreateMaterials(SimSolver s, MPM *mpm)
     PetscCall(SimMaterialCreateWithDefaults(reg, d->elastic, d->prefix, d->youngs, d->poisson, d->density, &mt->elastic));
     PetscCall(MPMPlasticityCreate(d->plastic[0] ? d->plastic : "none", d->prefix, mt->elastic->par.mu, mt->elastic->par.lambda, &mt->plastic));
     mt->modulus = mt->elastic->par.lambda + 2 * mt->elastic->par.mu;
+    mt->corotated = (PetscBool)(!strcmp(mt->elastic->name, "fixed_corotated") && !strcmp(mt->plastic->type->name, "none") && !mt->elastic->nparams &&
+                                !mt->elastic->strain_limits);
     PetscCall(PetscStrncpy(mt->label, d->label[0] ? d->label : d->elastic, sizeof(mt->label)));
   }
   PetscFunctionReturn(0);
@@ -454,6 +465,7 @@ static PetscErrorCode Destroy_MPM(SimSolver s)
   }
   PetscCall(VecDestroy(&mpm->gl));
   PetscCall(VecDestroy(&mpm->gg));
+  PetscCall(PetscFree4(mpm->rlo, mpm->rhi, mpm->mlo, mpm->mhi));
   PetscCall(DMDestroy(&mpm->da));
   PetscCall(PetscFree5(mpm->F9, mpm->dec, mpm->P, mpm->scale, mpm->idx));
   PetscCall(PetscFree(s->data));

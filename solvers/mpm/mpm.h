@@ -89,6 +89,16 @@ PetscErrorCode MPMPlasticityNames(char *buf, size_t len);
 void MPMSvd2(const PetscReal F[4], PetscReal dec[21]);
 /* The SVD of a 3x3 F (2D: the upper 2x2 block, F33 = 1) into dec; F = U diag(s) V^T. */
 PetscErrorCode MPMSvd(PetscInt dim, const PetscReal F[9], PetscReal dec[21]);
+/* The rotation R of the polar decomposition F = R S of a 3x3 F with det F > 0 (the R of SimPolar3)
+ * by Newton's iteration X <- (g X + X^-T / g) / 2 from X = F (Higham 1986; g the Frobenius-norm
+ * scaling while X is far from R), until an update is below 1e-9 (its error then ~1e-18). Returns
+ * PETSC_FALSE (R undefined) when det X <= 0 or no convergence in 30 iterations: then use SimPolar3. */
+PetscBool MPMPolarNewton(const PetscReal F[9], PetscReal R[9]);
+/* Fixed corotated elasticity (psi = mu ||F - R||^2 + lambda/2 (J - 1)^2) without plasticity: for n
+ * trial F (3x3; 2D: F33 = 1) with det F > 0, the Kirchhoff stress times V0, c (2 mu (F - R) F^T +
+ * lambda (J - 1) J I), symmetric (tau: xx, yy, xy / xx, yy, zz, xy, yz, xz) with c = vol, and J. */
+PetscErrorCode MPMCorotatedStress(PetscInt dim, PetscInt n, const PetscReal *F9, const PetscReal *vol, PetscReal mu, PetscReal lambda, PetscReal *tau,
+                                  PetscReal *J);
 /* F = U diag(s) V^T from dec (3x3). */
 void MPMComposeSvd(const PetscReal dec[21], PetscReal F[9]);
 
@@ -102,6 +112,7 @@ typedef struct {
   MPMPlasticity plastic;
   PetscReal modulus;
   char label[32];
+  PetscBool corotated; /* fixed corotated without plasticity: the stress from the polar R alone (MPMCorotatedStress) */
 } MPMMaterial;
 
 typedef struct {
@@ -119,8 +130,13 @@ typedef struct {
    * cell c touches nodes c - 1 .. c + 2); per node [momentum/velocity (dim), mass] and, for FLIP,
    * [velocity before forces (dim)] */
   DM da;
-  Vec gl, gg; /* local (ghosted) and global */
+  Vec gl, gg; /* local (ghosted) and global; on one rank the grid is gl alone (its layout is the global one) */
   PetscInt dof;
+  /* one rank: the nodes P2G wrote, so that the clear and the grid update visit only those. A node row
+   * (fixed j, k; ny * nz of them) holds its written nodes in [rlo, rhi] (rlo > rhi: none); mlo, mhi
+   * record, per row of particle bases (base y, base z), the lowest and highest base x. */
+  PetscBool serial;
+  PetscInt nrows, ny, *rlo, *rhi, *mlo, *mhi;
   /* scratch for one chunk */
   PetscReal *F9, *dec, *P, *scale, *state;
   PetscInt *idx;
@@ -129,6 +145,12 @@ typedef struct {
   PetscLogEvent ev_p2g, ev_grid, ev_g2p, ev_migrate;
   PetscReal time; /* simulated time at the start of the substep (moving colliders) */
 } MPM;
+
+/* The vector that holds the grid's owned nodes after P2G and the grid update. */
+static inline Vec MPMOwnedGrid(const MPM *mpm)
+{
+  return mpm->serial ? mpm->gl : mpm->gg;
+}
 
 /* Fields the solver adds to the particles problem. */
 #define MPM_FIELD_C "C"             /* affine velocity (dim x dim, row-major) [1/s] */

@@ -97,3 +97,69 @@ void MPMComposeSvd(const PetscReal dec[21], PetscReal F[9])
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) F[3 * i + j] = U[3 * i] * s[0] * V[3 * j] + U[3 * i + 1] * s[1] * V[3 * j + 1] + U[3 * i + 2] * s[2] * V[3 * j + 2];
 }
+
+PetscBool MPMPolarNewton(const PetscReal F[9], PetscReal R[9])
+{
+  PetscReal X[9];
+  PetscBool scaled = PETSC_TRUE;
+
+  for (int k = 0; k < 9; k++) X[k] = F[k];
+  for (int it = 0; it < 30; it++) {
+    /* X^-T = cof(X) / det X */
+    const PetscReal c[9] = {X[4] * X[8] - X[5] * X[7], X[5] * X[6] - X[3] * X[8], X[3] * X[7] - X[4] * X[6],
+                            X[2] * X[7] - X[1] * X[8], X[0] * X[8] - X[2] * X[6], X[1] * X[6] - X[0] * X[7],
+                            X[1] * X[5] - X[2] * X[4], X[2] * X[3] - X[0] * X[5], X[0] * X[4] - X[1] * X[3]};
+    const PetscReal det = X[0] * c[0] + X[1] * c[1] + X[2] * c[2];
+    PetscReal g = 1, a, b, d2 = 0;
+
+    if (!(det > 0)) return PETSC_FALSE;
+    if (scaled) { /* g = (|X^-1|_F / |X|_F)^(1/2) */
+      PetscReal nx = 0, nc = 0;
+      for (int k = 0; k < 9; k++) nx += X[k] * X[k], nc += c[k] * c[k];
+      g = PetscSqrtReal(PetscSqrtReal(nc / (nx * det * det)));
+    }
+    a = 0.5 * g, b = 0.5 / (g * det);
+    for (int k = 0; k < 9; k++) {
+      const PetscReal y = a * X[k] + b * c[k], e = y - X[k];
+      d2 += e * e;
+      X[k] = y;
+    }
+    if (d2 < 1e-4) scaled = PETSC_FALSE; /* near R: unscaled steps converge quadratically */
+    if (d2 <= 1e-18) {
+      for (int k = 0; k < 9; k++) R[k] = X[k];
+      return PETSC_TRUE;
+    }
+  }
+  return PETSC_FALSE;
+}
+
+PetscErrorCode MPMCorotatedStress(PetscInt dim, PetscInt n, const PetscReal *F9, const PetscReal *vol, PetscReal mu, PetscReal lambda, PetscReal *tau,
+                                  PetscReal *J)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < n; q++) {
+    const PetscReal *F = F9 + 9 * q;
+    if (dim == 2) { /* R: the rotation by the angle of (F00 + F11, F10 - F01) (MPMSvd2) */
+      const PetscReal E = 0.5 * (F[0] + F[4]), H = 0.5 * (F[3] - F[1]), r = PetscSqrtReal(E * E + H * H), cs = r > 0 ? E / r : 1, sn = r > 0 ? H / r : 0;
+      const PetscReal Jq = F[0] * F[4] - F[1] * F[3], iso = lambda * (Jq - 1) * Jq, m2 = 2 * mu, v = vol[q];
+      /* (F - R) F^T, R = [c -s; s c] */
+      const PetscReal D0 = F[0] - cs, D1 = F[1] + sn, D3 = F[3] - sn, D4 = F[4] - cs;
+      tau[3 * q] = v * (m2 * (D0 * F[0] + D1 * F[1]) + iso);
+      tau[3 * q + 1] = v * (m2 * (D3 * F[3] + D4 * F[4]) + iso);
+      tau[3 * q + 2] = v * m2 * (D0 * F[3] + D1 * F[4]);
+      J[q] = Jq;
+    } else {
+      PetscReal R[9], Dm[9], T[3][3];
+      const PetscReal Jq = F[0] * (F[4] * F[8] - F[5] * F[7]) - F[1] * (F[3] * F[8] - F[5] * F[6]) + F[2] * (F[3] * F[7] - F[4] * F[6]);
+      const PetscReal iso = lambda * (Jq - 1) * Jq, m2 = 2 * mu, v = vol[q];
+      if (!MPMPolarNewton(F, R)) PetscCall(SimPolar3(F, R, NULL));
+      for (int k = 0; k < 9; k++) Dm[k] = F[k] - R[k];
+      for (int r = 0; r < 3; r++)
+        for (int e = r; e < 3; e++) T[r][e] = v * (m2 * (Dm[3 * r] * F[3 * e] + Dm[3 * r + 1] * F[3 * e + 1] + Dm[3 * r + 2] * F[3 * e + 2]) + (r == e ? iso : 0));
+      PetscReal *t = tau + 6 * q;
+      t[0] = T[0][0], t[1] = T[1][1], t[2] = T[2][2], t[3] = T[0][1], t[4] = T[1][2], t[5] = T[0][2];
+      J[q] = Jq;
+    }
+  }
+  PetscFunctionReturn(0);
+}

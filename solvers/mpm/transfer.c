@@ -24,6 +24,21 @@ static PetscErrorCode GetPatch(MPM *mpm, Patch *pt)
   PetscFunctionReturn(0);
 }
 
+/* Two doubles as one SSE2 register (GCC vector extension; unaligned access allowed). The 3D MLS loops
+ * below update a node's four reals (momentum, mass) as two pairs: each lane does exactly the scalar
+ * operations in the same order, so the results are bit for bit those of the scalar loops. */
+typedef double V2 __attribute__((vector_size(16), aligned(8)));
+static inline V2 V2Load(const PetscReal *p)
+{
+  V2 v;
+  __builtin_memcpy(&v, p, sizeof(v));
+  return v;
+}
+static inline void V2Store(PetscReal *p, V2 v)
+{
+  __builtin_memcpy(p, &v, sizeof(v));
+}
+
 /* The symmetric stress (xx, yy, xy / xx, yy, zz, xy, yz, xz) as a full matrix. */
 static inline void SymToFull(const int D, const PetscReal *t, PetscReal S[3][3])
 {
@@ -41,6 +56,7 @@ typedef struct {
   PetscReal *g;
   Patch pt;
   PetscReal lo[3], h, dt, dinv;
+  PetscInt *mlo, *mhi, ny; /* one rank: the rows of particle bases to record (MPM.mlo, mhi); NULL: none */
 } P2GArgs;
 
 /* ---- 1. particles to grid (Hu et al. 2018, eq. 29 and section 5.3; Jiang et al. 2015 for APIC):
@@ -56,6 +72,8 @@ static inline __attribute__((always_inline)) void P2G(const int D, const int K, 
   const PetscReal lo[3] = {a->lo[0], a->lo[1], a->lo[2]};
   const PetscReal *restrict x = a->x, *restrict vel = a->v, *restrict mass = a->m, *restrict Cf = a->C, *restrict stress = a->stress;
   PetscReal *restrict g = a->g;
+  PetscInt *restrict mlo = a->mlo, *restrict mhi = a->mhi;
+  const PetscInt ny = a->ny;
 
   for (PetscInt p = 0; p < n; p++) {
     PetscReal w[3][4] = {{0}}, dw[3][4] = {{0}}, fx[3] = {0, 0, 0}, S[3][3] = {{0}}, A[3][3] = {{0}}, G[3][3] = {{0}}, q0[3] = {0, 0, 0};
@@ -64,6 +82,10 @@ static inline __attribute__((always_inline)) void P2G(const int D, const int K, 
 
     for (int d = 0; d < D; d++) base[d] = MPMWeights1(K, (x[D * p + d] - lo[d]) * ih, w[d], dw[d], &fx[d]);
     if (D == 2) w[2][0] = 1;
+    if (mlo) {
+      const PetscInt r = (base[2] - gs2) * ny + base[1] - gs1, b0 = base[0] - gs0;
+      mlo[r] = PetscMin(mlo[r], b0), mhi[r] = PetscMax(mhi[r], b0);
+    }
     SymToFull(D, stress + (D == 2 ? 3 : 6) * p, S);
     for (int r = 0; r < D; r++)
       for (int c = 0; c < D; c++) {
@@ -75,6 +97,43 @@ static inline __attribute__((always_inline)) void P2G(const int D, const int K, 
     for (int r = 0; r < D; r++) {
       q0[r] = m * vel[D * p + r];
       for (int c = 0; c < D; c++) q0[r] -= h * A[r][c] * fx[c], A[r][c] *= h;
+    }
+    if (D == 3 && mls) { /* the loop below in pairs of lanes: (x, y), (z, mass: q = m, A = 0) */
+      const V2 qa = {q0[0], q0[1]}, qb = {q0[2], m}, a0a = {A[0][0], A[1][0]}, a0b = {A[2][0], 0}, a1a = {A[0][1], A[1][1]}, a1b = {A[2][1], 0};
+      const V2 a2a = {A[0][2], A[1][2]}, a2b = {A[2][2], 0};
+      for (int k = 0; k < K; k++) {
+#pragma GCC unroll 4
+        for (int j = 0; j < K; j++) {
+          PetscReal *restrict row = g + (base[2] + k - gs2) * sz + (base[1] + j - gs1) * sy + (base[0] - gs0) * dof;
+          const PetscReal wjk = w[1][j] * w[2][k], jd = j, kd = k;
+          const V2 qja = qa + a1a * jd + a2a * kd, qjb = qb + a1b * jd + a2b * kd;
+#pragma GCC unroll 4
+          for (int i = 0; i < K; i++) {
+            PetscReal *restrict node = row + i * dof;
+            const PetscReal wt = w[0][i] * wjk, id = i;
+            V2Store(node, V2Load(node) + wt * (qja + a0a * id));
+            V2Store(node + 2, V2Load(node + 2) + wt * (qjb + a0b * id));
+          }
+        }
+      }
+      continue;
+    }
+    if (D == 2 && mls) { /* the same with the pair (x, y) and the mass alone */
+      const V2 qa = {q0[0], q0[1]}, a0a = {A[0][0], A[1][0]}, a1a = {A[0][1], A[1][1]};
+#pragma GCC unroll 4
+      for (int j = 0; j < K; j++) {
+        PetscReal *restrict row = g + (base[1] + j - gs1) * sy + (base[0] - gs0) * dof;
+        const PetscReal wjk = w[1][j] * w[2][0], jd = j;
+        const V2 qja = qa + a1a * jd;
+#pragma GCC unroll 4
+        for (int i = 0; i < K; i++) {
+          PetscReal *restrict node = row + i * dof;
+          const PetscReal wt = w[0][i] * wjk, id = i;
+          V2Store(node, V2Load(node) + wt * (qja + a0a * id));
+          node[2] += wt * m;
+        }
+      }
+      continue;
     }
     for (int k = 0; k < (D == 3 ? K : 1); k++) {
 #pragma GCC unroll 4
@@ -140,20 +199,43 @@ PetscErrorCode MPMParticlesToGrid(SimSolver s, MPM *mpm, PetscReal dt)
   PetscCall(GetPatch(mpm, &a.pt));
   for (int d = 0; d < 3; d++) a.lo[d] = mpm->info.lo[d];
   a.h = mpm->info.h, a.dt = dt, a.dinv = mpm->kernel->dinv;
-  /* clear the grid, scatter into the ghosted patch */
-  PetscCall(VecZeroEntries(mpm->gl));
+  /* clear the grid (one rank: the rows the last P2G wrote), scatter into the ghosted patch */
+  if (!mpm->serial) PetscCall(VecZeroEntries(mpm->gl));
   PetscCall(VecGetArray(mpm->gl, &a.g));
+  a.mlo = a.mhi = NULL, a.ny = 0;
+  if (mpm->serial) {
+    for (PetscInt r = 0; r < mpm->nrows; r++) {
+      if (mpm->rlo[r] <= mpm->rhi[r]) PetscCall(PetscArrayzero(a.g + r * a.pt.sy + mpm->rlo[r] * a.pt.dof, (mpm->rhi[r] - mpm->rlo[r] + 1) * a.pt.dof));
+      mpm->mlo[r] = PETSC_MAX_INT, mpm->mhi[r] = -1;
+    }
+    a.mlo = mpm->mlo, a.mhi = mpm->mhi, a.ny = mpm->ny;
+  }
   p2g[mpm->dim - 2][mpm->kernel->K - 3][TransferIndex(mpm->transfer)](&a);
+  if (mpm->serial) { /* node row (j, k) holds the nodes of the bases (j - b, k - c), b, c < K: [min base x, max base x + K - 1] */
+    const PetscInt K = mpm->kernel->K, ny = mpm->ny, nz = mpm->nrows / ny;
+    for (PetscInt k = 0; k < nz; k++)
+      for (PetscInt j = 0; j < ny; j++) {
+        PetscInt lo = PETSC_MAX_INT, hi = -1;
+        for (PetscInt c = 0; c < (mpm->dim == 3 ? K : 1) && c <= k; c++)
+          for (PetscInt b = 0; b < K && b <= j; b++) {
+            const PetscInt r = (k - c) * ny + j - b;
+            lo = PetscMin(lo, mpm->mlo[r]), hi = PetscMax(hi, mpm->mhi[r]);
+          }
+        mpm->rlo[k * ny + j] = hi >= 0 ? lo : 0;
+        mpm->rhi[k * ny + j] = hi >= 0 ? hi + K - 1 : -1;
+      }
+  }
   PetscCall(VecRestoreArray(mpm->gl, &a.g));
   PetscCall(DMSwarmRestoreField(sw, MPM_FIELD_STRESS, NULL, NULL, (void **)&stress));
   PetscCall(DMSwarmRestoreField(sw, MPM_FIELD_C, NULL, NULL, (void **)&C));
   PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_MASS, NULL, NULL, (void **)&m));
   PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_VELOCITY, NULL, NULL, (void **)&v));
   PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_POSITION, NULL, NULL, (void **)&x));
-  /* ghost nodes' sums go to their owners */
-  PetscCall(VecZeroEntries(mpm->gg));
-  PetscCall(DMLocalToGlobalBegin(mpm->da, mpm->gl, ADD_VALUES, mpm->gg));
-  PetscCall(DMLocalToGlobalEnd(mpm->da, mpm->gl, ADD_VALUES, mpm->gg));
+  if (!mpm->serial) { /* ghost nodes' sums go to their owners */
+    PetscCall(VecZeroEntries(mpm->gg));
+    PetscCall(DMLocalToGlobalBegin(mpm->da, mpm->gl, ADD_VALUES, mpm->gg));
+    PetscCall(DMLocalToGlobalEnd(mpm->da, mpm->gl, ADD_VALUES, mpm->gg));
+  }
   PetscCall(PetscLogEventEnd(mpm->ev_p2g, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
@@ -220,41 +302,58 @@ static inline PetscReal ColliderPhi(const int D, const SimParticlesCollider *c, 
 /* ---- 2. grid update (Hu et al. 2018, eq. 30; Stomakhin et al. 2013, section 8): velocity =
  * momentum / mass, gravity, then the box walls and the colliders. FLIP also keeps the velocity
  * before forces. ---- */
-static inline __attribute__((always_inline)) void GridUpdate(const int D, MPM *mpm, PetscReal *g, const PetscInt xs[3], const PetscInt xm[3],
-                                                             PetscReal dt)
+static inline __attribute__((always_inline)) void NodeUpdate(const int D, const MPM *mpm, PetscReal *g, PetscInt i, PetscInt j, PetscInt k, PetscReal dt)
 {
   const SimParticlesInfo *in = &mpm->info;
   const SimParticlesWalls *wl = &in->walls;
-  const PetscInt dof = mpm->dof;
   const PetscBool flip = mpm->transfer->flip;
+  const PetscInt id[3] = {i, j, k};
+  PetscReal v[3] = {0, 0, 0}, x[3] = {0, 0, 0};
+  const PetscReal m = g[D];
+
+  if (!(m > 0)) return; /* no particle near: stays zero */
+  for (int r = 0; r < D; r++) {
+    v[r] = (g[r] + (flip ? g[D + 1 + r] : 0)) / m + dt * in->gravity[r];
+    if (flip) g[D + 1 + r] = g[r] / m;
+    x[r] = in->lo[r] + id[r] * in->h;
+  }
+  for (int r = 0; r < D; r++) { /* walls: the normal points into the box */
+    const PetscReal n[3] = {r == 0, r == 1, r == 2}, nn[3] = {-n[0], -n[1], -n[2]};
+    if (x[r] - in->lo[r] < wl->thickness) Collide(D, wl->bc[2 * r], wl->friction[2 * r], n, v);
+    if (in->hi[r] - x[r] < wl->thickness) Collide(D, wl->bc[2 * r + 1], wl->friction[2 * r + 1], nn, v);
+  }
+  for (PetscInt c = 0; c < in->ncolliders; c++) {
+    const SimParticlesCollider *col = &in->colliders[c];
+    PetscReal n[3], vrel[3];
+    if (ColliderPhi(D, col, mpm->time, x, n) > 0) continue;
+    for (int r = 0; r < D; r++) vrel[r] = v[r] - col->velocity[r];
+    Collide(D, col->bc, col->friction, n, vrel);
+    for (int r = 0; r < D; r++) v[r] = vrel[r] + col->velocity[r];
+  }
+  for (int r = 0; r < D; r++) g[r] = v[r];
+}
+
+/* The owned nodes xs .. xs + xm - 1 of the global array g. */
+static inline __attribute__((always_inline)) void GridUpdate(const int D, MPM *mpm, PetscReal *g, const PetscInt xs[3], const PetscInt xm[3],
+                                                             PetscReal dt)
+{
+  const PetscInt dof = mpm->dof;
 
   for (PetscInt k = xs[2]; k < xs[2] + xm[2]; k++)
     for (PetscInt j = xs[1]; j < xs[1] + xm[1]; j++)
-      for (PetscInt i = xs[0]; i < xs[0] + xm[0]; i++, g += dof) {
-        const PetscInt id[3] = {i, j, k};
-        PetscReal v[3] = {0, 0, 0}, x[3] = {0, 0, 0};
-        const PetscReal m = g[D];
-        if (!(m > 0)) continue; /* no particle near: stays zero */
-        for (int r = 0; r < D; r++) {
-          v[r] = (g[r] + (flip ? g[D + 1 + r] : 0)) / m + dt * in->gravity[r];
-          if (flip) g[D + 1 + r] = g[r] / m;
-          x[r] = in->lo[r] + id[r] * in->h;
-        }
-        for (int r = 0; r < D; r++) { /* walls: the normal points into the box */
-          const PetscReal n[3] = {r == 0, r == 1, r == 2}, nn[3] = {-n[0], -n[1], -n[2]};
-          if (x[r] - in->lo[r] < wl->thickness) Collide(D, wl->bc[2 * r], wl->friction[2 * r], n, v);
-          if (in->hi[r] - x[r] < wl->thickness) Collide(D, wl->bc[2 * r + 1], wl->friction[2 * r + 1], nn, v);
-        }
-        for (PetscInt c = 0; c < in->ncolliders; c++) {
-          const SimParticlesCollider *col = &in->colliders[c];
-          PetscReal n[3], vrel[3];
-          if (ColliderPhi(D, col, mpm->time, x, n) > 0) continue;
-          for (int r = 0; r < D; r++) vrel[r] = v[r] - col->velocity[r];
-          Collide(D, col->bc, col->friction, n, vrel);
-          for (int r = 0; r < D; r++) v[r] = vrel[r] + col->velocity[r];
-        }
-        for (int r = 0; r < D; r++) g[r] = v[r];
-      }
+      for (PetscInt i = xs[0]; i < xs[0] + xm[0]; i++, g += dof) NodeUpdate(D, mpm, g, i, j, k, dt);
+}
+
+/* One rank: the nodes P2G wrote (the rows' ranges rlo .. rhi) of the local array g (corner 0). */
+static inline __attribute__((always_inline)) void GridUpdateRows(const int D, MPM *mpm, PetscReal *g, const PetscInt gm[3], PetscReal dt)
+{
+  const PetscInt dof = mpm->dof;
+
+  for (PetscInt k = 0; k < (D == 3 ? gm[2] : 1); k++)
+    for (PetscInt j = 0; j < gm[1]; j++) {
+      const PetscInt r = k * gm[1] + j;
+      for (PetscInt i = mpm->rlo[r]; i <= mpm->rhi[r]; i++) NodeUpdate(D, mpm, g + (r * gm[0] + i) * dof, i, j, k, dt);
+    }
 }
 
 PetscErrorCode MPMGridUpdate(SimSolver s, MPM *mpm, PetscReal dt)
@@ -265,6 +364,14 @@ PetscErrorCode MPMGridUpdate(SimSolver s, MPM *mpm, PetscReal dt)
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(mpm->ev_grid, 0, 0, 0, 0));
   PetscCall(DMDAGetCorners(mpm->da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
+  if (mpm->serial) { /* the local array is the grid (corner 0, no ghosts) */
+    PetscCall(VecGetArray(mpm->gl, &g));
+    if (mpm->dim == 2) GridUpdateRows(2, mpm, g, xm, dt);
+    else GridUpdateRows(3, mpm, g, xm, dt);
+    PetscCall(VecRestoreArray(mpm->gl, &g));
+    PetscCall(PetscLogEventEnd(mpm->ev_grid, 0, 0, 0, 0));
+    PetscFunctionReturn(0);
+  }
   PetscCall(VecGetArray(mpm->gg, &g));
   if (mpm->dim == 2) GridUpdate(2, mpm, g, xs, xm, dt);
   else GridUpdate(3, mpm, g, xs, xm, dt);
@@ -281,7 +388,7 @@ typedef struct {
   const PetscReal *g;
   Patch pt;
   PetscReal lo[3], h, dt, dinv, flip_ratio;
-  PetscReal *F9, *Jtrial; /* out: the trial F (3x3) and its determinant, for the constitutive update */
+  PetscReal *F9, *Jtrial; /* out: the trial F (3x3; in 3D this may be F) and its determinant, for the constitutive update */
 } G2PArgs;
 
 /* ---- 3. grid to particles (Hu et al. 2018, eqs. 17 and 31; Jiang et al. 2015, eq. 10): the PIC
@@ -296,7 +403,7 @@ static inline __attribute__((always_inline)) void G2P(const int D, const int K, 
   const PetscInt dof = a->pt.dof, sy = a->pt.sy, sz = a->pt.sz, gs0 = a->pt.gs[0], gs1 = a->pt.gs[1], gs2 = a->pt.gs[2], n = a->n;
   const PetscReal lo[3] = {a->lo[0], a->lo[1], a->lo[2]};
   const PetscReal *restrict g = a->g;
-  PetscReal *restrict x = a->x, *restrict vel = a->v, *restrict Cf = a->C, *restrict Ff = a->F, *restrict F9out = a->F9, *restrict Jt = a->Jtrial;
+  PetscReal *restrict x = a->x, *restrict vel = a->v, *restrict Cf = a->C, *Ff = a->F, *F9out = a->F9, *restrict Jt = a->Jtrial; /* F9out may be Ff */
 
   for (PetscInt p = 0; p < n; p++) {
     PetscReal w[3][4] = {{0}}, dw[3][4] = {{0}}, fx[3] = {0, 0, 0}, v[3] = {0, 0, 0}, dv[3] = {0, 0, 0}, Bo[3][3] = {{0}}, L[3][3] = {{0}};
@@ -305,6 +412,51 @@ static inline __attribute__((always_inline)) void G2P(const int D, const int K, 
 
     for (int d = 0; d < D; d++) base[d] = MPMWeights1(K, (xp[d] - lo[d]) * ih, w[d], dw[d], &fx[d]);
     if (D == 2) w[2][0] = 1;
+    if (D == 3 && mls) { /* the loop below in pairs of lanes (x, y), (z, mass: unused) */
+      V2 va = {0, 0}, vb = {0, 0}, b0a = {0, 0}, b0b = {0, 0}, b1a = {0, 0}, b1b = {0, 0}, b2a = {0, 0}, b2b = {0, 0};
+      for (int k = 0; k < K; k++) {
+#pragma GCC unroll 4
+        for (int j = 0; j < K; j++) {
+          const PetscReal *restrict row = g + (base[2] + k - gs2) * sz + (base[1] + j - gs1) * sy + (base[0] - gs0) * dof;
+          const PetscReal wjk = w[1][j] * w[2][k], wj = wjk * j, wk = wjk * k;
+          V2 rva = {0, 0}, rvb = {0, 0}, ria = {0, 0}, rib = {0, 0};
+#pragma GCC unroll 4
+          for (int i = 0; i < K; i++) {
+            const V2 na = V2Load(row + i * dof), nb = V2Load(row + i * dof + 2);
+            rva += w[0][i] * na, rvb += w[0][i] * nb;
+            if (i) {
+              const PetscReal wi = w[0][i] * i;
+              ria += wi * na, rib += wi * nb;
+            }
+          }
+          va += wjk * rva, vb += wjk * rvb;
+          b0a += wjk * ria, b0b += wjk * rib;
+          b1a += wj * rva, b1b += wj * rvb;
+          b2a += wk * rva, b2b += wk * rvb;
+        }
+      }
+      v[0] = va[0], v[1] = va[1], v[2] = vb[0];
+      Bo[0][0] = b0a[0], Bo[1][0] = b0a[1], Bo[2][0] = b0b[0];
+      Bo[0][1] = b1a[0], Bo[1][1] = b1a[1], Bo[2][1] = b1b[0];
+      Bo[0][2] = b2a[0], Bo[1][2] = b2a[1], Bo[2][2] = b2b[0];
+    } else if (D == 2 && mls) { /* the pair (x, y) */
+      V2 va = {0, 0}, b0a = {0, 0}, b1a = {0, 0};
+#pragma GCC unroll 4
+      for (int j = 0; j < K; j++) {
+        const PetscReal *restrict row = g + (base[1] + j - gs1) * sy + (base[0] - gs0) * dof;
+        const PetscReal wjk = w[1][j] * w[2][0], wj = wjk * j;
+        V2 rva = {0, 0}, ria = {0, 0};
+#pragma GCC unroll 4
+        for (int i = 0; i < K; i++) {
+          const V2 na = V2Load(row + i * dof);
+          rva += w[0][i] * na;
+          if (i) ria += (w[0][i] * i) * na;
+        }
+        va += wjk * rva, b0a += wjk * ria, b1a += wj * rva;
+      }
+      v[0] = va[0], v[1] = va[1];
+      Bo[0][0] = b0a[0], Bo[1][0] = b0a[1], Bo[0][1] = b1a[0], Bo[1][1] = b1a[1];
+    } else
     for (int k = 0; k < (D == 3 ? K : 1); k++) {
 #pragma GCC unroll 4
       for (int j = 0; j < K; j++) {
@@ -348,16 +500,17 @@ static inline __attribute__((always_inline)) void G2P(const int D, const int K, 
       vp[r] = flip ? alpha * (vp[r] + dv[r]) + (1 - alpha) * v[r] : v[r];
       xp[r] += dt * v[r];
     }
-    /* F <- (I + dt L) F, into the 3x3 trial (F33 = 1 in 2D) */
-    if (D == 2) F9[2] = F9[5] = F9[6] = F9[7] = 0, F9[8] = 1;
+    /* F <- (I + dt L) F, into the 3x3 trial (F33 = 1 in 2D; in 3D F9 may be F itself) */
+    PetscReal Fn[9] = {0, 0, 0, 0, 0, 0, 0, 0, 1};
     for (int r = 0; r < D; r++)
       for (int c = 0; c < D; c++) {
         PetscReal f = Fp[D * r + c];
         for (int e = 0; e < D; e++) f += dt * L[r][e] * Fp[D * e + c];
-        F9[3 * r + c] = f;
+        Fn[3 * r + c] = f;
       }
-    Jt[p] = D == 2 ? F9[0] * F9[4] - F9[1] * F9[3]
-                   : F9[0] * (F9[4] * F9[8] - F9[5] * F9[7]) - F9[1] * (F9[3] * F9[8] - F9[5] * F9[6]) + F9[2] * (F9[3] * F9[7] - F9[4] * F9[6]);
+    for (int q = 0; q < 9; q++) F9[q] = Fn[q];
+    Jt[p] = D == 2 ? Fn[0] * Fn[4] - Fn[1] * Fn[3]
+                   : Fn[0] * (Fn[4] * Fn[8] - Fn[5] * Fn[7]) - Fn[1] * (Fn[3] * Fn[8] - Fn[5] * Fn[6]) + Fn[2] * (Fn[3] * Fn[7] - Fn[4] * Fn[6]);
   }
 }
 
@@ -385,6 +538,11 @@ PetscErrorCode MPMConstitutive(MPM *mpm, PetscInt m, PetscInt n, PetscReal *F9, 
 
   PetscFunctionBeginUser;
   if (!n) PetscFunctionReturn(0);
+  if (mt->corotated) { /* no return mapping, the stress from the polar R (no SVD) */
+    PetscCall(MPMCorotatedStress(D, n, F9, vol, mt->elastic->par.mu, mt->elastic->par.lambda, tau, J));
+    for (PetscInt q = 0; q < n; q++) speed2[q] = mt->modulus * vol[q] / mass[q];
+    PetscFunctionReturn(0);
+  }
   mt->plastic->type->project(mt->plastic, D, n, F9, state, dec, scale);
   if (mt->elastic->ndec == SIM_ISOTROPIC_NDEC) PetscCall(SimMaterialEvaluate(mt->elastic, n, F9, dec, PETSC_TRUE, NULL, P, NULL, NULL));
   else PetscCall(SimMaterialPK1(mt->elastic, n, F9, P));
@@ -419,6 +577,7 @@ static PetscErrorCode ChunkConstitutive(MPM *mpm, PetscInt n, const PetscReal *m
     const PetscReal m = mat[p0];
     for (p1 = p0 + 1; p1 < n && mat[p1] == m; p1++) {}
     PetscCall(MPMConstitutive(mpm, (PetscInt)m, p1 - p0, F9 + 9 * p0, state + p0, vol + p0, stress + ns * p0, J + p0, speed2 + p0, mass + p0));
+    if (F9 == F) continue; /* 3D, in place */
     for (PetscInt p = p0; p < p1; p++)
       for (int r = 0; r < D; r++)
         for (int c = 0; c < D; c++) F[D * D * p + D * r + c] = F9[9 * p + 3 * r + c];
@@ -475,12 +634,13 @@ PetscErrorCode MPMGridToParticles(SimSolver s, MPM *mpm, PetscReal dt, PetscReal
   a.g = g;
   for (int d = 0; d < 3; d++) a.lo[d] = mpm->info.lo[d];
   a.h = mpm->info.h, a.dt = dt, a.dinv = mpm->kernel->dinv, a.flip_ratio = mpm->flip_ratio;
-  a.F9 = mpm->F9, a.Jtrial = Jtrial;
+  a.Jtrial = Jtrial;
   for (int k = 0; k < 7; k++) bad[k] = -1;
   *speed = 0;
   for (PetscInt p0 = 0; p0 < n; p0 += MPM_CHUNK) {
     const PetscInt nc = PetscMin(MPM_CHUNK, n - p0);
     a.n = nc, a.x = f.x + D * p0, a.v = f.v + D * p0, a.C = f.C + D * D * p0, a.F = f.F + D * D * p0;
+    a.F9 = D == 3 ? a.F : mpm->F9; /* 3D: F is 3x3, the trial F goes to it in place */
     g2p[D - 2][mpm->kernel->K - 3][TransferIndex(mpm->transfer)](&a);
     for (PetscInt q = 0; q < nc; q++) { /* the particle stays a cell inside the box; J > 0 */
       const PetscReal *xq = f.x + D * (p0 + q);
@@ -489,7 +649,7 @@ PetscErrorCode MPMGridToParticles(SimSolver s, MPM *mpm, PetscReal dt, PetscReal
       if (!(Jtrial[q] > 0)) Flag(bad, f.id[p0 + q], 2, xq, D, Jtrial[q], f.mat[p0 + q]);
     }
     if (bad[0] >= 0) break; /* the state is not used further: the step fails */
-    PetscCall(ChunkConstitutive(mpm, nc, f.mat + p0, mpm->F9, f.plastic + p0, f.vol + p0, f.m + p0, f.F + D * D * p0, f.stress + ns * p0, f.J + p0, speed2));
+    PetscCall(ChunkConstitutive(mpm, nc, f.mat + p0, a.F9, f.plastic + p0, f.vol + p0, f.m + p0, f.F + D * D * p0, f.stress + ns * p0, f.J + p0, speed2));
     for (PetscInt q = 0; q < nc; q++) {
       PetscReal v2 = 0;
       for (PetscInt d = 0; d < D; d++) v2 += f.v[D * (p0 + q) + d] * f.v[D * (p0 + q) + d];

@@ -36,7 +36,9 @@ pbsim_cli_files_test(NAME bad.mpm_last_good DIR ${PBSIM_TEST_OUT}/bad_mpm2 FAIL
 pbsim_cli_test(NAME bad.mpm_left_grid ARGS run -scene snowball -snowball_speed 100 -mpm_substeps 1 -mpm_cfl 1e3 -dt 2e-2 -steps 2
                -o ${PBSIM_TEST_OUT}/bad_mpm3 FAIL
                EXPECT "Step 1 .*failed: particle [0-9]+ \\(material 'snow'\\) left the grid in substep 1: at \\(.*-wall_thickness.*-mpm_substeps.*last good state \\(step 0\\) is in .*last_good.vtu")
-pbsim_cli_test(NAME bad.mpm_inverted ARGS run -scene jelly_blocks -jelly_blocks_youngs 1e7 -mpm_cfl 1e3 -mpm_substeps 1 -dt 1e-3 -steps 10
+# (an unstable run: which particle fails first is round-off's choice; at dt 2e-3 a jelly particle
+# inverts in step 4 before any leaves the grid, with the SVD stress and with the polar one alike)
+pbsim_cli_test(NAME bad.mpm_inverted ARGS run -scene jelly_blocks -jelly_blocks_youngs 1e7 -mpm_cfl 1e3 -mpm_substeps 1 -dt 2e-3 -steps 10
                -o ${PBSIM_TEST_OUT}/bad_mpm4 FAIL
                EXPECT "Step [0-9]+ .*failed: particle [0-9]+ \\(material '[a-z]+'\\) at \\(.*det F = -?[0-9.e-]+ <= 0 in substep 1: it inverted.*-mpm_substeps.*last good state \\(step [0-9]+\\) is in .*last_good.vtu")
 pbsim_cli_test(NAME bad.mpm_transfer ARGS run -scene jelly_blocks -mpm_transfer apix -o ${PBSIM_TEST_OUT}/bad FAIL

@@ -6,6 +6,7 @@
 #include "framework/material.h"
 #include "framework/mesh/mesh.h"
 #include "energies/fem.h"
+#include "energies/springs.h"
 #include "framework/linalg/vec3.h"
 
 /* A 2x2x2-cell box (27 vertices, 48 tets) with an FEM term of material `name`, at rest positions. */
@@ -210,6 +211,73 @@ START_TEST(fibre_directions_per_element)
 END_TEST
 
 /* Teran et al. 2003: the FVM force equals -dE/dx for linear tetrahedra. */
+/* The one-rank assembly straight into the CSR values (framework/model/hessian.c, the FEM term's
+ * element Hessians from the material's eigensystem) against the COO assembly of a fresh matrix (the
+ * path every multi-rank assembly takes, forced by coo_only), for every material, exact and
+ * projected, on a box with pinned vertices, FEM and spring terms (a term without hessian_add) and a
+ * damping term: equal to round-off. */
+START_TEST(csr_assembly_equals_coo)
+{
+  SimRegistry reg;
+  PetscInt nmat;
+
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  CHECK_PETSC(SimRegistryCount(reg, SIM_KIND_MATERIAL, &nmat));
+  for (PetscInt i = 0; i < nmat; i++) {
+    const SimRegEntry *e;
+    const PetscInt n[3] = {2, 2, 3};
+    const PetscReal lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1.5};
+    SimMesh mesh;
+    SimMaterial mat;
+    SimModel m;
+    SimEnergy fem;
+    SimSpringList springs = {0};
+    PetscReal *x, *v;
+
+    CHECK_PETSC(SimRegistryGet(reg, SIM_KIND_MATERIAL, i, &e));
+    CHECK_PETSC(SimMeshCreateBox(n, lo, hi, &mesh));
+    CHECK_PETSC(SimMaterialCreateWithParams(reg, e->name, 1e5, 0.3, 1000, &mat));
+    CHECK_PETSC(SimModelCreate(PETSC_COMM_SELF, &m));
+    CHECK_PETSC(SimModelSetVertices(m, mesh.nv, mesh.xyz));
+    CHECK_PETSC(SimFEMAddLumpedMass(m, mesh.xyz, mesh.ntet, mesh.tet, 1000));
+    CHECK_PETSC(SimFEMCreate("elastic", mesh.nv, mesh.xyz, mesh.ntet, mesh.tet, mat, &fem));
+    CHECK_PETSC(SimModelAddTerm(m, fem));
+    for (PetscInt k = 0; k + 5 < mesh.nv; k += 3) CHECK_PETSC(SimSpringListAdd(&springs, k, k + 5, 100.0 * (k + 1), 0.5));
+    CHECK_PETSC(SimSpringListAddToModel(&springs, m, "spring"));
+    CHECK_PETSC(SimSpringListFree(&springs));
+    CHECK_PETSC(SimModelPin(m, 0, "test"));
+    CHECK_PETSC(SimModelPin(m, 4, "test"));
+    CHECK_PETSC(SimModelFinalize(m));
+    CHECK_PETSC(PetscCalloc2(3 * m->nv, &x, 3 * m->nv, &v));
+    CHECK_PETSC(Deform(m, 7 + i, x));
+    for (PetscInt k = 0; k < 3 * m->nv; k++) v[k] = 0.1 * PetscSinReal((PetscReal)k);
+    for (int psd = 0; psd < 2; psd++) {
+      Mat A, B;
+      PetscReal diff, scale;
+      CHECK_PETSC(SimModelHessianCreate(m, &A));
+      CHECK_PETSC(SimModelHessianAssemble(m, x, x, v, 1.0, 1.0, 1.0, (PetscBool)!psd, A)); /* other values first */
+      CHECK_PETSC(SimModelHessianAssemble(m, x, x, v, 2.0, 3.0, 0.5, (PetscBool)psd, A));
+      ck_assert_int_eq(m->csr_version, m->pattern_version + 1); /* the CSR path was taken */
+      m->coo_only = PETSC_TRUE;
+      CHECK_PETSC(SimModelHessianCreate(m, &B));
+      CHECK_PETSC(SimModelHessianAssemble(m, x, x, v, 2.0, 3.0, 0.5, (PetscBool)psd, B));
+      m->coo_only = PETSC_FALSE;
+      CHECK_PETSC(MatNorm(B, NORM_MAX, &scale));
+      CHECK_PETSC(MatAXPY(A, -1.0, B, SAME_NONZERO_PATTERN));
+      CHECK_PETSC(MatNorm(A, NORM_MAX, &diff));
+      ck_assert_msg(diff <= 1e-12 * scale, "material %s, psd %d: CSR and COO Hessians differ by %g (of %g)", e->name, psd, (double)diff,
+                    (double)scale);
+      CHECK_PETSC(MatDestroy(&A));
+      CHECK_PETSC(MatDestroy(&B));
+    }
+    CHECK_PETSC(PetscFree2(x, v));
+    CHECK_PETSC(SimModelDestroy(&m));
+    CHECK_PETSC(SimMeshFree(&mesh));
+  }
+  CHECK_PETSC(SimRegistryDestroy(&reg));
+}
+END_TEST
+
 START_TEST(fvm_equals_fem)
 {
   SimRegistry reg;
@@ -431,6 +499,7 @@ Suite *test_suite(void)
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, derivatives_every_material);
   tcase_add_test(tc, fvm_equals_fem);
+  tcase_add_test(tc, csr_assembly_equals_coo);
   tcase_add_test(tc, fibre_directions_per_element);
   tcase_add_test(tc, patch_test);
   tcase_add_test(tc, cantilever_euler_bernoulli);
