@@ -403,13 +403,16 @@ static PetscErrorCode PDStencil_FEM(SimEnergy term, PetscInt *vert, PetscReal *A
  * with F = U diag(s) V^T and C = diag(clamp(s_i, s_min, s_max)), the closest matrix whose singular
  * values lie in the band, so w/2 |F - U C V^T|^2 = W mu sum (s_i - c_i)^2 is the material's energy. */
 /* p_e = (U C V^T)^T (strain limits) or R^T of one element's F (9 values, row j of p = column j). */
-static PetscErrorCode ProjectOne_FEM(FEM *fem, PetscInt e, const PetscReal *F, PetscReal *pe)
+static inline PetscErrorCode ProjectOne_FEM(FEM *fem, PetscInt e, const PetscReal *F, PetscBool exact, PetscReal *pe)
 {
   const PetscReal smin = fem->mat->par.strain_min, smax = fem->mat->par.strain_max;
   PetscReal R[9];
 
   PetscFunctionBeginUser;
-  if (smin == 1 && smax == 1) PetscCall(SimPolar3Warm(F, fem->pd_q + 4 * e, R, NULL));
+  if (smin == 1 && smax == 1) {
+    if (exact) PetscCall(SimPolar3Warm(F, fem->pd_q + 4 * e, R, NULL));
+    else PetscCall(SimPolar3WarmSteps(F, fem->pd_q + 4 * e, 1, R, NULL));
+  }
   else {
     PetscReal U[9], sig[3], V[9];
     PetscCall(SimSvd3(F, U, sig, V));
@@ -428,12 +431,15 @@ static PetscErrorCode PDProject_FEM(SimEnergy term, const PetscReal *x, PetscRea
 
   PetscFunctionBeginUser;
   DeformationGradients(fem, x);
-  for (PetscInt e = 0; e < fem->ntet; e++) PetscCall(ProjectOne_FEM(fem, e, fem->F + 9 * e, p + 9 * e));
+  for (PetscInt e = 0; e < fem->ntet; e++) PetscCall(ProjectOne_FEM(fem, e, fem->F + 9 * e, PETSC_TRUE, p + 9 * e));
   PetscFunctionReturn(0);
 }
 
 /* The same for the listed elements only, F from x directly (pbd/xpbd: one colour of a Gauss-Seidel
- * sweep; the cache of F is left alone). */
+ * sweep; the cache of F is left alone). The rotation is one Newton step from the element's rotation
+ * at the previous sweep (SimPolar3WarmSteps), not converged per call: the iterate moves little
+ * between sweeps, so R follows the polar rotation to second order and is exact once the sweeps
+ * converge (a fixed point of the step is the polar R); the full solve cost ~4x as much. */
 static PetscErrorCode PDProjectSome_FEM(SimEnergy term, const PetscReal *x, PetscInt n, const PetscInt *idx, PetscReal *p)
 {
   FEM *fem = (FEM *)term->data;
@@ -446,7 +452,7 @@ static PetscErrorCode PDProjectSome_FEM(SimEnergy term, const PetscReal *x, Pets
     EdgeMatrix(x, fem->tet + 4 * e, Ds);
     for (int i = 0; i < 3; i++)
       for (int j = 0; j < 3; j++) F[3 * i + j] = Ds[3 * i] * B[j] + Ds[3 * i + 1] * B[3 + j] + Ds[3 * i + 2] * B[6 + j];
-    PetscCall(ProjectOne_FEM(fem, e, F, p + 9 * q));
+    PetscCall(ProjectOne_FEM(fem, e, F, PETSC_FALSE, p + 9 * q));
   }
   PetscFunctionReturn(0);
 }

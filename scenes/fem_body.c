@@ -1,6 +1,7 @@
 /* An elastic body from a tetrahedral mesh: masses, the FEM energy term, and output topology. */
 #include "scenes/fem_body.h"
 #include "energies/fem.h"
+#include "energies/volume.h"
 #include "framework/mesh/distribute.h"
 
 /* Applies the partition's vertex numbering to the mesh (positions, tets, triangles) and to a face
@@ -26,6 +27,7 @@ PetscErrorCode SimSceneAddFEMBody(SimScene scene, SimModel model, SimMesh *mesh,
                                   PetscReal default_youngs)
 {
   char name[64], opt[128];
+  PetscReal kvol = 0;
   SimMaterial mat;
   SimEnergy term;
   SimMeshPartition part;
@@ -37,7 +39,10 @@ PetscErrorCode SimSceneAddFEMBody(SimScene scene, SimModel model, SimMesh *mesh,
   PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%smaterial", prefix));
   PetscOptionsBegin(model->comm, NULL, "FEM body", "");
   PetscCall(PetscOptionsString(opt, "material (pbsim list shows them)", "", name, name, sizeof(name), NULL));
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%svolume", prefix));
+  PetscCall(PetscOptionsReal(opt, "stiffness k (Pa) of a tet volume term k/(2 V0) (V - V0)^2 (energies/volume.h; 0: none)", "", kvol, &kvol, NULL));
   PetscOptionsEnd();
+  PetscCheck(kvol >= 0, model->comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g must be >= 0", opt, (double)kvol);
   /* the scene's default stiffness; -<prefix>youngs still overrides it */
   PetscCall(SimMaterialCreateWithDefaults(scene->reg, name, prefix, default_youngs, 0.3, 1000, &mat));
   /* Boundary faces in input numbering (so their order does not depend on the partition), then the
@@ -60,8 +65,13 @@ PetscErrorCode SimSceneAddFEMBody(SimScene scene, SimModel model, SimMesh *mesh,
   for (PetscInt e = 0; e < part.ncell; e++) PetscCall(PetscArraycpy(owned + 4 * e, mesh->tet + 4 * part.cell[e], 4));
   PetscCall(SimFEMCreate("elastic", mesh->nv, mesh->xyz, part.ncell, owned, mat, &term));
   term->distributed = (PetscBool)(model->size > 1);
-  PetscCall(PetscFree(owned));
   PetscCall(SimModelAddTerm(model, term));
+  if (kvol > 0) { /* the XPBD volume constraints, on the same cells */
+    PetscCall(SimVolumeCreate("volume", mesh->nv, mesh->xyz, part.ncell, owned, kvol, &term));
+    term->distributed = (PetscBool)(model->size > 1);
+    PetscCall(SimModelAddTerm(model, term));
+  }
+  PetscCall(PetscFree(owned));
   PetscCall(SimModelSetTopology(model, nface, faces, 0, NULL, mesh->ntet, mesh->tet));
   PetscCall(PetscFree(faces));
   PetscCall(SimMeshPartitionFree(&part));

@@ -246,7 +246,9 @@ static void RotToQuat(const PetscReal R[9], PetscReal q[4])
   for (int k = 0; k < 4; k++) q[k] /= n;
 }
 
-PetscErrorCode SimPolar3Warm(const PetscReal F[9], PetscReal q[4], PetscReal R[9], PetscBool *fallback)
+/* Newton from q, at most maxit iterations; exact: converge (fall back to the SVD after maxit),
+ * otherwise return the rotation reached after maxit steps (still a rotation, closer to the polar one). */
+static PetscErrorCode Polar3Newton(const PetscReal F[9], PetscReal q[4], PetscReal R[9], PetscInt maxit, PetscBool exact, PetscBool *fallback)
 {
   PetscFunctionBeginUser;
   if (fallback) *fallback = PETSC_FALSE;
@@ -255,7 +257,7 @@ PetscErrorCode SimPolar3Warm(const PetscReal F[9], PetscReal q[4], PetscReal R[9
     if (!(n > 0.5 && n < 2)) q[0] = 1, q[1] = q[2] = q[3] = 0, n = 1; /* not a usable start */
     for (int k = 0; k < 4; k++) q[k] /= n;
   }
-  for (int it = 0; it < 12; it++) {
+  for (PetscInt it = 0; it < maxit; it++) {
     PetscReal M[9], g[3], h00, h01, h02, h11, h12, h22, tr, l10, l20, l21, d1, d2, d3, y0, y1, y2, w[3], dq[4], nq, qn[4], ww;
 
     QuatToRot(q, R);
@@ -288,7 +290,7 @@ PetscErrorCode SimPolar3Warm(const PetscReal F[9], PetscReal q[4], PetscReal R[9
     qn[3] = dq[0] * q[3] + dq[1] * q[2] - dq[2] * q[1] + dq[3] * q[0];
     nq = PetscSqrtReal(qn[0] * qn[0] + qn[1] * qn[1] + qn[2] * qn[2] + qn[3] * qn[3]);
     for (int k = 0; k < 4; k++) q[k] = qn[k] / nq;
-    if (ww <= 1e-18) { /* |w| <= 1e-9: the error after this step is ~|w|^2, below rounding */
+    if (ww <= 1e-18 || (!exact && it == maxit - 1)) { /* |w| <= 1e-9: the error after this step is ~|w|^2, below rounding */
       QuatToRot(q, R);
       PetscFunctionReturn(0);
     }
@@ -297,5 +299,20 @@ PetscErrorCode SimPolar3Warm(const PetscReal F[9], PetscReal q[4], PetscReal R[9
   if (fallback) *fallback = PETSC_TRUE;
   PetscCall(SimPolar3(F, R, NULL));
   RotToQuat(R, q);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimPolar3Warm(const PetscReal F[9], PetscReal q[4], PetscReal R[9], PetscBool *fallback)
+{
+  PetscFunctionBeginUser;
+  PetscCall(Polar3Newton(F, q, R, 12, PETSC_TRUE, fallback));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimPolar3WarmSteps(const PetscReal F[9], PetscReal q[4], PetscInt nsteps, PetscReal R[9], PetscBool *fallback)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(nsteps >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "SimPolar3WarmSteps: %" PetscInt_FMT " steps, need >= 1", nsteps);
+  PetscCall(Polar3Newton(F, q, R, nsteps, PETSC_FALSE, fallback));
   PetscFunctionReturn(0);
 }

@@ -43,3 +43,13 @@ PetscErrorCode SimSymEig3(const PetscReal A[9], PetscReal lambda[3], PetscReal Q
  * far from the maximizer) or after 12 iterations. *fallback (may be NULL) tells which happened.
  * Errors: as SimSvd3 (non-finite F). */
 PetscErrorCode SimPolar3Warm(const PetscReal F[9], PetscReal q[4], PetscReal R[9], PetscBool *fallback);
+
+/* The same Newton iteration cut after nsteps (>= 1) steps (fewer when it converges first): the
+ * rotation extraction of Mueller et al. 2016 as used inside an iterative solver, where the start q is
+ * this element's rotation at the previous call and the iterate barely moves between calls, so one
+ * step (error ~ the square of the start's) keeps R at the polar rotation to the solver's accuracy
+ * while the iterations converge. R is always a rotation (q a unit quaternion); without convergence it
+ * is the iterate after nsteps, not the polar R. Falls back to SimPolar3 like SimPolar3Warm when the
+ * Hessian is not safely positive definite or a step exceeds a radian (a start far from R, an
+ * inverted F). */
+PetscErrorCode SimPolar3WarmSteps(const PetscReal F[9], PetscReal q[4], PetscInt nsteps, PetscReal R[9], PetscBool *fallback);

@@ -100,6 +100,17 @@ typedef struct {
    * wrong (at most len bytes). The mesh problem asks after every step (SimModelAdmissible); a step
    * whose state is not admissible stops the run with the last good state (SIM_STEP_INADMISSIBLE). */
   PetscErrorCode (*admissible)(SimEnergy, const PetscReal *x, char *why, size_t len);
+  /* optional, nonlinear scalar constraints (the pbd/xpbd solvers, docs/pbd.md): a POTENTIAL term
+   *   E(x) = sum_c w_c/2 C_c(x_c)^2   (w_c >= 0; XPBD's compliance is 1/w_c)
+   * on stencils of nvert vertices, for constraints that have no projective form (a tet's volume, a
+   * dihedral angle). E must equal `value` exactly.
+   * cons_count:   *nc constraints on *nvert (<= 12) vertices each.
+   * cons_stencil: vert[nc*nvert] and w[nc], written once at setup.
+   * cons_eval:    for the n listed constraints idx[0..n): C[q] = C_idx[q](x) and its gradient
+   *               grad[(q*nvert + a)*3 + k] = dC/dx_{vert a, k}. */
+  PetscErrorCode (*cons_count)(SimEnergy, PetscInt *nc, PetscInt *nvert);
+  PetscErrorCode (*cons_stencil)(SimEnergy, PetscInt *vert, PetscReal *w);
+  PetscErrorCode (*cons_eval)(SimEnergy, const PetscReal *x, PetscInt n, const PetscInt *idx, PetscReal *C, PetscReal *grad);
 } SimEnergyOps;
 
 struct _p_SimEnergy {

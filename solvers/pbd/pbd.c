@@ -38,6 +38,8 @@ typedef struct {
   PetscReal *at;       /* nc: alpha~ = 1/(w h^2) for the current substep length (XPBD; 0 for PBD; colour order) */
   PetscReal *jscale;   /* nc: Jacobi scale omega / (largest constraint count of the stencil's vertices) (colour order) */
   PetscReal stiffness; /* PBD: k in [0, 1] (Müller et al. 2007, Sec. 3.3) */
+  PetscBool cons;      /* a nonlinear scalar constraint term (energy.h cons_*): nrows = 1, A unused */
+  PetscReal *C, *G;    /* cons: nc values and 3 nvert nc gradients of the constraints (colour order) */
 } PBDBlock;
 
 typedef struct {
@@ -142,29 +144,42 @@ static PetscErrorCode Setup_PBD(SimSolver s)
   for (PetscInt t = 0; t < m->nterms; t++) {
     SimEnergy e = m->term[t];
     PetscInt nc, nvert, nrows;
-    PetscCheck(e->kind == SIM_ENERGY_POTENTIAL && e->ops.pd_count, s->comm, PETSC_ERR_SUP,
+    const PetscBool cons = e->ops.cons_count ? PETSC_TRUE : PETSC_FALSE;
+    PetscCheck(e->kind == SIM_ENERGY_POTENTIAL && (e->ops.pd_count || cons), s->comm, PETSC_ERR_SUP,
                "%s: energy term '%s' has no constraint form (%s); %s runs springs, bending, triangles, gravity, attachments, "
-               "plane/sphere colliders and FEM with the arap material. Remove the term or use -solver implicit_euler",
-               s->type, e->name, e->kind == SIM_ENERGY_DISSIPATION ? "damping is not supported" : "no pd_count op", s->type);
-    PetscCall(e->ops.pd_count(e, &nc, &nvert, &nrows));
-    if (nc == 0) {
-      d->linear[d->nlinear++] = e;
-      continue;
+               "plane/sphere colliders, tet volume and FEM with the arap material. Remove the term or use -solver implicit_euler",
+               s->type, e->name, e->kind == SIM_ENERGY_DISSIPATION ? "damping is not supported" : "no pd_count or cons_count op", s->type);
+    if (cons) {
+      PetscCall(e->ops.cons_count(e, &nc, &nvert));
+      nrows = 1;
+      if (nc == 0) continue;
+      PetscCheck(e->ops.cons_stencil && e->ops.cons_eval, s->comm, PETSC_ERR_SUP, "%s: energy term '%s' has cons_count but no cons_stencil/cons_eval",
+                 s->type, e->name);
+    } else {
+      PetscCall(e->ops.pd_count(e, &nc, &nvert, &nrows));
+      if (nc == 0) {
+        d->linear[d->nlinear++] = e;
+        continue;
+      }
     }
-    PetscCheck(e->ops.pd_stencil && e->ops.pd_project && nvert > 0 && nvert <= PBD_MAX_VERT && nrows > 0 && nrows <= PBD_MAX_ROWS,
+    PetscCheck((cons || (e->ops.pd_stencil && e->ops.pd_project)) && nvert > 0 && nvert <= PBD_MAX_VERT && nrows > 0 && nrows <= PBD_MAX_ROWS,
                s->comm, PETSC_ERR_SUP,
                "%s: energy term '%s' has constraints of %" PetscInt_FMT " rows on %" PetscInt_FMT " vertices; %s takes 1 to %d rows on 1 to %d vertices",
                s->type, e->name, nrows, nvert, s->type, PBD_MAX_ROWS, PBD_MAX_VERT);
     {
       PBDBlock *b = &d->block[d->nblocks++];
       char opt[128];
-      b->term = e, b->nc = nc, b->nvert = nvert, b->nrows = nrows;
+      b->term = e, b->nc = nc, b->nvert = nvert, b->nrows = nrows, b->cons = cons;
       PetscReal *A, *w;
       PetscCall(PetscMalloc4(nc * nvert, &b->vert, nc * nrows * nvert, &b->A, nc, &b->w, 3 * nc * nrows, &b->p));
       PetscCall(PetscMalloc4(3 * nc * nrows, &b->lambda, nc * nrows * nrows, &b->Sinv, nc, &b->jscale, nc, &b->at));
       PetscCall(PetscMalloc2(nc * nvert, &b->sv, nc * nrows * nvert, &b->WA));
       PetscCall(PetscMalloc2(nc * nrows * nvert, &A, nc, &w));
-      PetscCall(e->ops.pd_stencil(e, b->vert, A, w));
+      if (cons) {
+        PetscCall(e->ops.cons_stencil(e, b->vert, w));
+        PetscCall(PetscArrayzero(A, nc * nvert));
+        PetscCall(PetscMalloc2(nc, &b->C, 3 * nc * nvert, &b->G));
+      } else PetscCall(e->ops.pd_stencil(e, b->vert, A, w));
       for (PetscInt c = 0; c < nc; c++)
         PetscCheck(w[c] >= 0, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: term '%s', constraint %" PetscInt_FMT ": weight %g < 0", s->type, e->name,
                    c, (double)w[c]);
@@ -253,8 +268,8 @@ static PetscErrorCode BuildSinv(PBD *d, PetscReal h)
  * unroll for the common stencils; the per-constraint data are read front to back. */
 static inline __attribute__((always_inline)) PetscReal Update(const PetscInt *restrict vc, const PetscReal *restrict Ac, const PetscReal *restrict WAc,
                                                               const PetscReal *restrict Si, PetscReal at, PetscReal *restrict lam, const PetscReal *restrict p,
-                                                              PetscReal s, PetscBool first, const PetscReal *x, PetscReal *xw, const PetscInt nv,
-                                                              const PetscInt nr)
+                                                              PetscReal s, PetscBool first, PetscBool wres, const PetscReal *x, PetscReal *xw,
+                                                              const PetscInt nv, const PetscInt nr)
 {
   PetscReal rhs[3 * PBD_MAX_ROWS], dl[3 * PBD_MAX_ROWS], lm[3 * PBD_MAX_ROWS], res = 0;
 
@@ -266,7 +281,7 @@ static inline __attribute__((always_inline)) PetscReal Update(const PetscInt *re
       C0 += A * xa[0], C1 += A * xa[1], C2 += A * xa[2];
     }
     rhs[3 * r] = -C0 - at * lm[3 * r], rhs[3 * r + 1] = -C1 - at * lm[3 * r + 1], rhs[3 * r + 2] = -C2 - at * lm[3 * r + 2];
-    res += rhs[3 * r] * rhs[3 * r] + rhs[3 * r + 1] * rhs[3 * r + 1] + rhs[3 * r + 2] * rhs[3 * r + 2];
+    if (wres) res += rhs[3 * r] * rhs[3 * r] + rhs[3 * r + 1] * rhs[3 * r + 1] + rhs[3 * r + 2] * rhs[3 * r + 2];
   }
   for (PetscInt r = 0; r < nr; r++)
     for (int k = 0; k < 3; k++) {
@@ -290,7 +305,8 @@ static inline __attribute__((always_inline)) PetscReal Update(const PetscInt *re
  * accumulator, scale jscale), with the stencil's sizes as literals. p holds the projections of the
  * slots (some) or of the constraints in the term's order. */
 static inline __attribute__((always_inline)) PetscReal Kernel(const PBDBlock *b, PetscInt lo, PetscInt hi, PetscBool gs, PetscBool some, PetscReal kk,
-                                                              PetscBool first, const PetscReal *x, PetscReal *xw, const PetscInt nv, const PetscInt nr)
+                                                              PetscBool first, PetscBool wres, const PetscReal *x, PetscReal *xw, const PetscInt nv,
+                                                              const PetscInt nr)
 {
   const PetscInt *restrict sv = b->sv, *restrict order = b->order;
   const PetscReal *restrict A = b->A, *restrict WA = b->WA, *restrict Sinv = b->Sinv, *restrict at = b->at, *restrict js = b->jscale, *restrict p = b->p;
@@ -298,29 +314,64 @@ static inline __attribute__((always_inline)) PetscReal Kernel(const PBDBlock *b,
 
   for (PetscInt q = lo; q < hi; q++)
     res += Update(sv + q * nv, A + q * nr * nv, WA + q * nr * nv, Sinv + q * nr * nr, at[q], lambda + 3 * nr * q, p + 3 * nr * (some ? q : order[q]),
-                  gs ? kk : kk * js[q], first, x, xw, nv, nr);
+                  gs ? kk : kk * js[q], first, wres, x, xw, nv, nr);
   return res;
 }
 
 /* Dispatch on the stencil: springs (2, 1), colliders and attachments (1, 1), triangles (3, 2),
- * bending (4, 1), tets (4, 3); anything else (up to PBD_MAX_VERT vertices) through the general loop. */
-__attribute__((target_clones("arch=x86-64-v3", "default"))) static PetscReal RunKernel(const PBDBlock *b, PetscInt lo, PetscInt hi, PetscBool gs, PetscBool some,
-                                                                                             PetscReal kk, PetscBool first, const PetscReal *x, PetscReal *xw)
-{
-  switch (b->nvert * 8 + b->nrows) {
-  case 2 * 8 + 1: return Kernel(b, lo, hi, gs, some, kk, first, x, xw, 2, 1);
-  case 1 * 8 + 1: return Kernel(b, lo, hi, gs, some, kk, first, x, xw, 1, 1);
-  case 3 * 8 + 2: return Kernel(b, lo, hi, gs, some, kk, first, x, xw, 3, 2);
-  case 4 * 8 + 1: return Kernel(b, lo, hi, gs, some, kk, first, x, xw, 4, 1);
-  case 4 * 8 + 3: return Kernel(b, lo, hi, gs, some, kk, first, x, xw, 4, 3);
-  default: return Kernel(b, lo, hi, gs, some, kk, first, x, xw, b->nvert, b->nrows);
+ * bending (4, 1), tets (4, 3); anything else (up to PBD_MAX_VERT vertices) through the general loop.
+ * wres: sum the residual (only the last sweep of a step reports it, so the others skip it). */
+#define PBD_DISPATCH(WRES) \
+  switch (b->nvert * 8 + b->nrows) { \
+  case 2 * 8 + 1: return Kernel(b, lo, hi, gs, some, kk, first, WRES, x, xw, 2, 1); \
+  case 1 * 8 + 1: return Kernel(b, lo, hi, gs, some, kk, first, WRES, x, xw, 1, 1); \
+  case 3 * 8 + 2: return Kernel(b, lo, hi, gs, some, kk, first, WRES, x, xw, 3, 2); \
+  case 4 * 8 + 1: return Kernel(b, lo, hi, gs, some, kk, first, WRES, x, xw, 4, 1); \
+  case 4 * 8 + 3: return Kernel(b, lo, hi, gs, some, kk, first, WRES, x, xw, 4, 3); \
+  default: return Kernel(b, lo, hi, gs, some, kk, first, WRES, x, xw, b->nvert, b->nrows); \
   }
+__attribute__((target_clones("arch=x86-64-v3", "default"))) static PetscReal RunKernel(const PBDBlock *b, PetscInt lo, PetscInt hi, PetscBool gs, PetscBool some,
+                                                                                             PetscReal kk, PetscBool first, PetscBool wres, const PetscReal *x,
+                                                                                             PetscReal *xw)
+{
+  if (wres) { PBD_DISPATCH(PETSC_TRUE) }
+  else { PBD_DISPATCH(PETSC_FALSE) }
+}
+#undef PBD_DISPATCH
+
+/* The nonlinear scalar constraints in slots lo .. hi) (Macklin et al. 2016 eq. 18), C and G in the
+ * block's slots: dlambda = s (-C - alpha~ lambda) / (sum_a invm_a |grad_a C|^2 + alpha~),
+ * x_a += s invm_a grad_a C dlambda (into xw). Returns the summed squared residuals when wres. */
+static PetscReal ConsKernel(const PBDBlock *b, PetscInt lo, PetscInt hi, PetscBool gs, PetscReal kk, PetscBool first, PetscBool wres,
+                            const PetscReal *invm, PetscReal *xw)
+{
+  const PetscInt nv = b->nvert;
+  PetscReal res = 0;
+
+  for (PetscInt q = lo; q < hi; q++) {
+    const PetscInt *vc = b->sv + q * nv;
+    const PetscReal *g = b->G + 3 * nv * q, at = b->at[q], lm = first ? 0 : b->lambda[3 * q], rhs = -b->C[q] - at * lm;
+    const PetscReal sc = gs ? kk : kk * b->jscale[q];
+    PetscReal den = at, dl;
+    if (wres) res += rhs * rhs;
+    b->lambda[3 * q] = lm;
+    if (b->w[q] == 0) continue;
+    for (PetscInt a = 0; a < nv; a++) den += invm[vc[a] / 3] * (g[3 * a] * g[3 * a] + g[3 * a + 1] * g[3 * a + 1] + g[3 * a + 2] * g[3 * a + 2]);
+    if (!(den > 0)) continue;
+    dl = sc * rhs / den;
+    b->lambda[3 * q] = lm + dl;
+    for (PetscInt a = 0; a < nv; a++) {
+      const PetscReal f = invm[vc[a] / 3] * dl;
+      xw[vc[a]] += f * g[3 * a], xw[vc[a] + 1] += f * g[3 * a + 1], xw[vc[a] + 2] += f * g[3 * a + 2];
+    }
+  }
+  return res;
 }
 
 /* One Gauss-Seidel sweep: term by term, colour by colour, each constraint corrected at the
  * positions its predecessors left. A term with pd_project_some projects one colour at a time;
  * otherwise its projections are taken once at the start of the sweep. */
-static PetscErrorCode SweepGaussSeidel(PBD *d, PetscBool first, PetscReal *x)
+static PetscErrorCode SweepGaussSeidel(PBD *d, PetscBool first, PetscBool wres, PetscReal *x)
 {
   PetscFunctionBeginUser;
   for (PetscInt k = 0; k < d->nblocks; k++) {
@@ -328,11 +379,19 @@ static PetscErrorCode SweepGaussSeidel(PBD *d, PetscBool first, PetscReal *x)
     const PetscInt nr = b->nrows;
     const PetscBool some = b->term->ops.pd_project_some ? PETSC_TRUE : PETSC_FALSE;
     const PetscReal kk = d->xpbd ? 1 : 1 - PetscPowReal(1 - b->stiffness, 1.0 / d->iterations);
+    if (b->cons) {
+      for (PetscInt col = 0; col < b->ncolor; col++) {
+        const PetscInt lo = b->color_off[col], hi = b->color_off[col + 1];
+        PetscCall(b->term->ops.cons_eval(b->term, x, hi - lo, b->order + lo, b->C + lo, b->G + 3 * b->nvert * lo));
+        d->residual += ConsKernel(b, lo, hi, PETSC_TRUE, kk, first, wres, d->invm, x);
+      }
+      continue;
+    }
     if (!some) PetscCall(b->term->ops.pd_project(b->term, x, b->p));
     for (PetscInt col = 0; col < b->ncolor; col++) {
       const PetscInt lo = b->color_off[col], hi = b->color_off[col + 1];
       if (some) PetscCall(b->term->ops.pd_project_some(b->term, x, hi - lo, b->order + lo, b->p + 3 * nr * lo));
-      d->residual += RunKernel(b, lo, hi, PETSC_TRUE, some, kk, first, x, x);
+      d->residual += RunKernel(b, lo, hi, PETSC_TRUE, some, kk, first, wres, x, x);
     }
   }
   PetscFunctionReturn(0);
@@ -340,15 +399,20 @@ static PetscErrorCode SweepGaussSeidel(PBD *d, PetscBool first, PetscReal *x)
 
 /* One Jacobi sweep: every correction from the sweep's starting positions, summed, each scaled by
  * jscale (omega over the largest vertex count of its stencil). */
-static PetscErrorCode SweepJacobi(PBD *d, PetscBool first, PetscInt n, PetscReal *x)
+static PetscErrorCode SweepJacobi(PBD *d, PetscBool first, PetscBool wres, PetscInt n, PetscReal *x)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscArrayzero(d->dx, n));
   for (PetscInt k = 0; k < d->nblocks; k++) {
     PBDBlock *b = &d->block[k];
     const PetscReal kk = d->xpbd ? 1 : 1 - PetscPowReal(1 - b->stiffness, 1.0 / d->iterations);
+    if (b->cons) {
+      PetscCall(b->term->ops.cons_eval(b->term, x, b->nc, b->order, b->C, b->G));
+      d->residual += ConsKernel(b, 0, b->nc, PETSC_FALSE, kk, first, wres, d->invm, d->dx);
+      continue;
+    }
     PetscCall(b->term->ops.pd_project(b->term, x, b->p));
-    d->residual += RunKernel(b, 0, b->nc, PETSC_FALSE, PETSC_FALSE, kk, first, x, d->dx);
+    d->residual += RunKernel(b, 0, b->nc, PETSC_FALSE, PETSC_FALSE, kk, first, wres, x, d->dx);
   }
   for (PetscInt i = 0; i < n; i++) x[i] += d->dx[i];
   PetscFunctionReturn(0);
@@ -362,7 +426,7 @@ static PetscErrorCode Step_PBD(SimSolver s, PetscReal dt)
   PBD *d = (PBD *)s->data;
   SimModel m = SimMeshModel(s->problem);
   const PetscInt n = 3 * m->nv;
-  const PetscReal h = dt / d->substeps;
+  const PetscReal h = dt / d->substeps, hinv = d->substeps / dt;
   PetscScalar *x, *v;
 
   PetscFunctionBeginUser;
@@ -383,13 +447,15 @@ static PetscErrorCode Step_PBD(SimSolver s, PetscReal dt)
       }
     PetscCall(PetscLogEventBegin(s->ev.solve, 0, 0, 0, 0));
     for (PetscInt it = 0; it < d->iterations; it++) {
+      const PetscBool wres = (PetscBool)(sub == d->substeps - 1 && it == d->iterations - 1); /* the step reports its last sweep's */
       d->residual = 0;
-      if (d->method == 0) PetscCall(SweepGaussSeidel(d, (PetscBool)(it == 0), x));
-      else PetscCall(SweepJacobi(d, (PetscBool)(it == 0), n, x));
+      if (d->method == 0) PetscCall(SweepGaussSeidel(d, (PetscBool)(it == 0), wres, x));
+      else PetscCall(SweepJacobi(d, (PetscBool)(it == 0), wres, n, x));
     }
     PetscCall(PetscLogEventEnd(s->ev.solve, 0, 0, 0, 0));
     for (PetscInt i = 0; i < m->nv; i++)
-      for (int k = 0; k < 3; k++) v[3 * i + k] = d->invm[i] > 0 ? (x[3 * i + k] - d->xprev[3 * i + k]) / h : v[3 * i + k];
+      if (d->invm[i] > 0)
+        for (int k = 0; k < 3; k++) v[3 * i + k] = (x[3 * i + k] - d->xprev[3 * i + k]) * hinv;
   }
   PetscCall(VecRestoreArray(m->v, &v));
   PetscCall(VecRestoreArray(m->x, &x));
@@ -435,6 +501,7 @@ static PetscErrorCode Destroy_PBD(SimSolver s)
     PetscCall(PetscFree4(b->vert, b->A, b->w, b->p));
     PetscCall(PetscFree4(b->lambda, b->Sinv, b->jscale, b->at));
     PetscCall(PetscFree2(b->sv, b->WA));
+    PetscCall(PetscFree2(b->C, b->G));
     PetscCall(PetscFree(b->color_off));
     PetscCall(PetscFree(b->order));
   }

@@ -18,3 +18,6 @@ pbsim_cli_test(NAME bad.pbd_iterations ARGS run -scene cloth -cloth_n 4 -solver 
 # The constrained-dynamics suite runs end to end on its sag case (a few seconds).
 pbsim_cli_test(NAME bench.constrained_suite ARGS bench ${CMAKE_SOURCE_DIR}/benchmarks/constrained.yaml -bench_cases sag
                -o ${PBSIM_TEST_OUT}/bench_constrained EXPECT "bench: done in")
+# XPBD tet volume constraints on the bar (energies/volume.c), from its config.
+pbsim_cli_test(NAME run.bar_xpbd_volume ARGS run ${PBSIM_CONFIGS}/bar_xpbd_volume.yaml -steps 3 -beam_n 6 -beam_nw 2 -output_every 0
+               -snapshot_every 0 -strict_options -o ${PBSIM_TEST_OUT}/bar_xpbd_volume EXPECT "done: 3 steps")

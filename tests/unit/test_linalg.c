@@ -128,6 +128,59 @@ START_TEST(polar_warm_start)
 }
 END_TEST
 
+/* The truncated iteration (pbd/xpbd's local step): from a start 0.1 rad off the polar R of a
+ * well-conditioned F, one step leaves an error of the order of the square of the start's (quadratic
+ * convergence), R is always a rotation, and repeated single steps stay at the polar R (its fixed
+ * point), which is what a converging solver sees. */
+START_TEST(polar_warm_steps)
+{
+  const PetscReal D[9] = {1.5, 0, 0, 0, 1.0, 0, 0, 0, 0.7}, ang = 0.1;
+  PetscRandom rnd;
+
+  CHECK_PETSC(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  CHECK_PETSC(PetscRandomSetSeed(rnd, 23));
+  CHECK_PETSC(PetscRandomSeed(rnd));
+  for (int rep = 0; rep < 50; rep++) {
+    PetscReal R1[9], R2[9], T[9], F[9], Rs[9], R[9], qs[4] = {1, 0, 0, 0}, q[4], a[3], n = 0, qd[4], e0 = 0, e1 = 0, e5 = 0, orth = 0;
+    PetscBool fb;
+    CHECK_PETSC(RandomRotation(rnd, R1));
+    CHECK_PETSC(RandomRotation(rnd, R2));
+    MatMul3(R1, D, T);
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) F[3 * i + j] = T[3 * i] * R2[3 * j] + T[3 * i + 1] * R2[3 * j + 1] + T[3 * i + 2] * R2[3 * j + 2];
+    CHECK_PETSC(SimPolar3Warm(F, qs, Rs, &fb));
+    for (int k = 0; k < 3; k++) {
+      CHECK_PETSC(PetscRandomGetValueReal(rnd, &a[k]));
+      a[k] = 2 * a[k] - 1, n += a[k] * a[k];
+    }
+    n = PetscSqrtReal(n);
+    qd[0] = PetscCosReal(ang / 2);
+    for (int k = 0; k < 3; k++) qd[k + 1] = PetscSinReal(ang / 2) * a[k] / n;
+    q[0] = qd[0] * qs[0] - qd[1] * qs[1] - qd[2] * qs[2] - qd[3] * qs[3];
+    q[1] = qd[0] * qs[1] + qd[1] * qs[0] + qd[2] * qs[3] - qd[3] * qs[2];
+    q[2] = qd[0] * qs[2] - qd[1] * qs[3] + qd[2] * qs[0] + qd[3] * qs[1];
+    q[3] = qd[0] * qs[3] + qd[1] * qs[2] - qd[2] * qs[1] + qd[3] * qs[0];
+    /* the start's error: |rot(q) - Rs| = 2 sqrt(2) sin(ang / 2) for a turn by ang */
+    e0 = 2 * PetscSqrtReal(2.0) * PetscSinReal(ang / 2);
+    CHECK_PETSC(SimPolar3WarmSteps(F, q, 1, R, &fb));
+    ck_assert_msg(!fb, "#%d: one step from 0.1 rad fell back to the SVD", rep);
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) {
+        PetscReal o = R[i] * R[j] + R[3 + i] * R[3 + j] + R[6 + i] * R[6 + j] - (i == j);
+        orth += o * o;
+        e1 += (R[3 * i + j] - Rs[3 * i + j]) * (R[3 * i + j] - Rs[3 * i + j]);
+      }
+    e1 = PetscSqrtReal(e1);
+    ck_assert_msg(PetscSqrtReal(orth) < 1e-14, "#%d: R is not a rotation (|R^T R - I| = %g)", rep, (double)PetscSqrtReal(orth));
+    ck_assert_msg(e1 > 0 && e1 < e0 * e0, "#%d: one step from an error %g leaves %g (not quadratic)", rep, (double)e0, (double)e1);
+    for (int k = 0; k < 5; k++) CHECK_PETSC(SimPolar3WarmSteps(F, q, 1, R, &fb));
+    for (int k = 0; k < 9; k++) e5 += (R[k] - Rs[k]) * (R[k] - Rs[k]);
+    ck_assert_msg(PetscSqrtReal(e5) < 1e-13, "#%d: six single steps leave |R - R_svd| = %g", rep, (double)PetscSqrtReal(e5));
+  }
+  CHECK_PETSC(PetscRandomDestroy(&rnd));
+}
+END_TEST
+
 /* pbsim sets the BLAS threads through the library's own call: the count reads back (where the
  * library reports it), and an out-of-range count is refused naming the option. */
 START_TEST(blas_threads)
@@ -155,6 +208,7 @@ Suite *test_suite(void)
   TCase *tc = tcase_create("blas");
   tcase_add_test(tc, blas_threads);
   tcase_add_test(tc, polar_warm_start);
+  tcase_add_test(tc, polar_warm_steps);
   suite_add_tcase(s, tc);
   return s;
 }
