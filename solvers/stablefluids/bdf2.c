@@ -54,15 +54,15 @@ PetscErrorCode SFBDF2Destroy(SF *sf)
   PetscFunctionReturn(0);
 }
 
-/* The largest backtrace of a BDF2 step, in cells: the CFL number it needs. */
-PetscErrorCode SFBDF2CFL(SF *sf, PetscReal dt, PetscReal *cfl)
+/* The largest backtrace of a BDF2 step, in cells: the CFL number it needs (un = max |u^n|, which
+ * the caller's CFL check has already computed). */
+PetscErrorCode SFBDF2CFL(SF *sf, PetscReal dt, PetscReal un, PetscReal *cfl)
 {
-  PetscReal un, up;
+  PetscReal up;
 
   PetscFunctionBegin;
   *cfl = 0;
   if (!sf->bdf2 || sf->dt_prev <= 0) PetscFunctionReturn(0);
-  PetscCall(SFMaxVelocity(sf, sf->u, &un));
   PetscCall(SFMaxVelocity(sf, sf->uprev, &up));
   {
     const PetscReal w = dt / sf->dt_prev;

@@ -132,7 +132,7 @@ PetscErrorCode SFTimeSchemeFind(const char *name, PetscBool *bdf2);
 const char *SFTimeSchemeName(const SF *sf);
 PetscErrorCode SFBDF2SetUp(SF *sf);
 PetscErrorCode SFBDF2Destroy(SF *sf);
-PetscErrorCode SFBDF2CFL(SF *sf, PetscReal dt, PetscReal *cfl);
+PetscErrorCode SFBDF2CFL(SF *sf, PetscReal dt, PetscReal un, PetscReal *cfl);
 PetscErrorCode SFBDF2Advect(SF *sf, PetscReal dt, PetscReal *dt_eff);
 
 /* boundary.c: prescribed boundary-normal face velocities at time t (walls, slip, inflow). */

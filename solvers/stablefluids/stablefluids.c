@@ -130,7 +130,7 @@ static PetscErrorCode CheckCFL(SimSolver s, PetscReal dt)
   PetscFunctionBegin;
   PetscCall(SFMaxVelocity(sf, sf->u, &umax));
   sf->cfl = umax * dt / sf->h;
-  PetscCall(SFBDF2CFL(sf, dt, &bdf2_cfl));
+  PetscCall(SFBDF2CFL(sf, dt, umax, &bdf2_cfl));
   PetscCheck(bdf2_cfl <= sf->ghost - 1, s->comm, PETSC_ERR_ARG_OUTOFRANGE,
              "stablefluids step %" PetscInt_FMT " (t = %g s): -sf_time sl_bdf2 traces back over this step and the one before, "
              "%g cells, more than -sf_ghost - 1 = %" PetscInt_FMT ". Use a smaller -dt or a larger -sf_ghost",
