@@ -124,6 +124,14 @@ PetscErrorCode BenchRowSetTimings(BenchRow *row, const BenchTiming *t)
     PetscCall(BenchRowSetTiming(row, "ipc_barrier_call_ms", barrier_call)); /* one value + one gradient + one Hessian */
     PetscCall(BenchRowSetTiming(row, "ipc_ccd_call_ms", n[4] > 0 ? ms[4] / n[4] : 0));
   }
+  if (t->term_calls[BENCH_FLUID_EVENT] > 0) { /* a stablefluids step: its phases (the projection's solve is solve_ms) */
+    const PetscReal *ms = t->term_ms + BENCH_FLUID_EVENT;
+    PetscCall(BenchRowSetTiming(row, "fluid_advect_ms", ms[0]));
+    PetscCall(BenchRowSetTiming(row, "fluid_forces_ms", ms[1]));
+    PetscCall(BenchRowSetTiming(row, "fluid_viscosity_ms", ms[2]));
+    /* the rest of the step: sources, CFL check, the projection's divergence and gradient, diagnostics */
+    PetscCall(BenchRowSetTiming(row, "fluid_other_ms", PetscMax(0, t->event_ms[0] - ms[0] - ms[1] - ms[2] - t->event_ms[3] - t->event_ms[4])));
+  }
   PetscFunctionReturn(0);
 }
 

@@ -4,7 +4,7 @@
 #include "benchmarks/suite.h"
 #include "benchmarks/timing.h"
 
-#define BENCH_MAX_ROW_VALUES 24
+#define BENCH_MAX_ROW_VALUES 32
 #define BENCH_MAX_FILES 8
 #define BENCH_MESSAGE_LEN 512
 
@@ -64,7 +64,9 @@ PetscErrorCode BenchRowSet(BenchRow *row, const char *key, PetscReal value, char
 PetscErrorCode BenchRowSetTiming(BenchRow *row, const char *key, PetscReal value);
 /* The row timings from one run's figures (ms_per_step, <event>_ms, other_ms, throughput, peak_rss_mb;
  * when the IPC term ran, ipc_build_ms, ipc_barrier_ms, ipc_ccd_ms per step and ipc_build_call_ms,
- * ipc_barrier_call_ms (one value, gradient and Hessian), ipc_ccd_call_ms per call). */
+ * ipc_barrier_call_ms (one value, gradient and Hessian), ipc_ccd_call_ms per call; after a stablefluids
+ * step, fluid_advect_ms, fluid_forces_ms, fluid_viscosity_ms and fluid_other_ms, the rest of the step
+ * beside them and the projection's factor and solve). */
 PetscErrorCode BenchRowSetTimings(BenchRow *row, const BenchTiming *t);
 /* Appends to a row's note ("; " between parts). */
 PetscErrorCode BenchRowNote(BenchRow *row, const char *text);

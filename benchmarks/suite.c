@@ -18,7 +18,7 @@ static const struct {
     [BENCH_ENERGY] = {"energy", "dt, t_end or steps, samples"},
     [BENCH_STABILITY] = {"stability", "t_end, dt_min, dt_max, dt_start, growth, threshold, bisect_rtol, max_its"},
     [BENCH_SOLVER] = {"solver", "dt, t_end or steps, plot_step, gap_target"},
-    [BENCH_PERFORMANCE] = {"performance", "dt, t_end or steps"},
+    [BENCH_PERFORMANCE] = {"performance", "dt, t_end or steps, stream_mb"},
     [BENCH_SPATIAL] = {"spatial", "dt, t_end or steps, figure, size, refine_dt"},
     [BENCH_OSCILLATION] = {"oscillation", "dt, t_end or steps, signal, reference, ode_rtol, ode_atol, samples"},
     [BENCH_WORK_PRECISION] = {"work_precision", "dt, t_end, reference, ode_rtol, ode_atol, samples, repeats, accuracy"},
@@ -504,6 +504,10 @@ static PetscErrorCode ReadMetricKeys(Loader *L, BenchCase *c)
       c->accuracy[c->naccuracy++] = a;
     }
   } break;
+  case BENCH_PERFORMANCE:
+    PetscCall(GetReal(L, n, "stream_mb", PETSC_FALSE, &c->stream_mb, NULL));
+    PetscCheck(c->stream_mb >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: case '%s': stream_mb must be >= 0", L->path, n);
+    break;
   case BENCH_POISSON:
     c->repeats = 5;
     PetscCall(GetInt(L, n, "repeats", &c->repeats, NULL));

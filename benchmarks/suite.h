@@ -87,7 +87,7 @@ typedef struct {
   /* poisson, stream, work_precision */
   PetscInt repeats; /* poisson: timed solves per point (best and median); stream: triad passes (best);
                      * work_precision: timed runs per point (median and spread) */
-  PetscReal stream_mb; /* MB per STREAM array per rank (stream: `mb`; poisson: `stream_mb`, 0 = no bandwidth bound) */
+  PetscReal stream_mb; /* MB per STREAM array per rank (stream: `mb`; poisson, performance: `stream_mb`, 0 = no bandwidth bound) */
   /* scaling */
   PetscInt nranks, ranks[BENCH_MAX_RANKS]; /* mpirun -np values */
   PetscInt ninner;

@@ -18,7 +18,9 @@ static const struct {
 static const struct {
   const char *name, *petsc;
 } term_events[BENCH_NTERM_EVENTS] = {
-    {"ipc_build", "IPCBuild"}, {"ipc_value", "IPCValue"}, {"ipc_gradient", "IPCGradient"}, {"ipc_hessian", "IPCHessian"}, {"ipc_ccd", "IPCCCD"},
+    {"ipc_build", "IPCBuild"},         {"ipc_value", "IPCValue"},         {"ipc_gradient", "IPCGradient"},
+    {"ipc_hessian", "IPCHessian"},     {"ipc_ccd", "IPCCCD"},             {"fluid_advect", "FluidAdvect"},
+    {"fluid_forces", "FluidForces"},   {"fluid_viscosity", "FluidViscosity"},
 };
 
 const char *BenchTermEventName(PetscInt i)

@@ -9,9 +9,12 @@
 /* Short name of event i ("step", "force", ...), used as CSV/JSON column stems. */
 const char *BenchEventName(PetscInt i);
 
-/* Events a term registers when it is created, read by name where present (0 otherwise), in this
- * order: the IPC term's IPCBuild, IPCValue, IPCGradient, IPCHessian, IPCCCD (energies/ipc/ipc.c). */
-#define BENCH_NTERM_EVENTS 5
+/* Events a term or a solver registers when it is created, read by name where present (0 otherwise),
+ * in this order: the IPC term's IPCBuild, IPCValue, IPCGradient, IPCHessian, IPCCCD
+ * (energies/ipc/ipc.c); the stablefluids phases FluidAdvect, FluidForces, FluidViscosity
+ * (solvers/stablefluids/stablefluids.c). */
+#define BENCH_NTERM_EVENTS 8
+#define BENCH_FLUID_EVENT  5 /* the first stablefluids event */
 /* Short name of term event i ("ipc_build", ...). */
 const char *BenchTermEventName(PetscInt i);
 

@@ -389,13 +389,18 @@ static PetscErrorCode Pass(SF *sf, const SFField *V, PetscReal dt, DM dm, PetscB
   if (!qloc) {
     PetscCall(DMGetLocalVector(dm, &qloc));
     PetscCall(DMGlobalToLocal(dm, q, INSERT_VALUES, qloc));
+    SFTrafficExchange(sf, dm);
   }
   PetscCall(SFFieldGet(dm, qloc, &Q));
   if (qclamp) {
     PetscCall(DMGetLocalVector(dm, &cl));
     PetscCall(DMGlobalToLocal(dm, qclamp, INSERT_VALUES, cl));
     PetscCall(SFFieldGet(dm, cl, &C));
+    SFTrafficExchange(sf, dm);
+    SFTraffic(sf, SFEntries(sf, dm, PETSC_TRUE)); /* the pass reads the clamp field */
   }
+  /* the pass reads the velocity (unless it advects itself: the same array) and q, writes qnew */
+  SFTraffic(sf, (Q.a == V->a ? 0 : sf->ent_ul) + SFEntries(sf, dm, PETSC_TRUE) + SFEntries(sf, dm, PETSC_FALSE));
   PetscCall(DMDAGetInfo(dm, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &dof, NULL, NULL, NULL, NULL, NULL));
   PetscCall(DMDAGetCorners(dm, &lo[0], &lo[1], &lo[2], &hi[0], &hi[1], &hi[2]));
   for (PetscInt d = 0; d < 3; d++) hi[d] += lo[d];
@@ -434,6 +439,7 @@ static PetscErrorCode Advect(SF *sf, Vec vl, PetscReal dt, DM dm, PetscBool face
     PetscCall(Pass(sf, &V, dt, dm, faces, q, ql, q1, NULL));
     PetscCall(Pass(sf, &V, -dt, dm, faces, q1, NULL, q2, NULL));
     PetscCall(VecAXPBYPCZ(q1, 1.5, -0.5, 0.0, q, q2)); /* q1 <- q + (q - q2)/2 */
+    SFTraffic(sf, 3 * SFEntries(sf, dm, PETSC_FALSE));
     PetscCall(Pass(sf, &V, dt, dm, faces, q1, NULL, qnew, q));
     PetscCall(DMRestoreGlobalVector(dm, &q2));
     PetscCall(DMRestoreGlobalVector(dm, &q1));

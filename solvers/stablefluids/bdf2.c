@@ -82,17 +82,21 @@ PetscErrorCode SFBDF2Advect(SF *sf, PetscReal dt, PetscReal *dt_eff)
   /* the midpoint velocity (1 + w/2) u^n - (w/2) u^{n-1} and its ghosts */
   PetscCall(VecAXPBYPCZ(sf->vmid, 1 + 0.5 * w, -0.5 * w, 0.0, sf->u, sf->uprev));
   PetscCall(DMGlobalToLocal(sf->dav, sf->vmid, INSERT_VALUES, sf->vmidl));
+  SFTraffic(sf, 3 * sf->ent_u);
+  SFTrafficExchange(sf, sf->dav);
   /* u^{n-1}(X^{n-1}) into vmid (no longer needed as a global vector) */
   PetscCall(SFAdvectFaces(sf, sf->ul, dt + sf->dt_prev, sf->uprev, NULL, sf->vmid));
   /* u^n(X^n) into unew */
   PetscCall(SFAdvectFaces(sf, sf->vmidl, dt, sf->u, sf->ul, sf->unew));
   if (sf->smoke) {
     PetscCall(DMGlobalToLocal(sf->dac, sf->s, INSERT_VALUES, sf->sl));
+    SFTrafficExchange(sf, sf->dac);
     PetscCall(SFAdvectCells(sf, sf->vmidl, dt, sf->s, sf->sl, sf->snew));
     PetscCall(VecSwap(sf->s, sf->snew));
   }
   PetscCall(VecCopy(sf->u, sf->uprev));
   PetscCall(VecAXPBYPCZ(sf->u, a1 / a0, -a2 / a0, 0.0, sf->unew, sf->vmid));
+  SFTraffic(sf, 2 * sf->ent_u + 3 * sf->ent_u);
   *dt_eff = dt / a0;
   PetscFunctionReturn(0);
 }

@@ -56,7 +56,10 @@ PetscErrorCode SFAddForces(SF *sf, PetscReal dt)
   if (buoyant) {
     PetscCall(DMGlobalToLocal(sf->dac, sf->s, INSERT_VALUES, sf->sl));
     PetscCall(SFFieldGet(sf->dac, sf->sl, &S));
+    SFTrafficExchange(sf, sf->dac);
+    SFTraffic(sf, sf->ent_sl); /* the loop reads the scalars */
   }
+  SFTraffic(sf, 2 * sf->ent_u); /* and reads and writes u */
   PetscCall(DMDAGetCorners(sf->dav, &lo[0], &lo[1], &lo[2], &hi[0], &hi[1], &hi[2]));
   for (PetscInt d = 0; d < 3; d++) hi[d] += lo[d];
   PetscCall(VecGetArray(sf->u, &a));

@@ -84,6 +84,23 @@ PetscErrorCode SimMACDestroy(SimMAC *mac)
 
 /* Cell divergence, Bridson eq. 5.4: (div u)_c = sum_axes (u(low face of the next cell) - u(low face)) / h.
  * Arrays are indexed [k][j][i] (3D) or [j][i] (2D) with the component last, as DMDAVecGetArrayDOF gives them. */
+PetscErrorCode SimMACEntries(DM dm, PetscReal *owned, PetscReal *ghosted)
+{
+  PetscInt dof, m[3] = {1, 1, 1}, g[3] = {1, 1, 1};
+  PetscReal loc[2], sum[2];
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetInfo(dm, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &dof, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(dm, NULL, NULL, NULL, &m[0], &m[1], &m[2]));
+  PetscCall(DMDAGetGhostCorners(dm, NULL, NULL, NULL, &g[0], &g[1], &g[2]));
+  loc[0] = (PetscReal)dof * m[0] * m[1] * m[2];
+  loc[1] = (PetscReal)dof * g[0] * g[1] * g[2];
+  PetscCallMPI(MPI_Allreduce(loc, sum, 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)dm)));
+  if (owned) *owned = sum[0];
+  if (ghosted) *ghosted = sum[1];
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimMACDivergence(SimMAC mac, Vec u, Vec div)
 {
   Vec ul;

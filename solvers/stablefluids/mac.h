@@ -55,6 +55,9 @@ PetscErrorCode SimMACSetBoundary(SimMAC mac, PetscInt axis, PetscInt side, SimMA
 PetscErrorCode SimMACAllWalls(SimMAC mac, PetscBool *allwalls);
 /* Destroys the grid; accepts NULL. */
 PetscErrorCode SimMACDestroy(SimMAC *mac);
+/* The entries of a DMDA's vectors summed over the ranks (collective): owned (global vectors) and
+ * ghosted (local vectors), for the bytes models of the projection and the solver. */
+PetscErrorCode SimMACEntries(DM dm, PetscReal *owned, PetscReal *ghosted);
 
 /* Discrete divergence (div u)_cell = sum_c (u_c(high face) - u_c(low face)) / h [1/s]
  * (Bridson eq. 5.4). u: global vector of mac->dav [m/s]; div: global vector of mac->da. */

@@ -331,6 +331,23 @@ PetscErrorCode SimProjectionBytesPerIteration(SimProjection proj, PetscReal *byt
   PetscFunctionReturn(0);
 }
 
+/* The rest of SimProjectionApply beside the KSP solve, in the same counting (8-byte values, each
+ * array pass once), with F the face entries and F1 their ghosted local copies (width 1), N the cells
+ * and N1 theirs: the divergence (exchange of u, F + F1; read F1, write N), |b| (N), the scaling of b
+ * (2N), with walls everywhere the null space removed from b and from p (each a sum N and a shift
+ * 2N), and the gradient update (exchange of p, N + N1; read N1; read and write u, 2F). */
+PetscErrorCode SimProjectionBytesAround(SimProjection proj, PetscReal *bytes)
+{
+  SimMAC mac = proj->mac;
+  PetscReal F, F1, N, N1;
+
+  PetscFunctionBegin;
+  PetscCall(SimMACEntries(mac->dav, &F, &F1));
+  PetscCall(SimMACEntries(mac->da, &N, &N1));
+  *bytes = 8 * ((F + F1) + (F1 + N) + N + 2 * N + (proj->allwalls ? 6 * N : 0) + (N + N1) + N1 + 2 * F);
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimProjectionGetKSP(SimProjection proj, KSP *ksp)
 {
   PetscFunctionBegin;

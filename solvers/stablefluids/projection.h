@@ -59,6 +59,9 @@ PetscErrorCode SimProjectionGetIterations(SimProjection proj, PetscInt *its);
  * (the counts are in projection.c and docs/stablefluids.md), for comparison with the STREAM
  * bandwidth; 0 for any other preconditioner or smoothing. */
 PetscErrorCode SimProjectionBytesPerIteration(SimProjection proj, PetscReal *bytes);
+/* The modelled memory traffic of SimProjectionApply beside the KSP solve [bytes]: the divergence of
+ * u*, the right-hand side's scaling and null space, the gradient update (projection.c). Collective. */
+PetscErrorCode SimProjectionBytesAround(SimProjection proj, PetscReal *bytes);
 /* The pressure KSP (to inspect or configure further). */
 PetscErrorCode SimProjectionGetKSP(SimProjection proj, KSP *ksp);
 /* Destroys the solver; accepts NULL. */

@@ -18,6 +18,11 @@ typedef struct {
 /* The scalar fields smoke carries, interleaved in one cell vector (component index). */
 enum { SF_DENSITY, SF_TEMPERATURE, SF_NSCALARS };
 
+/* The phases of the bytes model of a step (traffic.c): advection, forces (buoyancy, confinement), the
+ * pressure solve (the KSPSolve), the rest (sources, CFL check, the projection's divergence and
+ * gradient, the divergence diagnostics). */
+enum { SF_PHASE_ADVECT, SF_PHASE_FORCES, SF_PHASE_SOLVE, SF_PHASE_OTHER, SF_NPHASES };
+
 /* The solver. Fields live on DMDAs with the same decomposition as mac->da / mac->dav but a ghost
  * width `ghost` (box stencil), so that a backtrace of up to ghost - 1 cells stays in the ghosted
  * patch of the owning rank: u on dav (dof dim, the MAC face layout of mac.h), the smoke scalars on
@@ -57,6 +62,15 @@ typedef struct {
 
   /* vorticity confinement scratch over the owned cells and two rings around them (smoke.c) */
   PetscReal *omega, *conf;
+  PetscInt conf_entries; /* of omega and conf together, on this rank */
+
+  /* the bytes model (traffic.c): entries summed over the ranks of u, the scalars (owned: global
+   * vectors; ghosted: local vectors) and the confinement scratch; the phase being counted and the
+   * bytes each phase moved in the last step */
+  PetscReal ent_u, ent_ul, ent_s, ent_sl, ent_conf;
+  PetscReal bytes_end; /* the projection beside its solve, and the divergence norms after it */
+  PetscInt phase;
+  PetscReal bytes[SF_NPHASES];
 
   /* the energy sums of the current u (diagnostics.c), valid until u changes (SFStateChanged) */
   PetscBool ke_valid;
@@ -134,6 +148,26 @@ PetscErrorCode SFBDF2SetUp(SF *sf);
 PetscErrorCode SFBDF2Destroy(SF *sf);
 PetscErrorCode SFBDF2CFL(SF *sf, PetscReal dt, PetscReal un, PetscReal *cfl);
 PetscErrorCode SFBDF2Advect(SF *sf, PetscReal dt, PetscReal *dt_eff);
+
+/* traffic.c: the bytes model. SFTrafficSetUp sums the fields' entries over the ranks (collective);
+ * SFTraffic counts a pass over `entries` 8-byte values in the current phase; SFEntries: the entries
+ * of a vector of sf->dav or sf->dac (owned or ghosted); SFTrafficStepBegin/End zero the counters and
+ * add the pressure solve (its iterations) and the projection around it. */
+PetscErrorCode SFTrafficSetUp(SF *sf);
+static inline void SFTraffic(SF *sf, PetscReal entries)
+{
+  sf->bytes[sf->phase] += 8 * entries;
+}
+static inline PetscReal SFEntries(const SF *sf, DM dm, PetscBool ghosted)
+{
+  return dm == sf->dav ? (ghosted ? sf->ent_ul : sf->ent_u) : (ghosted ? sf->ent_sl : sf->ent_s);
+}
+/* a DMGlobalToLocal of dm: read the global vector, write the local one */
+static inline void SFTrafficExchange(SF *sf, DM dm)
+{
+  SFTraffic(sf, SFEntries(sf, dm, PETSC_FALSE) + SFEntries(sf, dm, PETSC_TRUE));
+}
+PetscErrorCode SFTrafficStepEnd(SF *sf, PetscInt pressure_its);
 
 /* boundary.c: prescribed boundary-normal face velocities at time t (walls, slip, inflow). */
 PetscErrorCode SFApplyBoundary(SF *sf, PetscReal t, Vec u);

@@ -24,6 +24,7 @@ static PetscErrorCode ApplySource(SF *sf, PetscInt index, PetscInt c, PetscReal 
       for (PetscInt i = 0; i < xm; i++) r[SF_NSCALARS * i + c] = row[i];
     }
   PetscCall(PetscFree2(xc, row));
+  SFTraffic(sf, 2 * sf->ent_s); /* a pass reading and writing the interleaved scalars */
   PetscFunctionReturn(0);
 }
 
@@ -76,6 +77,7 @@ PetscErrorCode SFVorticitySetUp(SF *sf)
   PetscCall(VorticityBox(sf, &B));
   cells = B.s2 * (B.hi[2] - B.lo[2]);
   PetscCall(PetscMalloc2(cells * (sf->mac->dim == 3 ? 3 : 1), &sf->omega, cells * sf->mac->dim, &sf->conf));
+  sf->conf_entries = cells * ((sf->mac->dim == 3 ? 3 : 1) + sf->mac->dim);
   PetscFunctionReturn(0);
 }
 
@@ -195,5 +197,7 @@ PetscErrorCode SFAddVorticityConfinement(SF *sf, Vec ul, PetscReal dt)
   else Confinement(sf, &U, &B, dt, lo, hi, a, 3);
   PetscCall(VecRestoreArray(sf->u, &a));
   PetscCall(SFFieldRestore(ul, &U));
+  /* read the ghosted velocity; omega and f each written and read over the box; read and write u */
+  SFTraffic(sf, sf->ent_ul + 2 * sf->ent_conf + 2 * sf->ent_u);
   PetscFunctionReturn(0);
 }

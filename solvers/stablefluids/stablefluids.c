@@ -108,6 +108,7 @@ static PetscErrorCode SetUp_StableFluids(SimSolver s)
   if (sf->vorticity > 0) PetscCall(SFVorticitySetUp(sf));
   if (sf->bdf2) PetscCall(SFBDF2SetUp(sf));
   PetscCall(SimProjectionCreate(sf->mac, NULL, &sf->proj));
+  PetscCall(SFTrafficSetUp(sf));
   PetscCall(SFInitialFields(sf));
   /* the sampled initial velocity is made discretely divergence-free (dt = 1 s only scales p) */
   PetscCall(SimProjectionApply(sf->proj, 1.0, sf->rho, sf->u, sf->p));
@@ -129,8 +130,10 @@ static PetscErrorCode CheckCFL(SimSolver s, PetscReal dt)
 
   PetscFunctionBegin;
   PetscCall(SFMaxVelocity(sf, sf->u, &umax));
+  SFTraffic(sf, sf->ent_u);
   sf->cfl = umax * dt / sf->h;
   PetscCall(SFBDF2CFL(sf, dt, umax, &bdf2_cfl));
+  if (sf->bdf2 && sf->dt_prev > 0) SFTraffic(sf, sf->ent_u); /* max |u^{n-1}| */
   PetscCheck(bdf2_cfl <= sf->ghost - 1, s->comm, PETSC_ERR_ARG_OUTOFRANGE,
              "stablefluids step %" PetscInt_FMT " (t = %g s): -sf_time sl_bdf2 traces back over this step and the one before, "
              "%g cells, more than -sf_ghost - 1 = %" PetscInt_FMT ". Use a smaller -dt or a larger -sf_ghost",
@@ -181,18 +184,24 @@ static PetscErrorCode Step_StableFluids(SimSolver s, PetscReal dt)
 
   PetscFunctionBegin;
   PetscCall(SFEventsGet(&ev));
+  PetscCall(PetscMemzero(sf->bytes, sizeof(sf->bytes))); /* the bytes model (traffic.c) */
+  sf->phase = SF_PHASE_OTHER;
   PetscCall(CheckCFL(s, dt));
   PetscCall(SFApplySources(sf, t));
   /* 1. advection: every field by the velocity at the start of the step (sl_bdf2 after its
    * first step: u* from u^n and u^{n-1}, and the rest of the step over dt_eff = dt / a0) */
   PetscCall(PetscLogEventBegin(ev.advect, 0, 0, 0, 0));
+  sf->phase = SF_PHASE_ADVECT;
   PetscCall(DMGlobalToLocal(sf->dav, sf->u, INSERT_VALUES, sf->ul));
+  SFTrafficExchange(sf, sf->dav);
   if (sf->bdf2 && sf->dt_prev > 0) PetscCall(SFBDF2Advect(sf, dt, &dt_eff));
   else {
     if (sf->bdf2) PetscCall(VecCopy(sf->u, sf->uprev));
+    if (sf->bdf2) SFTraffic(sf, 2 * sf->ent_u);
     PetscCall(SFAdvectFaces(sf, sf->ul, dt, sf->u, sf->ul, sf->unew));
     if (sf->smoke) {
       PetscCall(DMGlobalToLocal(sf->dac, sf->s, INSERT_VALUES, sf->sl));
+      SFTrafficExchange(sf, sf->dac);
       PetscCall(SFAdvectCells(sf, sf->ul, dt, sf->s, sf->sl, sf->snew));
       PetscCall(VecSwap(sf->s, sf->snew));
     }
@@ -202,13 +211,16 @@ static PetscErrorCode Step_StableFluids(SimSolver s, PetscReal dt)
   PetscCall(PetscLogEventEnd(ev.advect, 0, 0, 0, 0));
   /* 2. forces */
   PetscCall(PetscLogEventBegin(ev.forces, 0, 0, 0, 0));
+  sf->phase = SF_PHASE_FORCES;
   PetscCall(SFAddForces(sf, dt_eff));
   if (sf->vorticity > 0) {
     PetscCall(DMGlobalToLocal(sf->dav, sf->u, INSERT_VALUES, sf->ul));
+    SFTrafficExchange(sf, sf->dav);
     PetscCall(SFAddVorticityConfinement(sf, sf->ul, dt_eff));
   }
   PetscCall(PetscLogEventEnd(ev.forces, 0, 0, 0, 0));
-  /* 3. viscosity */
+  /* 3. viscosity (not in the bytes model) */
+  sf->phase = SF_PHASE_OTHER;
   PetscCall(PetscLogEventBegin(ev.viscosity, 0, 0, 0, 0));
   PetscCall(SFViscositySolve(sf, t + dt, dt_eff));
   PetscCall(PetscLogEventEnd(ev.viscosity, 0, 0, 0, 0));
@@ -224,6 +236,7 @@ static PetscErrorCode Step_StableFluids(SimSolver s, PetscReal dt)
   PetscCall(SimProjectionGetIterations(sf->proj, &its));
   sf->pressure_its = its;
   sf->pressure_ms = 1e3 * (t1 - t0);
+  PetscCall(SFTrafficStepEnd(sf, its));
   PetscCall(SFDivergenceNorms(sf, sf->u, &sf->div_l2, &sf->div_max, NULL));
   SFStateChanged(sf);
   s->stats.outcome = SIM_STEP_OK;
@@ -278,6 +291,20 @@ static PetscErrorCode Figures_StableFluids(SimSolver s, PetscInt *n, const char 
     names[*n] = "kinetic_exact", values[(*n)++] = kex;
   }
   names[*n] = "h", values[(*n)++] = sf->mac->h;
+  PetscFunctionReturn(0);
+}
+
+/* The bytes model of the last step (traffic.c), by the names the benchmark harness pairs with its
+ * timings (benchmarks/case_performance.c): "<phase>_bytes" beside the row's "<phase>_ms". */
+static PetscErrorCode Series_StableFluids(SimSolver s, const char *name, PetscInt *n, const PetscReal **values)
+{
+  SF *sf = (SF *)s->data;
+  static const char *const names[SF_NPHASES] = {"fluid_advect_bytes", "fluid_forces_bytes", "solve_bytes", "fluid_other_bytes"};
+
+  PetscFunctionBegin;
+  if (s->step == 0) PetscFunctionReturn(0);
+  for (PetscInt p = 0; p < SF_NPHASES; p++)
+    if (!strcmp(name, names[p])) *n = 1, *values = &sf->bytes[p];
   PetscFunctionReturn(0);
 }
 
@@ -351,6 +378,7 @@ PetscErrorCode SimSolverCreate_StableFluids(SimSolver s)
                                    .destroy = Destroy_StableFluids,
                                    .state = State_StableFluids,
                                    .figures = Figures_StableFluids,
+                                   .series = Series_StableFluids,
                                    .write_frame = WriteFrame_StableFluids,
                                    .write_xdmf = WriteXDMF_StableFluids,
                                    .write_image = WriteImage_StableFluids,

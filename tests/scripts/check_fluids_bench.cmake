@@ -3,7 +3,8 @@
 #   MODE=fluids   run SUITE (benchmarks/fluids_tiny.yaml) twice: every CSV but the timings and every
 #                 case's results and runs in summary.json are identical; every MGPCG row reaches a
 #                 true relative residual <= 1e-8 in at most 10 iterations; the STREAM bandwidth and
-#                 the bandwidth bound are positive.
+#                 the bandwidth bound are positive; the smoke step's bytes model gives the hand-counted
+#                 advection bytes and a positive bound and fraction for every phase.
 #   MODE=scaling  run SUITE (benchmarks/scaling_tiny.yaml) with -bench_cases strong,weak: each case
 #                 has one ok row per rank count, each child's summary.json says it ran on that many
 #                 ranks, and the figures are consistent (speedup 1 at one rank, efficiency =
@@ -85,6 +86,42 @@ if(MODE STREQUAL "fluids")
     if(NOT series STREQUAL "mgpcg" AND NOT bound STREQUAL "0")
       message(FATAL_ERROR "a bandwidth bound for a preconditioner the model does not cover: ${r}")
     endif()
+  endforeach()
+  # the smoke step's bytes model (metric performance): the advection's bytes per step are the hand
+  # count of test_stablefluids' bytes_model_hand_count (2D n = 16: 8 (5F + 4S) for rk2, 8 (23F + 18S)
+  # for bfecc, F = 1122, S = 1024); every modelled phase has a positive bound and fraction of it, and
+  # step_mb exceeds each phase's (it is their sum)
+  file(READ ${DIR}/a/summary.json j)
+  string(JSON nc LENGTH "${j}" cases)
+  math(EXPR last "${nc} - 1")
+  set(smoke -1)
+  foreach(i RANGE ${last})
+    string(JSON name GET "${j}" cases ${i} name)
+    if(name STREQUAL "smoke")
+      set(smoke ${i})
+    endif()
+  endforeach()
+  if(smoke LESS 0)
+    message(FATAL_ERROR "no smoke case in summary.json")
+  endif()
+  set(want_advect "0.077648;0.353904") # rk2, bfecc
+  foreach(r 0 1)
+    string(JSON v GET "${j}" cases ${smoke} results ${r} values)
+    string(JSON t GET "${j}" cases ${smoke} timing ${r} values)
+    string(JSON advect GET "${v}" fluid_advect_mb)
+    list(GET want_advect ${r} want)
+    if(NOT advect EQUAL want)
+      message(FATAL_ERROR "smoke row ${r}: fluid_advect_mb ${advect}, hand count ${want}")
+    endif()
+    string(JSON step GET "${v}" step_mb)
+    foreach(p fluid_advect fluid_forces solve fluid_other step)
+      string(JSON mb GET "${v}" ${p}_mb)
+      string(JSON b GET "${t}" ${p}_bound_ms)
+      string(JSON f GET "${t}" ${p}_fraction_of_bound)
+      if(NOT mb GREATER 0 OR NOT b GREATER 0 OR NOT f GREATER 0 OR (NOT p STREQUAL "step" AND NOT step GREATER mb))
+        message(FATAL_ERROR "smoke row ${r}, ${p}: ${p}_mb '${mb}' (step ${step}), ${p}_bound_ms '${b}', ${p}_fraction_of_bound '${f}'")
+      endif()
+    endforeach()
   endforeach()
 elseif(MODE STREQUAL "scaling")
   run_bench(${DIR} -bench_cases strong,weak)

@@ -776,6 +776,50 @@ START_TEST(divergence_after_step)
 }
 END_TEST
 
+/* The bytes model of a step (traffic.c, docs/stablefluids.md) against a hand count on one rank, where
+ * every ghosted copy has the size of the owned vector: the 2D plume at n = 16 (16 x 32 cells, N = 512),
+ * face entries F = 17 * 33 * 2 = 1122, smoke scalars S = 2 N = 1024, confinement scratch omega and f
+ * 3 N = 1536 entries, 8 bytes each:
+ *   rk2 advection: exchange u (2F), face pass (read u once, it advects itself; write: 2F), exchange s
+ *     (2S), cell pass (read u, s; write: F + 2S)                                 = 5F + 4S;
+ *   bfecc: faces 2F + 2F (pass 1) + 2F + 3F (exchange, pass 2) + 3F (q + (q - q2)/2) + 2F + 3F + 3F
+ *     (pass 3: exchange, clamp field exchanged and read, pass) = 20F; cells 2S + (F + 2S) + (2S + F + 2S)
+ *     + 3S + (2S + 3S + F + 2S) = 3F + 18S                                        = 23F + 18S;
+ *   forces: buoyancy exchange s, read s, read and write u (3S + 2F); confinement exchange u, read it,
+ *     omega and f written and read, read and write u (2F + F + 2 * 1536 + 2F)   = 3S + 7F + 3072;
+ *   other: CFL max|u| (F), two sources reading and writing s (4S), the projection beside its solve
+ *     (divergence 2F + F + N, |b| N, scaling 2N, no null space with the open top, gradient 2N + N + 2F)
+ *     and the divergence norms after it (2F + F + N + 2N)                        = 9F + 4S + 10N;
+ *   solve: iterations x (168 N + 328 (N + N/4)) (two smoothed levels, 16 x 32 and 8 x 16, above the
+ *     4 x 8 coarsest one). */
+START_TEST(bytes_model_hand_count)
+{
+  const PetscReal F = 1122, S = 1024, N = 512;
+  const char *opts[2] = {"-smoke_plume_n 16", "-smoke_plume_n 16 -sf_advection bfecc"};
+  const PetscReal advect[2] = {8 * (5 * F + 4 * S), 8 * (23 * F + 18 * S)};
+  const char *names[4] = {"fluid_advect_bytes", "fluid_forces_bytes", "solve_bytes", "fluid_other_bytes"};
+
+  for (PetscInt o = 0; o < 2; o++) {
+    GridSim g;
+    CHECK_PETSC(GridSimCreate(PETSC_COMM_SELF, "smoke_plume", NULL, opts[o], &g));
+    for (PetscInt step = 0; step < 2; step++) {
+      const PetscReal want[4] = {advect[o], 8 * (3 * S + 7 * F + 2 * 1536), 0, 8 * (9 * F + 4 * S + 10 * N)};
+      CHECK_PETSC(SimSolverStep(g.solver, 0.02, NULL));
+      for (PetscInt p = 0; p < 4; p++) {
+        PetscInt n;
+        const PetscReal *v;
+        const PetscReal expect = p == 2 ? g.sf->pressure_its * (168 * N + 328 * (N + N / 4)) : want[p];
+        CHECK_PETSC(SimSolverGetSeries(g.solver, names[p], &n, &v));
+        ck_assert_msg(n == 1 && v[0] == expect, "%s, step %d, %s: %g bytes, hand count %g", opts[o], (int)step, names[p],
+                      n ? (double)v[0] : -1.0, (double)expect);
+      }
+      ck_assert_msg(g.sf->pressure_its > 0, "no pressure iterations");
+    }
+    CHECK_PETSC(GridSimDestroy(&g));
+  }
+}
+END_TEST
+
 /* max |a - b| over two natural-order gathers, and max |b|. */
 static void MaxDiff(Vec a, Vec b, PetscReal *diff, PetscReal *scale)
 {
@@ -1057,6 +1101,7 @@ Suite *test_suite(void)
   tcase_add_test(tc, kernels_match_reference);
   tcase_add_test(tc, backtrace_order);
   tcase_add_test(tc, divergence_after_step);
+  tcase_add_test(tc, bytes_model_hand_count);
   tcase_add_test(tc, parallel_matches_serial);
   tcase_add_test(tc, every_grid_solver_on_every_grid_scene);
   tcase_add_test(tc, bad_inputs);
