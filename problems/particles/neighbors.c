@@ -252,12 +252,51 @@ static PetscErrorCode ListPush(SimNeighborList *list, PetscInt len, PetscInt j)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode SimNeighborsFind(SimNeighbors nb, PetscInt nq, const PetscInt *query, SimNeighborList *list)
+/* The lists of SimNeighborsFind for a compile-time dim (inlined with dim = 2 or 3, so that the
+ * distance test of a candidate is straight-line code; the same operations in the same order as
+ * the generic loop, so the same lists). */
+static inline __attribute__((always_inline)) PetscErrorCode FindDim(SimNeighbors nb, PetscInt nq, const PetscInt *query, SimNeighborList *list,
+                                                                    const PetscInt dim)
 {
-  const PetscInt dim = nb->dim, nx = nb->nc[0], ny = nb->nc[1], nz = nb->nc[2];
+  const PetscInt nx = nb->nc[0], ny = nb->nc[1], nz = nb->nc[2], *perm = nb->perm;
   const PetscReal r2 = nb->r2, *xs = nb->xs;
   PetscInt len = 0;
 
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < nq; q++) {
+    const PetscInt i = query ? query[q] : q;
+    PetscCheck(i >= 0 && i < nb->n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Neighbour search: query point %" PetscInt_FMT " is not one of the %" PetscInt_FMT " points", i,
+               nb->n);
+    const PetscInt64 ci = nb->cell[i];
+    const PetscInt cx = (PetscInt)(ci % nx), cy = (PetscInt)((ci / nx) % ny), cz = (PetscInt)(ci / ((PetscInt64)nx * ny));
+    const PetscReal *xi = nb->x + dim * i, x0 = xi[0], x1 = xi[1], x2 = dim == 3 ? xi[2] : 0;
+    for (PetscInt z = PetscMax(cz - 1, 0); z <= PetscMin(cz + 1, nz - 1); z++)
+      for (PetscInt y = PetscMax(cy - 1, 0); y <= PetscMin(cy + 1, ny - 1); y++)
+        for (PetscInt x = PetscMax(cx - 1, 0); x <= PetscMin(cx + 1, nx - 1); x++) {
+          PetscInt k0, cnt;
+          CellRun(nb, x + nx * (y + (PetscInt64)ny * z), &k0, &cnt);
+          const PetscInt k1 = k0 + cnt;
+          for (PetscInt k = k0; k < k1; k++) {
+            const PetscReal *xk = xs + dim * k, d0 = xk[0] - x0, d1 = xk[1] - x1;
+            PetscReal d2 = d0 * d0 + d1 * d1;
+            if (dim == 3) {
+              const PetscReal dz = xk[2] - x2;
+              d2 += dz * dz;
+            }
+            if (d2 < r2 && perm[k] != i) {
+              if (len >= list->cap) PetscCall(ListPush(list, len, perm[k]));
+              else list->index[len] = perm[k];
+              len++;
+            }
+          }
+        }
+    list->offset[q + 1] = len;
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimNeighborsFind(SimNeighbors nb, PetscInt nq, const PetscInt *query, SimNeighborList *list)
+{
   PetscFunctionBeginUser;
   if (nq + 1 > list->capq) {
     PetscCall(PetscFree(list->offset));
@@ -266,32 +305,8 @@ PetscErrorCode SimNeighborsFind(SimNeighbors nb, PetscInt nq, const PetscInt *qu
   }
   list->nq = nq;
   list->offset[0] = 0;
-  for (PetscInt q = 0; q < nq; q++) {
-    const PetscInt i = query ? query[q] : q;
-    PetscCheck(i >= 0 && i < nb->n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Neighbour search: query point %" PetscInt_FMT " is not one of the %" PetscInt_FMT " points", i,
-               nb->n);
-    const PetscInt64 ci = nb->cell[i];
-    const PetscInt cx = (PetscInt)(ci % nx), cy = (PetscInt)((ci / nx) % ny), cz = (PetscInt)(ci / ((PetscInt64)nx * ny));
-    const PetscReal *xi = nb->x + dim * i;
-    for (PetscInt z = PetscMax(cz - 1, 0); z <= PetscMin(cz + 1, nz - 1); z++)
-      for (PetscInt y = PetscMax(cy - 1, 0); y <= PetscMin(cy + 1, ny - 1); y++)
-        for (PetscInt x = PetscMax(cx - 1, 0); x <= PetscMin(cx + 1, nx - 1); x++) {
-          PetscInt k0, cnt;
-          CellRun(nb, x + nx * (y + (PetscInt64)ny * z), &k0, &cnt);
-          const PetscInt k1 = k0 + cnt;
-          for (PetscInt k = k0; k < k1; k++) {
-            const PetscReal *xk = xs + dim * k;
-            PetscReal d2 = 0;
-            for (PetscInt d = 0; d < dim; d++) d2 += (xk[d] - xi[d]) * (xk[d] - xi[d]);
-            if (d2 < r2 && nb->perm[k] != i) {
-              if (len >= list->cap) PetscCall(ListPush(list, len, nb->perm[k]));
-              else list->index[len] = nb->perm[k];
-              len++;
-            }
-          }
-        }
-    list->offset[q + 1] = len;
-  }
+  if (nb->dim == 3) PetscCall(FindDim(nb, nq, query, list, 3));
+  else PetscCall(FindDim(nb, nq, query, list, 2));
   PetscFunctionReturn(0);
 }
 

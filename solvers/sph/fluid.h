@@ -39,6 +39,9 @@ PetscErrorCode SimFluidDestroy(SimFluid **f);
 /* Reads this rank's particles from the swarm, receives the ghosts (positions, velocities, masses,
  * volumes, kinds) and finds the neighbours of the own fluid particles. Collective. */
 PetscErrorCode SimFluidGather(SimFluid *f);
+/* Reads only this rank's particles (no ghosts: ng = 0, no neighbour lists), e.g. to move them before
+ * a migration. Not collective. */
+PetscErrorCode SimFluidGatherOwn(SimFluid *f);
 /* Grows per-particle arrays *a of bs reals to the current n + ng (keeping nothing). */
 PetscErrorCode SimFluidEnsure(SimFluid *f, PetscInt bs, PetscInt *cap, PetscReal **a);
 /* Fills the ghost part of a (bs reals per particle: a[bs*n .. bs*(n+ng))) from the owners' own
