@@ -221,7 +221,7 @@ PetscReal SimFluidLatticeDensity(const SimKernel *k, PetscReal s, PetscReal m)
 
 /* rho_i = sum_j m_j W_ij over fluid j (i itself included), + rho0 V_b W_ib over boundary b, for a
  * compile-time dim (inlined with 2 or 3: the same operations in the same order as a loop over d) */
-static inline __attribute__((always_inline)) void DensityDim(SimFluid *f, PetscReal rho0, PetscReal *rho, const PetscInt dim)
+static inline __attribute__((always_inline)) void DensityDim(SimFluid *f, PetscReal rho0, PetscReal *rho, const PetscInt dim, const SimKernelType kt)
 {
   const PetscReal w0 = SimKernelW(&f->kernel, 0);
   const PetscInt *off = f->list.offset, *idx = f->list.index;
@@ -236,7 +236,7 @@ static inline __attribute__((always_inline)) void DensityDim(SimFluid *f, PetscR
       const PetscReal *xj = x + dim * j;
       PetscReal r2 = 0;
       for (PetscInt d = 0; d < dim; d++) r2 += (xi[d] - xj[d]) * (xi[d] - xj[d]);
-      sum += (f->bnd[j] ? rho0 * f->vol[j] : f->m[j]) * SimKernelW(&f->kernel, PetscSqrtReal(r2));
+      sum += (f->bnd[j] ? rho0 * f->vol[j] : f->m[j]) * SimKernelWT(&f->kernel, kt, PetscSqrtReal(r2));
     }
     rho[i] = sum;
   }
@@ -245,8 +245,7 @@ static inline __attribute__((always_inline)) void DensityDim(SimFluid *f, PetscR
 PetscErrorCode SimFluidDensity(SimFluid *f, PetscReal rho0, PetscReal *rho)
 {
   PetscFunctionBeginUser;
-  if (f->dim == 3) DensityDim(f, rho0, rho, 3);
-  else DensityDim(f, rho0, rho, 2);
+  SIM_FLUID_PAIR_DISPATCH(f, DensityDim, f, rho0, rho);
   PetscFunctionReturn(0);
 }
 
@@ -374,7 +373,7 @@ PetscErrorCode SimFluidCheckInBox(SimFluid *f, PetscBool *failed, char *reason, 
 
 /* SimSPHAccelerations for a compile-time dim (inlined with 2 or 3; the same operations in the same order). */
 static inline __attribute__((always_inline)) void AccelerationsDim(const SimFluid *f, const SimSPHForceParams *sp, const PetscReal *rp, PetscReal *acc, PetscReal *dx,
-                                                                   const PetscInt dim)
+                                                                   const PetscInt dim, const SimKernelType kt)
 {
   const PetscInt *off = f->list.offset, *idx = f->list.index;
   const PetscReal hs = sp->hs, eps2 = 0.01 * hs * hs, ac = sp->alpha * sp->c * hs, rho0 = sp->rho0;
@@ -391,7 +390,7 @@ static inline __attribute__((always_inline)) void AccelerationsDim(const SimFlui
         xij[d] = xi[d] - xj[d], vij[d] = vi[d] - vj[d];
         r2 += xij[d] * xij[d], vx += vij[d] * xij[d];
       }
-      SimKernelWGrad(&f->kernel, PetscSqrtReal(r2), &w, &g);
+      SimKernelWGradT(&f->kernel, kt, PetscSqrtReal(r2), &w, &g);
       if (f->bnd[j]) {
         /* Akinci et al. 2012: the boundary particle as the mass Psi_b = rho0 V_b, with its pressure mirrored
          * (p_b = p_i, rho_b = rho_i): -Psi_b 2 p_i / rho_i^2 grad W_ib, so that a wall holds a fluid at rest in
@@ -417,6 +416,5 @@ static inline __attribute__((always_inline)) void AccelerationsDim(const SimFlui
 
 void SimSPHAccelerations(const SimFluid *f, const SimSPHForceParams *sp, const PetscReal *rp, PetscReal *acc, PetscReal *dx)
 {
-  if (f->dim == 3) AccelerationsDim(f, sp, rp, acc, dx, 3);
-  else AccelerationsDim(f, sp, rp, acc, dx, 2);
+  SIM_FLUID_PAIR_DISPATCH(f, AccelerationsDim, f, sp, rp, acc, dx);
 }

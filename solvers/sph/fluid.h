@@ -13,6 +13,17 @@
 #include "problems/particles/ghosts.h"
 #include "solvers/sph/kernel.h"
 
+/* Calls F(args..., dim, kernel type) with the dimension and, for the cubic kernel (the default), the
+ * kernel's shape as compile-time constants, so that an always_inline pair loop F is compiled with
+ * straight-line coordinate arithmetic and without the kernel's switch per pair. */
+#define SIM_FLUID_PAIR_DISPATCH(f, F, ...) \
+  do { \
+    if ((f)->dim == 3 && (f)->kernel.type == SIM_KERNEL_CUBIC) F(__VA_ARGS__, 3, SIM_KERNEL_CUBIC); \
+    else if ((f)->dim == 2 && (f)->kernel.type == SIM_KERNEL_CUBIC) F(__VA_ARGS__, 2, SIM_KERNEL_CUBIC); \
+    else if ((f)->dim == 3) F(__VA_ARGS__, 3, (f)->kernel.type); \
+    else F(__VA_ARGS__, 2, (f)->kernel.type); \
+  } while (0)
+
 typedef struct {
   SimProblem problem;
   MPI_Comm comm;

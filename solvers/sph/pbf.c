@@ -25,6 +25,8 @@ typedef struct {
   PetscInt capxold, caprho, caplambda, capdx, capw;
   PetscReal *pw, *pg; /* per neighbour-list entry: W_ij and g_ij (grad_i W_ij = g_ij (x_i - x_j)) at the current positions */
   PetscInt cappair;
+  PetscReal *mb, *mir; /* per particle: m_j or Psi_b, and that / rho0 */
+  PetscInt capmb, capmir;
   PetscReal rho_err_max, rho_err_mean, rho_min, vmax, avg_neighbors;
   PetscInt nfluid, nboundary;
 } PBF;
@@ -116,38 +118,60 @@ static PetscErrorCode EnsurePairs(PBF *pb)
   PetscFunctionReturn(0);
 }
 
+/* Each particle's mass as the fluid sees it, m_j or Psi_b = rho0 V_b (boundary), and that over rho0
+ * (the products the pair sums take first, so the same values), for the own particles and ghosts. */
+static PetscErrorCode Masses(PBF *pb)
+{
+  SimFluid *f = pb->fl;
+  const PetscReal rho0 = pb->rho0, irho0 = 1 / pb->rho0;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimFluidEnsure(f, 1, &pb->capmb, &pb->mb));
+  PetscCall(SimFluidEnsure(f, 1, &pb->capmir, &pb->mir));
+  for (PetscInt j = 0; j < f->n + f->ng; j++) {
+    pb->mb[j] = f->bnd[j] ? rho0 * f->vol[j] : f->m[j];
+    pb->mir[j] = pb->mb[j] * irho0;
+  }
+  PetscFunctionReturn(0);
+}
+
 /* The density of the own fluid particles at the current positions (as SimFluidDensity), keeping each
  * pair's W_ij and gradient factor g_ij (grad_i W_ij = g_ij (x_i - x_j)) for the passes that follow at
  * the same positions; with `lambda`, also the constraint multipliers. One pass over the pairs, for a
- * compile-time dim (inlined with 2 or 3); the sums run in the order of SimFluidDensity and of a loop
- * over d, so the values are the same. */
-static inline __attribute__((always_inline)) void DensityPairsDim(PBF *pb, PetscBool lambda, const PetscInt dim)
+ * compile-time dim and kernel (SIM_FLUID_PAIR_DISPATCH); the sums run in the order of SimFluidDensity
+ * and of a loop over d, so the values are the same. */
+static inline __attribute__((always_inline)) void DensityPairsDim(PBF *pb, PetscBool lambda, const PetscInt dim, const SimKernelType kt)
 {
   SimFluid *f = pb->fl;
   const PetscInt *off = f->list.offset, *idx = f->list.index;
-  const PetscReal irho0 = 1 / pb->rho0, eps = pb->eps * pb->D0, rho0 = pb->rho0, w0 = SimKernelW(&f->kernel, 0);
-  const PetscReal *x = f->x, *m = f->m, *vol = f->vol;
+  const PetscReal irho0 = 1 / pb->rho0, eps = pb->eps * pb->D0, w0 = SimKernelW(&f->kernel, 0);
+  const PetscReal *x = f->x, *mb = pb->mb, *mir = pb->mir;
   const unsigned char *bnd = f->bnd;
   PetscReal *pw = pb->pw, *pg = pb->pg;
 
   for (PetscInt q = 0; q < f->nf; q++) {
     const PetscInt i = f->fluid[q];
     const PetscReal *xi = x + dim * i;
-    PetscReal sum = m[i] * w0, gi[3] = {0, 0, 0}, sum2 = 0;
+    PetscReal sum = f->m[i] * w0, gi[3] = {0, 0, 0}, sum2 = 0;
     for (PetscInt k = off[q]; k < off[q + 1]; k++) {
       const PetscInt j = idx[k];
-      const PetscReal *xj = x + dim * j, mj = bnd[j] ? rho0 * vol[j] : m[j];
+      const PetscReal *xj = x + dim * j;
       PetscReal r2 = 0, w, g;
       for (PetscInt d = 0; d < dim; d++) r2 += (xi[d] - xj[d]) * (xi[d] - xj[d]);
-      SimKernelWGrad(&f->kernel, PetscSqrtReal(r2), &w, &g);
+      SimKernelWGradT(&f->kernel, kt, PetscSqrtReal(r2), &w, &g);
       pw[k] = w, pg[k] = g;
-      sum += mj * w;
-      if (lambda)
-        for (PetscInt d = 0; d < dim; d++) {
-          const PetscReal gk = mj * irho0 * g * (xi[d] - xj[d]);
-          gi[d] += gk;
-          if (!bnd[j]) sum2 += gk * gk;
-        }
+      sum += mb[j] * w;
+      if (lambda) {
+        const PetscReal mg = mir[j] * g;
+        if (bnd[j])
+          for (PetscInt d = 0; d < dim; d++) gi[d] += mg * (xi[d] - xj[d]);
+        else
+          for (PetscInt d = 0; d < dim; d++) {
+            const PetscReal gk = mg * (xi[d] - xj[d]);
+            gi[d] += gk;
+            sum2 += gk * gk;
+          }
+      }
     }
     pb->rho[i] = sum;
     if (lambda) {
@@ -179,15 +203,16 @@ static inline PetscReal SCorrPow(PetscReal t, PetscReal n, PetscInt ni)
 }
 
 /* The position corrections of the own fluid particles from the pairs' stored W and g, for a
- * compile-time dim. */
-static inline __attribute__((always_inline)) void CorrectDim(PBF *pb, const PetscInt dim)
+ * compile-time dim (and tensile exponent ni, see SCorrPow). */
+static inline __attribute__((always_inline)) void CorrectDim(PBF *pb, const PetscInt ni, const PetscInt dim, const SimKernelType kt)
 {
   SimFluid *f = pb->fl;
-  const PetscInt *off = f->list.offset, *idx = f->list.index, ni = pb->n_corr == PetscFloorReal(pb->n_corr) && pb->n_corr <= 4 ? (PetscInt)pb->n_corr : 0;
-  const PetscReal irho0 = 1 / pb->rho0, kc = pb->k_corr / pb->D0, Wdq = pb->Wdq, rho0 = pb->rho0;
-  const PetscReal *x = f->x, *m = f->m, *vol = f->vol, *lambda = pb->lambda, *pw = pb->pw, *pg = pb->pg;
+  const PetscInt *off = f->list.offset, *idx = f->list.index;
+  const PetscReal kc = pb->k_corr / pb->D0, Wdq = pb->Wdq;
+  const PetscReal *x = f->x, *mir = pb->mir, *lambda = pb->lambda, *pw = pb->pw, *pg = pb->pg;
   const unsigned char *bnd = f->bnd;
 
+  (void)kt;
   for (PetscInt q = 0; q < f->nf; q++) {
     const PetscInt i = f->fluid[q];
     const PetscReal *xi = x + dim * i, li = lambda[i];
@@ -196,10 +221,10 @@ static inline __attribute__((always_inline)) void CorrectDim(PBF *pb, const Pets
       const PetscInt j = idx[k];
       const PetscReal *xj = x + dim * j, g = pg[k];
       PetscReal c;
-      if (bnd[j]) c = rho0 * vol[j] * irho0 * li;
+      if (bnd[j]) c = mir[j] * li;
       else {
         const PetscReal sc = kc > 0 ? -kc * SCorrPow(pw[k] / Wdq, pb->n_corr, ni) : 0;
-        c = m[j] * irho0 * (li + lambda[j] + sc);
+        c = mir[j] * (li + lambda[j] + sc);
       }
       for (PetscInt d = 0; d < dim; d++) dx[d] += c * g * (xi[d] - xj[d]);
     }
@@ -215,8 +240,7 @@ static PetscErrorCode Lambdas(SimSolver s)
   SimFluid *f = pb->fl;
 
   PetscFunctionBeginUser;
-  if (f->dim == 3) DensityPairsDim(pb, PETSC_TRUE, 3);
-  else DensityPairsDim(pb, PETSC_TRUE, 2);
+  SIM_FLUID_PAIR_DISPATCH(f, DensityPairsDim, pb, PETSC_TRUE);
   PetscCall(SimFluidExchange(f, 1, pb->lambda));
   PetscFunctionReturn(0);
 }
@@ -226,11 +250,11 @@ static PetscErrorCode Correct(SimSolver s)
 {
   PBF *pb = (PBF *)s->data;
   SimFluid *f = pb->fl;
-  const PetscInt dim = f->dim;
+  const PetscInt dim = f->dim, ni = pb->n_corr == PetscFloorReal(pb->n_corr) && pb->n_corr <= 4 ? (PetscInt)pb->n_corr : 0;
 
   PetscFunctionBeginUser;
-  if (dim == 3) CorrectDim(pb, 3);
-  else CorrectDim(pb, 2);
+  if (pb->k_corr > 0 && ni == 4) SIM_FLUID_PAIR_DISPATCH(f, CorrectDim, pb, 4); /* the default */
+  else SIM_FLUID_PAIR_DISPATCH(f, CorrectDim, pb, ni);
   for (PetscInt q = 0; q < f->nf; q++)
     for (PetscInt d = 0; d < dim; d++) f->x[dim * f->fluid[q] + d] += pb->dx[dim * q + d];
   PetscCall(SimFluidExchange(f, dim, f->x));
@@ -393,14 +417,14 @@ static PetscErrorCode Step_PBF(SimSolver s, PetscReal dt)
     PetscCall(SimFluidEnsure(f, dim, &pb->capdx, &pb->dx));
     PetscCall(SimFluidEnsure(f, 3, &pb->capw, &pb->w));
     PetscCall(EnsurePairs(pb));
+    PetscCall(Masses(pb));
     for (PetscInt it = 0; it < pb->iterations; it++) {
       PetscCall(Lambdas(s));
       PetscCall(Correct(s));
     }
     PetscCall(EnsurePairs(pb));
     /* the density at the final positions, the pairs' W and g kept for the velocity passes */
-    if (dim == 3) DensityPairsDim(pb, PETSC_FALSE, 3);
-    else DensityPairsDim(pb, PETSC_FALSE, 2);
+    SIM_FLUID_PAIR_DISPATCH(f, DensityPairsDim, pb, PETSC_FALSE);
     /* v = (x* - x) / h */
     PetscCall(DMSwarmGetField(sw, "x_old", NULL, NULL, (void **)&xo));
     for (PetscInt q = 0; q < f->nf; q++) {
@@ -485,6 +509,8 @@ static PetscErrorCode Destroy_PBF(SimSolver s)
   PetscCall(PetscFree(pb->w));
   PetscCall(PetscFree(pb->pw));
   PetscCall(PetscFree(pb->pg));
+  PetscCall(PetscFree(pb->mb));
+  PetscCall(PetscFree(pb->mir));
   PetscCall(PetscFree(s->data));
   PetscFunctionReturn(0);
 }
