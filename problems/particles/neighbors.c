@@ -2,7 +2,9 @@
  * of their cell (an LSD radix sort of 16-bit counting-sort passes: one pass below 65,536 codes),
  * the occupied cells' runs in a dense table over the bounding box (or, when the box has far more
  * cells than points, in a compact open-addressing hash of the occupied cells), CSR lists from the
- * 3^dim cells around each query. */
+ * 3^dim cells around each query (less the cells whose nearest point is beyond the radius). The
+ * queries run in the Morton order of their cells, so that consecutive ones scan the same cells, into
+ * a buffer whose runs are then moved to query order. */
 #include "problems/particles/neighbors.h"
 
 struct _p_SimNeighbors {
