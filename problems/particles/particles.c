@@ -369,6 +369,31 @@ PetscErrorCode SimParticlesGetSizes(SimProblem p, PetscInt *nlocal, PetscInt *ng
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode SimParticlesPermute(SimProblem p, const PetscInt *perm)
+{
+  Particles *pa = NULL;
+  DM sw;
+  PetscInt n, bsmax = 1;
+  PetscReal *a, *tmp;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimParticlesGetSwarm(p, &sw));
+  PetscCall(GetParticles(p, &pa));
+  PetscCall(DMSwarmGetLocalSize(sw, &n));
+  for (PetscInt f = 0; f < pa->nfields; f++) bsmax = PetscMax(bsmax, pa->bs[f]);
+  PetscCall(PetscMalloc1(n * bsmax + 1, &tmp));
+  for (PetscInt f = 0; f < pa->nfields; f++) {
+    const PetscInt bs = pa->bs[f];
+    PetscCall(DMSwarmGetField(sw, pa->field[f], NULL, NULL, (void **)&a));
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt c = 0; c < bs; c++) tmp[bs * i + c] = a[bs * perm[i] + c];
+    PetscCall(PetscArraycpy(a, tmp, n * bs));
+    PetscCall(DMSwarmRestoreField(sw, pa->field[f], NULL, NULL, (void **)&a));
+  }
+  PetscCall(PetscFree(tmp));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimParticlesMigrate(SimProblem p)
 {
   Particles *pa = NULL;

@@ -126,6 +126,8 @@ typedef struct {
   const MPMKernel *kernel;
   PetscReal flip_ratio, cfl;
   PetscInt substeps; /* per step; 0: from the time step limit */
+  PetscBool avx; /* the 3D MLS transfers in AVX registers (the CPU has AVX; -mpm_avx) */
+  PetscInt sort_every; /* sort the particles by cell before every sort_every-th step (0: never) */
   /* the problem */
   SimParticlesInfo info;
   PetscInt dim;
