@@ -184,8 +184,12 @@ static PetscErrorCode InitFields(SimSolver s, MPM *mpm)
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode SortEvery(SimSolver, MPM *, PetscInt *);
+static PetscErrorCode SortParticles(SimSolver, MPM *);
+
 static PetscErrorCode SetUp_MPM(SimSolver s)
 {
+  PetscInt every;
   MPM *mpm = (MPM *)s->data;
   MPMEvents ev = {0};
 
@@ -198,6 +202,8 @@ static PetscErrorCode SetUp_MPM(SimSolver s)
   PetscCall(PetscMalloc5(9 * MPM_CHUNK, &mpm->F9, SIM_ISOTROPIC_NDEC * MPM_CHUNK, &mpm->dec, 9 * MPM_CHUNK, &mpm->P, MPM_CHUNK, &mpm->scale, MPM_CHUNK,
                          &mpm->idx));
   PetscCall(InitFields(s, mpm));
+  PetscCall(SortEvery(s, mpm, &every));
+  if (every) PetscCall(SortParticles(s, mpm)); /* the scene's order (a restart then loads its own) */
   PetscCall(MPMComputeStress(s, mpm, &mpm->wave_speed));
   PetscFunctionReturn(0);
 }
@@ -238,6 +244,20 @@ static PetscErrorCode WaveSpeed(SimSolver s, MPM *mpm, PetscReal *speed, PetscRe
   if (who) { /* the fastest particle: its rank's id and material, the others' -1 */
     PetscReal w[2] = {loc[0] == *speed ? loc[1] : -1, loc[0] == *speed ? loc[2] : -1};
     PetscCall(MPIU_Allreduce(w, who, 2, MPIU_REAL, MPIU_MAX, s->comm));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The sort period in steps (0: none); automatic (-1): every 20 steps on a rank with more than 1e5
+ * particles (below that the grid a rank touches stays in cache and a sort costs more than it saves). */
+static PetscErrorCode SortEvery(SimSolver s, MPM *mpm, PetscInt *every)
+{
+  PetscFunctionBeginUser;
+  *every = mpm->sort_every;
+  if (*every < 0) {
+    PetscInt n;
+    PetscCall(SimParticlesGetSizes(s->problem, &n, NULL));
+    *every = n > 100000 ? 20 : 0;
   }
   PetscFunctionReturn(0);
 }
@@ -296,13 +316,9 @@ static PetscErrorCode Step_MPM(SimSolver s, PetscReal dt)
   char msg[256];
 
   PetscFunctionBeginUser;
-  PetscInt every = mpm->sort_every;
-  if (every < 0) { /* automatic: below ~1e5 particles the grid a rank touches stays in cache and a sort costs more than it saves */
-    PetscInt n;
-    PetscCall(SimParticlesGetSizes(s->problem, &n, NULL));
-    every = n > 100000 ? 20 : 0;
-  }
-  if (every && s->step % every == 0) {
+  PetscInt every;
+  PetscCall(SortEvery(s, mpm, &every));
+  if (every && s->step > 0 && s->step % every == 0) {
     PetscCall(PetscLogEventBegin(mpm->ev_migrate, 0, 0, 0, 0));
     PetscCall(SortParticles(s, mpm));
     PetscCall(PetscLogEventEnd(mpm->ev_migrate, 0, 0, 0, 0));
