@@ -44,6 +44,9 @@ static inline void V2Store(PetscReal *p, V2 v)
  * operations in the same order (no fused multiply-add), so bit for bit the SSE2 pairs' results.
  * Macros, not functions: a function taking or returning a 32-byte vector needs AVX itself. */
 typedef double V4 __attribute__((vector_size(32), aligned(8)));
+/* GCC 12 warns that the per-particle arrays of broadcast weights (w0, w1, w2 below), each element
+ * written before it is read, "may be used uninitialized": a false positive of its vector lowering. */
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #define V4LOAD(p) \
   ({ \
     V4 v4_; \
@@ -117,17 +120,22 @@ static inline __attribute__((always_inline)) void P2G(const int D, const int K, 
     }
     if (D == 3 && mls && X) { /* the loop below on the node's four reals at once (AVX): (x, y, z, mass: q = m, A = 0) */
       const V4 q4 = {q0[0], q0[1], q0[2], m}, a0 = {A[0][0], A[1][0], A[2][0], 0}, a1 = {A[0][1], A[1][1], A[2][1], 0}, a2 = {A[0][2], A[1][2], A[2][2], 0};
+      const V4 one = {1, 1, 1, 1};
+      V4 w0[4], w1[4], w2[4], a0i[4], a1j[4], a2k[4]; /* the weights broadcast, A's columns times the offsets: once per particle */
+      for (int i = 0; i < K; i++) {
+        const PetscReal id = i;
+        w0[i] = w[0][i] * one, w1[i] = w[1][i] * one, w2[i] = w[2][i] * one; /* x 1: exact */
+        a0i[i] = a0 * id, a1j[i] = a1 * id, a2k[i] = a2 * id;
+      }
       for (int k = 0; k < K; k++) {
 #pragma GCC unroll 4
         for (int j = 0; j < K; j++) {
           PetscReal *restrict row = g + (base[2] + k - gs2) * sz + (base[1] + j - gs1) * sy + (base[0] - gs0) * dof;
-          const PetscReal wjk = w[1][j] * w[2][k], jd = j, kd = k;
-          const V4 qj = q4 + a1 * jd + a2 * kd;
+          const V4 wjk = w1[j] * w2[k], qj = q4 + a1j[j] + a2k[k];
 #pragma GCC unroll 4
           for (int i = 0; i < K; i++) {
             PetscReal *restrict node = row + i * dof;
-            const PetscReal wt = w[0][i] * wjk, id = i;
-            V4STORE(node, V4LOAD(node) + wt * (qj + a0 * id));
+            V4STORE(node, V4LOAD(node) + (w0[i] * wjk) * (qj + a0i[i]));
           }
         }
       }
@@ -460,18 +468,23 @@ static inline __attribute__((always_inline)) void G2P(const int D, const int K, 
     for (int d = 0; d < D; d++) base[d] = MPMWeights1(K, (xp[d] - lo[d]) * ih, w[d], dw[d], &fx[d]);
     if (D == 2) w[2][0] = 1;
     if (D == 3 && mls && X) { /* the loop below on the node's four reals at once (AVX; the mass lane unused) */
-      V4 va = {0, 0, 0, 0}, b0 = {0, 0, 0, 0}, b1 = {0, 0, 0, 0}, b2 = {0, 0, 0, 0};
+      V4 va = {0, 0, 0, 0}, b0 = {0, 0, 0, 0}, b1 = {0, 0, 0, 0}, b2 = {0, 0, 0, 0}, w0[4], w0i[4], w1[4], w2[4];
+      const V4 one = {1, 1, 1, 1};
+      for (int i = 0; i < K; i++) { /* the weights broadcast once per particle */
+        w0[i] = w[0][i] * one, w1[i] = w[1][i] * one, w2[i] = w[2][i] * one; /* x 1: exact */
+        w0i[i] = w0[i] * (PetscReal)i;
+      }
       for (int k = 0; k < K; k++) {
 #pragma GCC unroll 4
         for (int j = 0; j < K; j++) {
           const PetscReal *restrict row = g + (base[2] + k - gs2) * sz + (base[1] + j - gs1) * sy + (base[0] - gs0) * dof;
-          const PetscReal wjk = w[1][j] * w[2][k], wj = wjk * j, wk = wjk * k;
+          const V4 wjk = w1[j] * w2[k], wj = wjk * (PetscReal)j, wk = wjk * (PetscReal)k;
           V4 rv = {0, 0, 0, 0}, ri = {0, 0, 0, 0};
 #pragma GCC unroll 4
           for (int i = 0; i < K; i++) {
             const V4 nd = V4LOAD(row + i * dof);
-            rv += w[0][i] * nd;
-            if (i) ri += (w[0][i] * i) * nd;
+            rv += w0[i] * nd;
+            if (i) ri += w0i[i] * nd;
           }
           va += wjk * rv, b0 += wjk * ri, b1 += wj * rv, b2 += wk * rv;
         }
