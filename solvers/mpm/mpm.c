@@ -323,14 +323,20 @@ static PetscErrorCode Step_MPM(SimSolver s, PetscReal dt)
     PetscCall(SortParticles(s, mpm));
     PetscCall(PetscLogEventEnd(mpm->ev_migrate, 0, 0, 0, 0));
   }
-  PetscCall(WaveSpeed(s, mpm, &speed, who));
+  /* the wave speed the last substep's G2P found (the same numbers WaveSpeed computes: the same
+   * expressions of the same particles) unless the state came from elsewhere since (set-up, restart,
+   * a restored stash) */
+  const PetscBool fresh = (PetscBool)!mpm->speed_valid;
+  if (fresh) PetscCall(WaveSpeed(s, mpm, &speed, who));
+  else speed = mpm->speed_last;
+  mpm->speed_valid = PETSC_FALSE;
   while (mpm->substeps ? k < mpm->substeps : dt - t > 1e-12 * dt) {
     PetscReal hsub, bad[7], gbad[7], loc[2], glob[2];
     mpm->dt_limit = speed > 0 ? mpm->cfl * h / speed : PETSC_MAX_REAL;
     if (mpm->substeps) {
       hsub = dt / mpm->substeps;
       if (hsub > mpm->dt_limit) {
-        if (k) PetscCall(WaveSpeed(s, mpm, &speed, who));
+        if (k || !fresh) PetscCall(WaveSpeed(s, mpm, &speed, who));
         PetscCall(PetscSNPrintf(msg, sizeof(msg),
                                 "substep %" PetscInt_FMT " of %g s is above the time step limit %g s = cfl %g x h %g m / %g m/s (wave + particle speed "
                                 "of particle %.0f, material '%s'): raise -mpm_substeps (now %" PetscInt_FMT "; 0: automatic) or -mpm_cfl",
@@ -382,6 +388,7 @@ static PetscErrorCode Step_MPM(SimSolver s, PetscReal dt)
     k++;
   }
   mpm->dt_limit = speed > 0 ? mpm->cfl * h / speed : PETSC_MAX_REAL;
+  if (s->stats.outcome != SIM_STEP_FAILED) mpm->speed_last = speed, mpm->speed_valid = PETSC_TRUE;
   mpm->last_substeps = k;
   s->stats.substeps = k;
   PetscFunctionReturn(0);
@@ -508,6 +515,21 @@ static PetscErrorCode Figures_MPM(SimSolver s, PetscInt *nfig, const char *names
   PetscFunctionReturn(0);
 }
 
+/* The particles were restored or loaded: the wave speed of the last substep no longer holds. */
+static PetscErrorCode Stash_MPM(SimSolver s, PetscBool restore)
+{
+  PetscFunctionBeginUser;
+  if (restore) ((MPM *)s->data)->speed_valid = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Load_MPM(SimSolver s, PetscViewer viewer)
+{
+  PetscFunctionBeginUser;
+  ((MPM *)s->data)->speed_valid = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode View_MPM(SimSolver s, PetscViewer viewer)
 {
   MPM *mpm = (MPM *)s->data;
@@ -547,6 +569,8 @@ PetscErrorCode SimSolverCreate_MPM(SimSolver s)
                                    .energy = Energy_MPM,
                                    .figures = Figures_MPM,
                                    .view = View_MPM,
+                                   .stash = Stash_MPM,
+                                   .load = Load_MPM,
                                    .destroy = Destroy_MPM};
   MPM *mpm;
   SimParticlesInfo info;

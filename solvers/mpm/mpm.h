@@ -152,6 +152,8 @@ typedef struct {
   PetscInt *idx;
   /* figures */
   PetscReal dt_limit, last_substeps, wave_speed;
+  PetscReal speed_last; /* the largest wave + particle speed after the last step's last substep (valid: speed_valid) */
+  PetscBool speed_valid;
   PetscLogEvent ev_p2g, ev_grid, ev_g2p, ev_migrate;
   PetscReal time; /* simulated time at the start of the substep (moving colliders) */
 } MPM;
