@@ -108,6 +108,25 @@ void MPMCorotatedStressSvd(PetscInt dim, PetscInt n, const PetscReal *dec, const
                            PetscReal *tau);
 /* F = U diag(s) V^T from dec (3x3). */
 void MPMComposeSvd(const PetscReal dec[21], PetscReal F[9]);
+/* The same in dimension dim: in 2D (U, V with the third row and column of the identity, s[2] = 1) only
+ * the 2 x 2 block is summed, giving what MPMComposeSvd gives bit for bit (its third terms are +0). */
+static inline void MPMComposeSvdDim(PetscInt dim, const PetscReal dec[21], PetscReal F[9])
+{
+  if (dim == 2) {
+    const PetscReal *U = dec, *s = dec + 9, *V = dec + 12;
+    for (int i = 0; i < 2; i++)
+      for (int j = 0; j < 2; j++) F[3 * i + j] = U[3 * i] * s[0] * V[3 * j] + U[3 * i + 1] * s[1] * V[3 * j + 1] + 0.0;
+    F[2] = F[5] = F[6] = F[7] = 0, F[8] = 1;
+  } else MPMComposeSvd(dec, F);
+}
+/* MPMSvd without the error code (2D: MPMSvd2 on the upper 2 x 2 block directly). */
+static inline void MPMSvdDim(PetscInt dim, const PetscReal F[9], PetscReal dec[21])
+{
+  if (dim == 2) {
+    const PetscReal F2[4] = {F[0], F[1], F[3], F[4]};
+    MPMSvd2(F2, dec);
+  } else (void)MPMSvd(dim, F, dec);
+}
 
 /* ---- the solver ---- */
 #define MPM_CHUNK 128 /* particles per batched material / plasticity call */

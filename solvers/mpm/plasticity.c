@@ -10,7 +10,7 @@ extern const MPMPlasticityType MPMPlasticity_Snow, MPMPlasticity_Sand, MPMPlasti
 static void Project_None(const MPMPlasticity pl, PetscInt dim, PetscInt n, PetscReal *F, PetscReal *state, PetscReal *dec, PetscReal *scale)
 {
   for (PetscInt p = 0; p < n; p++) {
-    (void)MPMSvd(dim, F + 9 * p, dec + 21 * p);
+    MPMSvdDim(dim, F + 9 * p, dec + 21 * p);
     scale[p] = 1;
   }
 }
