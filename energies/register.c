@@ -19,6 +19,6 @@ PetscErrorCode SimRegisterEnergies(SimRegistry reg)
   ADD("gravity", "-m g . x, from -gravity gx,gy,gz (default 0,-9.81,0)", SimEnergyCreate_Gravity);
   ADD("plane", "penalty plane collider (-colliders plane; -plane_point, -plane_normal, -plane_stiffness)", SimEnergyCreate_Plane);
   ADD("sphere", "penalty sphere collider (-colliders sphere; -sphere_center, -sphere_radius, -sphere_stiffness)", SimEnergyCreate_Sphere);
-  ADD("ipc", "IPC contact (Li et al. 2020): log barrier on surface distances and a plane/sphere, CCD-bounded Newton, lagged friction (-colliders ipc; -ipc_dhat, -ipc_mu, ...; docs/ipc.md)", SimEnergyCreate_IPC);
+  ADD("ipc", "IPC contact (Li et al. 2020): log barrier on surface distances and a plane/sphere, CCD-bounded Newton, lagged friction (-colliders ipc; docs/ipc.md)", SimEnergyCreate_IPC);
   PetscFunctionReturn(0);
 }

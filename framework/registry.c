@@ -67,6 +67,9 @@ PetscErrorCode SimRegistryAddFor(SimRegistry reg, SimKind kind, const char *name
   PetscCall(SimRegistryLookup(reg, kind, name, &existing));
   PetscCheck(!existing, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "A %s named '%s' is already registered", kind_names[kind], name);
   PetscCheck(strlen(name) < sizeof(existing->name), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Name '%s' is too long", name);
+  /* `pbsim list` shows the help line whole: a longer one would be cut mid-word */
+  PetscCheck(!help || strlen(help) < sizeof(existing->help), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The help line of %s '%s' has %zu characters (at most %zu)",
+             kind_names[kind], name, strlen(help), sizeof(existing->help) - 1);
   t = &reg->table[kind];
   if (t->n == t->cap) {
     PetscInt cap = t->cap ? 2 * t->cap : 16;

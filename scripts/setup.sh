@@ -38,5 +38,5 @@ if [ "$mode" = demo ]; then
   "$build/pbsim" run configs/cloth.yaml -o out/demo
   echo "pbsim setup: demo frames in out/demo (open out/demo/cloth.pvd in ParaView; PNG snapshots out/demo/*.png)"
 else
-  ctest --test-dir "$build" --output-on-failure -j 2 -LE "fuzz|valgrind"  # on request: ctest -L valgrind; ctest -L fuzz in a PBSIM_FUZZ build
+  ctest --test-dir "$build" --output-on-failure -j 2 -LE "fuzz|valgrind|long"  # on request: ctest -L valgrind, -L long; ctest -L fuzz in a PBSIM_FUZZ build
 fi

@@ -43,7 +43,7 @@ PetscErrorCode SimRegisterSolvers(SimRegistry reg)
   ADD("implicit_midpoint", "implicit midpoint: Newton on the incremental potential (order 2, symplectic)", SimSolverCreate_ImplicitMidpoint, SIM_REG_MPI, "mesh");
   ADD("linearized_implicit", "Baraff-Witkin linearized implicit Euler, one Newton step (-linearized_beta 0..1)", SimSolverCreate_LinearizedImplicit, 0, "mesh");
   ADD("pd", "projective dynamics: implicit Euler by local projections + one prefactorized CHOLMOD solve (-pd_iterations, -pd_chebyshev)", SimSolverCreate_PD, 0, "mesh");
-  ADD("pbd", "position-based dynamics (Mueller et al. 2007) on the terms' constraint form: Gauss-Seidel in colour order or Jacobi, substeps (-pbd_iterations, -pbd_substeps, -pbd_stiffness)", SimSolverCreate_PBD, 0, "mesh");
+  ADD("pbd", "position-based dynamics (Mueller et al. 2007) on the terms' constraints: colour-ordered Gauss-Seidel or Jacobi (-pbd_iterations, -pbd_substeps, -pbd_stiffness)", SimSolverCreate_PBD, 0, "mesh");
   ADD("xpbd", "XPBD (Macklin et al. 2016): PBD with compliance 1/k, so the stiffness does not depend on iterations or dt; small steps (-pbd_substeps)", SimSolverCreate_XPBD, 0, "mesh");
   ADD("ts", "PETSc TS on the model as a first-order ODE: any -ts_type (rk, bdf, theta, alpha, ...), adaptive", SimSolverCreate_TS, 0, "mesh");
   ADD("rigid", "rigid bodies by sequential impulses: contact with restitution and Coulomb friction, warm starting, ball/hinge/fixed joints (-rigid_iterations)", SimSolverCreate_Rigid, 0, "rigid");

@@ -19,7 +19,7 @@ struct _p_IPCBroad {
   PetscInt nnode, capnode, capbox;
   PetscReal *nlo, *nhi;
   PetscInt *left, *right, *start, *count, *order;
-  uint32_t *code, *code2;
+  uint64_t *code, *code2;
   PetscInt *order2;
 };
 
@@ -107,14 +107,17 @@ static inline PetscInt CellOf(PetscReal x, PetscReal o, PetscReal ih)
 }
 
 /* LSD radix sort of (key, box) by key, 16 bits per pass */
-static void RadixSort64(PetscInt n, uint64_t *key, PetscInt *box, uint64_t *key2, PetscInt *box2)
+/* LSD radix sort of (key, val) by the low 16 * passes bits of key, 16 bits a pass; passes is even, so
+ * the sorted data ends in the caller's key/val arrays (key2/val2 are scratch of the same size).
+ * The spatial hash sorts 64-bit cell keys (4 passes), the BVH 30-bit Morton codes (2 passes). */
+static void RadixSort(PetscInt n, int passes, uint64_t *key, PetscInt *val, uint64_t *key2, PetscInt *val2)
 {
   PetscInt cnt[65536];
-  for (int pass = 0; pass < 4; pass++) {
+  for (int pass = 0; pass < passes; pass++) {
     const int shift = 16 * pass;
     PetscInt sum = 0;
     uint64_t *tk;
-    PetscInt *tb;
+    PetscInt *tv;
     memset(cnt, 0, sizeof(cnt));
     for (PetscInt e = 0; e < n; e++) cnt[(key[e] >> shift) & 0xffff]++;
     for (PetscInt d = 0; d < 65536; d++) {
@@ -123,12 +126,11 @@ static void RadixSort64(PetscInt n, uint64_t *key, PetscInt *box, uint64_t *key2
     }
     for (PetscInt e = 0; e < n; e++) {
       const PetscInt dst = cnt[(key[e] >> shift) & 0xffff]++;
-      key2[dst] = key[e], box2[dst] = box[e];
+      key2[dst] = key[e], val2[dst] = val[e];
     }
     tk = key, key = key2, key2 = tk;
-    tb = box, box = box2, box2 = tb;
+    tv = val, val = val2, val2 = tv;
   }
-  /* four passes: the sorted data is back in the caller's key/box arrays */
 }
 
 static inline PetscInt HashSlot(uint64_t key, PetscInt mask)
@@ -182,7 +184,7 @@ static PetscErrorCode Hash(IPCBroad bp, PetscInt na, const PetscReal *alo, const
       for (PetscInt j = lo[1]; j <= hi[1]; j++)
         for (PetscInt k = lo[2]; k <= hi[2]; k++) bp->key[nent] = CellKey(i, j, k), bp->box[nent++] = b;
   }
-  RadixSort64(nent, bp->key, bp->box, bp->key2, bp->box2);
+  RadixSort(nent, 4, bp->key, bp->box, bp->key2, bp->box2);
   for (PetscInt e = 0; e < nent; e++) ncell += (e == 0 || bp->key[e] != bp->key[e - 1]);
   /* the table: a power of two at least twice the number of cells */
   {
@@ -243,29 +245,6 @@ static inline uint32_t Spread10(uint32_t v)
   return v;
 }
 
-static void RadixSort32(PetscInt n, uint32_t *key, PetscInt *idx, uint32_t *key2, PetscInt *idx2)
-{
-  PetscInt cnt[65536];
-  for (int pass = 0; pass < 2; pass++) {
-    const int shift = 16 * pass;
-    PetscInt sum = 0;
-    uint32_t *tk;
-    PetscInt *ti;
-    memset(cnt, 0, sizeof(cnt));
-    for (PetscInt e = 0; e < n; e++) cnt[(key[e] >> shift) & 0xffff]++;
-    for (PetscInt d = 0; d < 65536; d++) {
-      const PetscInt c = cnt[d];
-      cnt[d] = sum, sum += c;
-    }
-    for (PetscInt e = 0; e < n; e++) {
-      const PetscInt dst = cnt[(key[e] >> shift) & 0xffff]++;
-      key2[dst] = key[e], idx2[dst] = idx[e];
-    }
-    tk = key, key = key2, key2 = tk;
-    ti = idx, idx = idx2, idx2 = ti;
-  }
-}
-
 #define BVH_LEAF 4
 
 /* node for order[s, s + n): returns its index; children first, then the node (post-order) */
@@ -321,7 +300,7 @@ static PetscErrorCode BVH(IPCBroad bp, PetscInt na, const PetscReal *alo, const 
     bp->code[b] = (Spread10(q[0]) << 2) | (Spread10(q[1]) << 1) | Spread10(q[2]);
     bp->order[b] = b;
   }
-  RadixSort32(nb, bp->code, bp->order, bp->code2, bp->order2);
+  RadixSort(nb, 2, bp->code, bp->order, bp->code2, bp->order2);
   bp->nnode = 0;
   root = BuildNode(bp, blo, bhi, 0, nb);
   for (PetscInt a = 0; a < na; a++) {

@@ -45,6 +45,13 @@ PetscErrorCode IPCBarrierHessianPSD(IPCStencil k, const PetscReal *x, IPCDistTyp
  * (144; may be NULL): the quantity the parallel-edge mollifier acts on. */
 PetscReal IPCEdgeCross(const PetscReal *x, PetscReal *g, PetscReal *H);
 
+/* Whether the segment a b passes through the triangle t0 t1 t2 (the admissibility check's
+ * intersection test): true only when a and b lie strictly on opposite sides of the triangle's plane
+ * beyond the orientation's round-off and the segment's line passes inside the triangle. A segment
+ * (nearly) in the plane, or touching the triangle, is false here: there a point-triangle or edge-edge
+ * distance is ~0, which the distance check reports. */
+PetscBool IPCSegmentCrossesTriangle(const PetscReal *a, const PetscReal *b, const PetscReal *t0, const PetscReal *t1, const PetscReal *t2);
+
 /* The barrier on squared distances s (Li et al. 2020, eq. 6 on d^2): with sh = dhat^2,
  *   b(s) = -(s - sh)^2 ln(s / sh) for 0 < s < sh, 0 for s >= sh, +inf for s <= 0;
  * C2 at s = sh. db, d2b (may be NULL) get b'(s) and b''(s). */

@@ -705,15 +705,6 @@ static inline PetscReal Orient(const PetscReal *a, const PetscReal *b, const Pet
   return Vec3Dot(n, w);
 }
 
-static PetscBool SegmentCrossesTriangle(const PetscReal *a, const PetscReal *b, const PetscReal *t0, const PetscReal *t1, const PetscReal *t2)
-{
-  const PetscReal sa = Orient(t0, t1, t2, a), sb = Orient(t0, t1, t2, b);
-  PetscReal s0, s1, s2;
-  if ((sa > 0 && sb > 0) || (sa < 0 && sb < 0)) return PETSC_FALSE;
-  s0 = Orient(a, b, t0, t1), s1 = Orient(a, b, t1, t2), s2 = Orient(a, b, t2, t0);
-  return (PetscBool)((s0 >= 0 && s1 >= 0 && s2 >= 0) || (s0 <= 0 && s1 <= 0 && s2 <= 0));
-}
-
 static PetscErrorCode Admissible_IPC(SimEnergy e, const PetscReal *x, char *why, size_t len)
 {
   IPC *ipc = (IPC *)e->data;
@@ -760,7 +751,7 @@ static PetscErrorCode Admissible_IPC(SimEnergy e, const PetscReal *x, char *why,
     for (PetscInt q = 0; q < et.n; q++) {
       const PetscInt *a = S->edge + 2 * et.pair[2 * q], *t = S->tri + 3 * et.pair[2 * q + 1];
       if (a[0] == t[0] || a[0] == t[1] || a[0] == t[2] || a[1] == t[0] || a[1] == t[1] || a[1] == t[2]) continue;
-      if (SegmentCrossesTriangle(x + 3 * a[0], x + 3 * a[1], x + 3 * t[0], x + 3 * t[1], x + 3 * t[2])) {
+      if (IPCSegmentCrossesTriangle(x + 3 * a[0], x + 3 * a[1], x + 3 * t[0], x + 3 * t[1], x + 3 * t[2])) {
         PetscCall(PetscSNPrintf(why, len, "edge (%" PetscInt_FMT ", %" PetscInt_FMT ") crosses triangle (%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT ")",
                                 a[0], a[1], t[0], t[1], t[2]));
         break;

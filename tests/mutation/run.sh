@@ -143,7 +143,7 @@ scale_timeouts() {
   done < <(find "$build" -name CTestTestfile.cmake)
 }
 
-# Runs ctest (extra arguments: a selection) over the suite CI runs (the fuzz and valgrind labels
+# Runs ctest (extra arguments: a selection) over the suite CI runs (the fuzz, valgrind and long labels
 # are left out: a hint like "test_fem" would also match valgrind.test_fem); prints the first failed test's name (with
 # "(timeout)" when it ran out of time), nothing if all passed. --stop-on-failure ends a killed
 # mutant's run early.
@@ -152,7 +152,7 @@ run_ctest() {
   scale_timeouts
   local ex=()
   [ -n "$exclude" ] && ex=(-E "$exclude")
-  out=$(ctest --test-dir "$build" -j "$jobs" -LE "fuzz|valgrind" --stop-on-failure --output-on-failure --timeout $((600 * tfactor)) "${ex[@]}" "$@" 2>&1)
+  out=$(ctest --test-dir "$build" -j "$jobs" -LE "fuzz|valgrind|long" --stop-on-failure --output-on-failure --timeout $((600 * tfactor)) "${ex[@]}" "$@" 2>&1)
   rc=$?
   echo "$out" >>"$work/ctest.log"
   [ $rc = 0 ] && return

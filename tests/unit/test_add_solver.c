@@ -1,5 +1,6 @@
 /* docs/add-a-solver.md done for real: a solver defined only in this file (position Verlet,
  * drift-kick-drift), registered from the test, passes the same checks as the built-in ones. */
+#include <string.h>
 #include "testing.h"
 #include "framework/solver_impl.h"
 #include "framework/scene.h"
@@ -128,12 +129,32 @@ START_TEST(duplicate_name_is_an_error)
 }
 END_TEST
 
+/* A help line longer than `pbsim list` shows is refused at registration, not cut mid-word. */
+START_TEST(overlong_help_is_an_error)
+{
+  SimRegistry reg;
+  PetscErrorCode ierr;
+  char help[200];
+
+  memset(help, 'x', sizeof(help) - 1), help[sizeof(help) - 1] = 0;
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = SimRegistryAddFor(reg, SIM_KIND_SOLVER, "wordy", help, (SimGenericFn)SimSolverCreate_PositionVerlet, 0, "mesh");
+  CHECK_PETSC(PetscPopErrorHandler());
+  ck_assert_msg(ierr != 0, "a 199-character help line must be refused");
+  help[150] = 0;
+  CHECK_PETSC(SimRegistryAddFor(reg, SIM_KIND_SOLVER, "wordy", help, (SimGenericFn)SimSolverCreate_PositionVerlet, 0, "mesh"));
+  CHECK_PETSC(SimRegistryDestroy(&reg));
+}
+END_TEST
+
 Suite *test_suite(void)
 {
   Suite *s = suite_create("add_solver");
   TCase *tc = tcase_create("plugin");
   tcase_add_test(tc, registered_solver_is_second_order);
   tcase_add_test(tc, duplicate_name_is_an_error);
+  tcase_add_test(tc, overlong_help_is_an_error);
   suite_add_tcase(s, tc);
   return s;
 }

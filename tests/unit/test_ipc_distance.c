@@ -289,6 +289,34 @@ START_TEST(barrier_hessian_projection_is_exact)
 }
 END_TEST
 
+/* The admissibility check's crossing test: clear crossings and misses, and the coplanar pair of the
+ * armadillo mesh (edge 33-866, triangle 810-568-586 of armadillo_4k: 0.059 apart in the mesh's
+ * units, orientations of ~1e-18 with no meaningful sign) that the exact-sign test took for a
+ * crossing at step 2 of the ipc_stack fall, with the triangle's vertices in every order. */
+START_TEST(segment_crosses_triangle_robust)
+{
+  const PetscReal t[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+  const PetscReal a[3] = {0.2, 0.2, -1}, b[3] = {0.2, 0.2, 1}, c[3] = {1.2, 1.2, -1}, d[3] = {1.2, 1.2, 1}, e[3] = {0.2, 0.2, 0.5};
+  /* edge 33-866 and triangle 810-568-586 of the first armadillo of ipc_stack at step 2 (hex floats,
+   * as the failing run had them) */
+  const PetscReal arma[15] = {0x1.476944447ba68p-5, 0x1.1c81b616a16c4p-5, 0x1.09ec75b092d2p-5, 0x1.416332840d27ap-5, 0x1.73bdfd9b82c58p-5,
+                              0x1.0f67b9bbaee8ap-5, 0x1.56e53ba16c0efp-5, 0x1.7292c8c187f8ep-5, 0x1.e3857933b09ffp-6, 0x1.666132fe5c776p-5,
+                              0x1.c8a3db6c6e85ap-5, 0x1.b33207063b9bep-6, 0x1.3b5d20c39ea8cp-5, 0x1.cafa4520641ecp-5, 0x1.14e2fdc6caff4p-5};
+  const int perm[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
+
+  ck_assert(IPCSegmentCrossesTriangle(a, b, t, t + 3, t + 6));
+  ck_assert(IPCSegmentCrossesTriangle(b, a, t + 6, t + 3, t));
+  ck_assert(!IPCSegmentCrossesTriangle(c, d, t, t + 3, t + 6)); /* passes the plane outside the triangle */
+  ck_assert(!IPCSegmentCrossesTriangle(e, b, t, t + 3, t + 6)); /* above the triangle */
+  for (int p = 0; p < 6; p++) {
+    const PetscReal *x = arma;
+    ck_assert_msg(!IPCSegmentCrossesTriangle(x, x + 3, x + 6 + 3 * perm[p][0], x + 6 + 3 * perm[p][1], x + 6 + 3 * perm[p][2]),
+                  "the coplanar armadillo pair taken for a crossing, triangle order %d", p);
+    ck_assert(!IPCSegmentCrossesTriangle(x + 3, x, x + 6 + 3 * perm[p][0], x + 6 + 3 * perm[p][1], x + 6 + 3 * perm[p][2]));
+  }
+}
+END_TEST
+
 Suite *test_suite(void)
 {
   Suite *s = suite_create("ipc_distance");
@@ -299,6 +327,7 @@ Suite *test_suite(void)
   tcase_add_test(tc, barrier_is_c2_at_dhat);
   tcase_add_test(tc, mollifier_and_edge_cross);
   tcase_add_test(tc, barrier_hessian_projection_is_exact);
+  tcase_add_test(tc, segment_crosses_triangle_robust);
   suite_add_tcase(s, tc);
   return s;
 }
