@@ -2,7 +2,9 @@
  * of their cell (an LSD radix sort of 16-bit counting-sort passes: one pass below 65,536 codes),
  * the occupied cells' runs in a dense table over the bounding box (or, when the box has far more
  * cells than points, in a compact open-addressing hash of the occupied cells), CSR lists from the
- * 3^dim cells around each query. */
+ * 3^dim cells around each query (less the cells whose nearest point is beyond the radius). The
+ * queries run in the Morton order of their cells, so that consecutive ones scan the same cells, into
+ * a buffer whose runs are then moved to query order. */
 #include "problems/particles/neighbors.h"
 
 struct _p_SimNeighbors {
@@ -26,6 +28,10 @@ struct _p_SimNeighbors {
   PetscInt *tmp;       /* n: radix sort buffer */
   PetscInt *hist;      /* 65536 */
   PetscInt cap, capcells;
+  /* SimNeighborsFind: the query of each point (-1: none), the queries in Morton order, each query's
+     run in the list buffer */
+  PetscInt *qmap, *qorder, *qstart, *qcnt, capq;
+  PetscInt *lbuf, lcap;
 };
 
 static inline PetscInt HashSlot(PetscInt64 cell, PetscInt bits)
@@ -142,6 +148,7 @@ PetscErrorCode SimNeighborsSetPoints(SimNeighbors nb, PetscInt n, const PetscRea
     PetscCall(PetscFree(nb->key));
     PetscCall(PetscFree(nb->key2));
     PetscCall(PetscFree(nb->tmp));
+    PetscCall(PetscFree(nb->qmap));
     nb->cap = PetscMax(n, 3 * nb->cap / 2);
     PetscCall(PetscMalloc1(nb->cap, &nb->cell));
     PetscCall(PetscMalloc1(nb->cap, &nb->perm));
@@ -149,13 +156,14 @@ PetscErrorCode SimNeighborsSetPoints(SimNeighbors nb, PetscInt n, const PetscRea
     PetscCall(PetscMalloc1(nb->cap, &nb->key));
     PetscCall(PetscMalloc1(nb->cap, &nb->key2));
     PetscCall(PetscMalloc1(nb->cap, &nb->tmp));
+    PetscCall(PetscMalloc1(nb->cap, &nb->qmap));
   }
   /* the bounding box (non-finite points are refused: they have no cell) */
   for (PetscInt d = 0; d < dim; d++) lo[d] = PETSC_MAX_REAL, hi[d] = -PETSC_MAX_REAL;
   for (PetscInt i = 0; i < n; i++)
     for (PetscInt d = 0; d < dim; d++) {
       const PetscReal v = x[dim * i + d];
-      PetscCheck(!PetscIsInfOrNanReal(v), PETSC_COMM_SELF, PETSC_ERR_FP, "Neighbour search: point %" PetscInt_FMT " has a non-finite coordinate", i);
+      PetscCheck(isfinite(v), PETSC_COMM_SELF, PETSC_ERR_FP, "Neighbour search: point %" PetscInt_FMT " has a non-finite coordinate", i);
       lo[d] = PetscMin(lo[d], v), hi[d] = PetscMax(hi[d], v);
     }
   nb->ncells = 1;
@@ -241,22 +249,83 @@ PetscErrorCode SimNeighborsSetPoints(SimNeighbors nb, PetscInt n, const PetscRea
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode ListPush(SimNeighborList *list, PetscInt len, PetscInt j)
+/* Appends j at buf[len], growing the buffer. */
+static PetscErrorCode BufPush(PetscInt **buf, PetscInt *cap, PetscInt len, PetscInt j)
 {
   PetscFunctionBeginUser;
-  if (len >= list->cap) {
-    list->cap = PetscMax(1024, 2 * list->cap);
-    PetscCall(PetscRealloc(sizeof(PetscInt) * list->cap, &list->index));
+  if (len >= *cap) {
+    *cap = PetscMax(1024, 2 * *cap);
+    PetscCall(PetscRealloc(sizeof(PetscInt) * *cap, buf));
   }
-  list->index[len] = j;
+  (*buf)[len] = j;
+  PetscFunctionReturn(0);
+}
+
+/* The neighbours of the queries taken in the order `order` (of query indices q; NULL: 0..nq-1),
+ * appended to nb->lbuf, query q's at lbuf[start[q] .. start[q] + cnt[q]). For a compile-time dim
+ * (inlined with dim = 2 or 3, so that the distance test of a candidate is straight-line code; the same
+ * operations in the same order as a loop over d, so the same lists). */
+static inline __attribute__((always_inline)) PetscErrorCode FindDim(SimNeighbors nb, PetscInt nq, const PetscInt *query, const PetscInt *order,
+                                                                    PetscInt *start, PetscInt *cnt, const PetscInt dim)
+{
+  const PetscInt nx = nb->nc[0], ny = nb->nc[1], nz = nb->nc[2], *perm = nb->perm;
+  /* a cell is skipped when its nearest point is beyond the radius by a relative 1e-6 (far above the
+     round-off of the faces' positions, so no neighbour is lost) */
+  const PetscReal r2 = nb->r2, cut2 = nb->r2 * (1 + 1e-6), *xs = nb->xs;
+  PetscInt len = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt t = 0; t < nq; t++) {
+    const PetscInt q = order ? order[t] : t, i = query ? query[q] : q;
+    const PetscInt64 ci = nb->cell[i];
+    const PetscInt cx = (PetscInt)(ci % nx), cy = (PetscInt)((ci / nx) % ny), cz = (PetscInt)(ci / ((PetscInt64)nx * ny));
+    const PetscReal *xi = nb->x + dim * i, x0 = xi[0], x1 = xi[1], x2 = dim == 3 ? xi[2] : 0;
+    /* squared distances from x_i to the near faces of the cells below, at and above its own along
+       each axis: a cell whose nearest point is beyond the radius holds no neighbour and is skipped */
+    PetscReal f2[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    const PetscInt c[3] = {cx, cy, cz};
+    start[q] = len;
+    for (PetscInt d = 0; d < dim; d++) {
+      const PetscReal face = nb->lo[d] + c[d] * nb->r;
+      PetscReal below = xi[d] - face, above = face + nb->r - xi[d];
+      /* a point clamped into the last cell or rounded across a face: no skipping on that side */
+      if (!(below < nb->r)) below = 0;
+      if (!(above < nb->r)) above = 0;
+      below = PetscMax(below, 0), above = PetscMax(above, 0);
+      f2[d][0] = below * below, f2[d][2] = above * above;
+    }
+    for (PetscInt z = PetscMax(cz - 1, 0); z <= PetscMin(cz + 1, nz - 1); z++)
+      for (PetscInt y = PetscMax(cy - 1, 0); y <= PetscMin(cy + 1, ny - 1); y++) {
+        const PetscReal fyz = f2[1][y - cy + 1] + f2[2][z - cz + 1];
+        if (fyz >= cut2) continue;
+        for (PetscInt x = PetscMax(cx - 1, 0); x <= PetscMin(cx + 1, nx - 1); x++) {
+          if (fyz + f2[0][x - cx + 1] >= cut2) continue;
+          PetscInt k0, n;
+          CellRun(nb, x + nx * (y + (PetscInt64)ny * z), &k0, &n);
+          const PetscInt k1 = k0 + n;
+          for (PetscInt k = k0; k < k1; k++) {
+            const PetscReal *xk = xs + dim * k, d0 = xk[0] - x0, d1 = xk[1] - x1;
+            PetscReal d2 = d0 * d0 + d1 * d1;
+            if (dim == 3) {
+              const PetscReal dz = xk[2] - x2;
+              d2 += dz * dz;
+            }
+            if (d2 < r2 && perm[k] != i) {
+              if (len >= nb->lcap) PetscCall(BufPush(&nb->lbuf, &nb->lcap, len, perm[k]));
+              else nb->lbuf[len] = perm[k];
+              len++;
+            }
+          }
+        }
+      }
+    cnt[q] = len - start[q];
+  }
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode SimNeighborsFind(SimNeighbors nb, PetscInt nq, const PetscInt *query, SimNeighborList *list)
 {
-  const PetscInt dim = nb->dim, nx = nb->nc[0], ny = nb->nc[1], nz = nb->nc[2];
-  const PetscReal r2 = nb->r2, *xs = nb->xs;
-  PetscInt len = 0;
+  PetscInt *order = NULL, total = 0;
 
   PetscFunctionBeginUser;
   if (nq + 1 > list->capq) {
@@ -264,33 +333,46 @@ PetscErrorCode SimNeighborsFind(SimNeighbors nb, PetscInt nq, const PetscInt *qu
     list->capq = nq + 1;
     PetscCall(PetscMalloc1(list->capq, &list->offset));
   }
-  list->nq = nq;
-  list->offset[0] = 0;
+  if (nq > nb->capq) {
+    PetscCall(PetscFree(nb->qstart));
+    PetscCall(PetscFree(nb->qcnt));
+    PetscCall(PetscFree(nb->qorder));
+    nb->capq = PetscMax(nq, 3 * nb->capq / 2);
+    PetscCall(PetscMalloc1(nb->capq, &nb->qstart));
+    PetscCall(PetscMalloc1(nb->capq, &nb->qcnt));
+    PetscCall(PetscMalloc1(nb->capq, &nb->qorder));
+  }
+  /* the queries in the Morton order of their cells, so that consecutive queries scan the same cells
+     (cache reuse at any size); the lists are moved to query order afterwards */
+  for (PetscInt i = 0; i < nb->n; i++) nb->qmap[i] = -1;
   for (PetscInt q = 0; q < nq; q++) {
     const PetscInt i = query ? query[q] : q;
     PetscCheck(i >= 0 && i < nb->n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Neighbour search: query point %" PetscInt_FMT " is not one of the %" PetscInt_FMT " points", i,
                nb->n);
-    const PetscInt64 ci = nb->cell[i];
-    const PetscInt cx = (PetscInt)(ci % nx), cy = (PetscInt)((ci / nx) % ny), cz = (PetscInt)(ci / ((PetscInt64)nx * ny));
-    const PetscReal *xi = nb->x + dim * i;
-    for (PetscInt z = PetscMax(cz - 1, 0); z <= PetscMin(cz + 1, nz - 1); z++)
-      for (PetscInt y = PetscMax(cy - 1, 0); y <= PetscMin(cy + 1, ny - 1); y++)
-        for (PetscInt x = PetscMax(cx - 1, 0); x <= PetscMin(cx + 1, nx - 1); x++) {
-          PetscInt k0, cnt;
-          CellRun(nb, x + nx * (y + (PetscInt64)ny * z), &k0, &cnt);
-          const PetscInt k1 = k0 + cnt;
-          for (PetscInt k = k0; k < k1; k++) {
-            const PetscReal *xk = xs + dim * k;
-            PetscReal d2 = 0;
-            for (PetscInt d = 0; d < dim; d++) d2 += (xk[d] - xi[d]) * (xk[d] - xi[d]);
-            if (d2 < r2 && nb->perm[k] != i) {
-              if (len >= list->cap) PetscCall(ListPush(list, len, nb->perm[k]));
-              else list->index[len] = nb->perm[k];
-              len++;
-            }
-          }
-        }
-    list->offset[q + 1] = len;
+    nb->qmap[i] = q;
+  }
+  {
+    PetscInt t = 0;
+    for (PetscInt k = 0; k < nb->n && t < nq; k++) {
+      const PetscInt q = nb->qmap[nb->perm[k]];
+      if (q >= 0) nb->qorder[t++] = q;
+    }
+    if (t == nq) order = nb->qorder; /* else a point was queried twice: the given order */
+  }
+  if (nb->dim == 3) PetscCall(FindDim(nb, nq, query, order, nb->qstart, nb->qcnt, 3));
+  else PetscCall(FindDim(nb, nq, query, order, nb->qstart, nb->qcnt, 2));
+  list->nq = nq;
+  list->offset[0] = 0;
+  for (PetscInt q = 0; q < nq; q++) list->offset[q + 1] = total += nb->qcnt[q];
+  if (total > list->cap) {
+    PetscCall(PetscFree(list->index));
+    list->cap = PetscMax(total, 5 * list->cap / 4);
+    PetscCall(PetscMalloc1(list->cap, &list->index));
+  }
+  for (PetscInt q = 0; q < nq; q++) {
+    const PetscInt *src = nb->lbuf + nb->qstart[q];
+    PetscInt *dst = list->index + list->offset[q];
+    for (PetscInt k = 0; k < nb->qcnt[q]; k++) dst[k] = src[k];
   }
   PetscFunctionReturn(0);
 }
@@ -333,6 +415,11 @@ PetscErrorCode SimNeighborsDestroy(SimNeighbors *nb)
   PetscCall(PetscFree((*nb)->count));
   PetscCall(PetscFree((*nb)->hkey));
   PetscCall(PetscFree((*nb)->hist));
+  PetscCall(PetscFree((*nb)->qmap));
+  PetscCall(PetscFree((*nb)->qorder));
+  PetscCall(PetscFree((*nb)->qstart));
+  PetscCall(PetscFree((*nb)->qcnt));
+  PetscCall(PetscFree((*nb)->lbuf));
   PetscCall(PetscFree(*nb));
   PetscFunctionReturn(0);
 }

@@ -520,7 +520,7 @@ static PetscErrorCode IsFinite_Particles(SimProblem p, PetscBool *finite)
   for (PetscInt f = 0; f < 2; f++) { /* position, velocity */
     PetscCall(DMSwarmGetField(sw, pa->field[f], NULL, NULL, (void **)&a));
     for (PetscInt i = 0; i < n * pa->bs[f]; i++)
-      if (PetscIsInfOrNanReal(a[i])) bad = 1;
+      if (!isfinite(a[i])) bad = 1; /* inline (PetscIsInfOrNanReal calls two library functions per value) */
     PetscCall(DMSwarmRestoreField(sw, pa->field[f], NULL, NULL, (void **)&a));
   }
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &bad, 1, MPIU_INT, MPI_MAX, p->comm));

@@ -71,7 +71,8 @@ static PetscErrorCode Grow(SimFluid *f, PetscInt nt)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode SimFluidGather(SimFluid *f)
+/* Reads the own particles from the swarm; with ghosts, also the ghosts and the neighbour lists. */
+static PetscErrorCode Gather(SimFluid *f, PetscBool ghosts)
 {
   const PetscInt dim = f->dim, bs = 2 * dim + 3;
   PetscReal *x, *v, *m, *vol, *mat;
@@ -87,7 +88,8 @@ PetscErrorCode SimFluidGather(SimFluid *f)
   PetscCall(DMSwarmGetField(sw, SIM_PARTICLES_VOLUME, NULL, NULL, (void **)&vol));
   PetscCall(DMSwarmGetField(sw, SIM_PARTICLES_MATERIAL, NULL, NULL, (void **)&mat));
   f->n = n;
-  PetscCall(SimParticleGhostsSetUp(f->ghosts, n, x, &f->ng));
+  f->ng = 0;
+  if (ghosts) PetscCall(SimParticleGhostsSetUp(f->ghosts, n, x, &f->ng));
   PetscCall(Grow(f, n + f->ng));
   /* own particles */
   f->nf = 0;
@@ -98,7 +100,7 @@ PetscErrorCode SimFluidGather(SimFluid *f)
     if (!f->bnd[i]) f->fluid[f->nf++] = i;
   }
   /* ghosts: x, v, m, vol, material packed per particle (collective: on every rank, also one without particles) */
-  {
+  if (ghosts) {
     const PetscInt need = bs * (n + f->ng) + 1;
     if (need > f->cappack) {
       PetscCall(PetscFree(f->pack));
@@ -123,8 +125,24 @@ PetscErrorCode SimFluidGather(SimFluid *f)
   PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_VELOCITY, NULL, NULL, (void **)&v));
   PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_POSITION, NULL, NULL, (void **)&x));
   /* neighbours of the own fluid particles among every particle */
-  PetscCall(SimNeighborsSetPoints(f->nb, n + f->ng, f->x));
-  PetscCall(SimNeighborsFind(f->nb, f->nf, f->fluid, &f->list));
+  if (ghosts) {
+    PetscCall(SimNeighborsSetPoints(f->nb, n + f->ng, f->x));
+    PetscCall(SimNeighborsFind(f->nb, f->nf, f->fluid, &f->list));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimFluidGather(SimFluid *f)
+{
+  PetscFunctionBeginUser;
+  PetscCall(Gather(f, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimFluidGatherOwn(SimFluid *f)
+{
+  PetscFunctionBeginUser;
+  PetscCall(Gather(f, PETSC_FALSE));
   PetscFunctionReturn(0);
 }
 
@@ -201,27 +219,33 @@ PetscReal SimFluidLatticeDensity(const SimKernel *k, PetscReal s, PetscReal m)
   return m * sum;
 }
 
-PetscErrorCode SimFluidDensity(SimFluid *f, PetscReal rho0, PetscReal *rho)
+/* rho_i = sum_j m_j W_ij over fluid j (i itself included), + rho0 V_b W_ib over boundary b, for a
+ * compile-time dim (inlined with 2 or 3: the same operations in the same order as a loop over d) */
+static inline __attribute__((always_inline)) void DensityDim(SimFluid *f, PetscReal rho0, PetscReal *rho, const PetscInt dim, const SimKernelType kt)
 {
-  const PetscInt dim = f->dim;
   const PetscReal w0 = SimKernelW(&f->kernel, 0);
   const PetscInt *off = f->list.offset, *idx = f->list.index;
+  const PetscReal *x = f->x;
 
-  PetscFunctionBeginUser;
-  /* rho_i = sum_j m_j W_ij over fluid j (i itself included), + rho0 V_b W_ib over boundary b */
   for (PetscInt q = 0; q < f->nf; q++) {
     const PetscInt i = f->fluid[q];
-    const PetscReal *xi = f->x + dim * i;
+    const PetscReal *xi = x + dim * i;
     PetscReal sum = f->m[i] * w0;
     for (PetscInt k = off[q]; k < off[q + 1]; k++) {
       const PetscInt j = idx[k];
-      const PetscReal *xj = f->x + dim * j;
+      const PetscReal *xj = x + dim * j;
       PetscReal r2 = 0;
       for (PetscInt d = 0; d < dim; d++) r2 += (xi[d] - xj[d]) * (xi[d] - xj[d]);
-      sum += (f->bnd[j] ? rho0 * f->vol[j] : f->m[j]) * SimKernelW(&f->kernel, PetscSqrtReal(r2));
+      sum += (f->bnd[j] ? rho0 * f->vol[j] : f->m[j]) * SimKernelWT(&f->kernel, kt, PetscSqrtReal(r2));
     }
     rho[i] = sum;
   }
+}
+
+PetscErrorCode SimFluidDensity(SimFluid *f, PetscReal rho0, PetscReal *rho)
+{
+  PetscFunctionBeginUser;
+  SIM_FLUID_PAIR_DISPATCH(f, DensityDim, f, rho0, rho);
   PetscFunctionReturn(0);
 }
 
@@ -347,9 +371,11 @@ PetscErrorCode SimFluidCheckInBox(SimFluid *f, PetscBool *failed, char *reason, 
   PetscFunctionReturn(0);
 }
 
-void SimSPHAccelerations(const SimFluid *f, const SimSPHForceParams *sp, const PetscReal *rp, PetscReal *acc, PetscReal *dx)
+/* SimSPHAccelerations for a compile-time dim (inlined with 2 or 3; the same operations in the same order). */
+static inline __attribute__((always_inline)) void AccelerationsDim(const SimFluid *f, const SimSPHForceParams *sp, const PetscReal *rp, PetscReal *acc, PetscReal *dx,
+                                                                   const PetscInt dim, const SimKernelType kt)
 {
-  const PetscInt dim = f->dim, *off = f->list.offset, *idx = f->list.index;
+  const PetscInt *off = f->list.offset, *idx = f->list.index;
   const PetscReal hs = sp->hs, eps2 = 0.01 * hs * hs, ac = sp->alpha * sp->c * hs, rho0 = sp->rho0;
 
   for (PetscInt q = 0; q < f->nf; q++) {
@@ -364,7 +390,7 @@ void SimSPHAccelerations(const SimFluid *f, const SimSPHForceParams *sp, const P
         xij[d] = xi[d] - xj[d], vij[d] = vi[d] - vj[d];
         r2 += xij[d] * xij[d], vx += vij[d] * xij[d];
       }
-      SimKernelWGrad(&f->kernel, PetscSqrtReal(r2), &w, &g);
+      SimKernelWGradT(&f->kernel, kt, PetscSqrtReal(r2), &w, &g);
       if (f->bnd[j]) {
         /* Akinci et al. 2012: the boundary particle as the mass Psi_b = rho0 V_b, with its pressure mirrored
          * (p_b = p_i, rho_b = rho_i): -Psi_b 2 p_i / rho_i^2 grad W_ib, so that a wall holds a fluid at rest in
@@ -386,4 +412,9 @@ void SimSPHAccelerations(const SimFluid *f, const SimSPHForceParams *sp, const P
     }
     for (PetscInt d = 0; d < dim; d++) acc[dim * q + d] = a[d] + sp->gravity[d], dx[dim * q + d] = xs[d];
   }
+}
+
+void SimSPHAccelerations(const SimFluid *f, const SimSPHForceParams *sp, const PetscReal *rp, PetscReal *acc, PetscReal *dx)
+{
+  SIM_FLUID_PAIR_DISPATCH(f, AccelerationsDim, f, sp, rp, acc, dx);
 }

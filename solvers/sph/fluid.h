@@ -13,6 +13,17 @@
 #include "problems/particles/ghosts.h"
 #include "solvers/sph/kernel.h"
 
+/* Calls F(args..., dim, kernel type) with the dimension and, for the cubic kernel (the default), the
+ * kernel's shape as compile-time constants, so that an always_inline pair loop F is compiled with
+ * straight-line coordinate arithmetic and without the kernel's switch per pair. */
+#define SIM_FLUID_PAIR_DISPATCH(f, F, ...) \
+  do { \
+    if ((f)->dim == 3 && (f)->kernel.type == SIM_KERNEL_CUBIC) F(__VA_ARGS__, 3, SIM_KERNEL_CUBIC); \
+    else if ((f)->dim == 2 && (f)->kernel.type == SIM_KERNEL_CUBIC) F(__VA_ARGS__, 2, SIM_KERNEL_CUBIC); \
+    else if ((f)->dim == 3) F(__VA_ARGS__, 3, (f)->kernel.type); \
+    else F(__VA_ARGS__, 2, (f)->kernel.type); \
+  } while (0)
+
 typedef struct {
   SimProblem problem;
   MPI_Comm comm;
@@ -39,6 +50,9 @@ PetscErrorCode SimFluidDestroy(SimFluid **f);
 /* Reads this rank's particles from the swarm, receives the ghosts (positions, velocities, masses,
  * volumes, kinds) and finds the neighbours of the own fluid particles. Collective. */
 PetscErrorCode SimFluidGather(SimFluid *f);
+/* Reads only this rank's particles (no ghosts: ng = 0, no neighbour lists), e.g. to move them before
+ * a migration. Not collective. */
+PetscErrorCode SimFluidGatherOwn(SimFluid *f);
 /* Grows per-particle arrays *a of bs reals to the current n + ng (keeping nothing). */
 PetscErrorCode SimFluidEnsure(SimFluid *f, PetscInt bs, PetscInt *cap, PetscReal **a);
 /* Fills the ghost part of a (bs reals per particle: a[bs*n .. bs*(n+ng))) from the owners' own

@@ -71,3 +71,20 @@ static inline void SimKernelWGrad(const SimKernel *k, PetscReal r, PetscReal *w,
   *w = k->norm * f;
   *g = r > 0 ? k->gnorm * df / r : 0;
 }
+
+/* SimKernelW and SimKernelWGrad with the shape t given (the same arithmetic): a pair loop inlined with
+ * a compile-time t (SIM_FLUID_PAIR_DISPATCH in fluid.h) has no switch per pair. */
+static inline PetscReal SimKernelWT(const SimKernel *k, SimKernelType t, PetscReal r)
+{
+  PetscReal f, df;
+  SimKernelShape(t, r * k->inv_h, &f, &df);
+  return k->norm * f;
+}
+
+static inline void SimKernelWGradT(const SimKernel *k, SimKernelType t, PetscReal r, PetscReal *w, PetscReal *g)
+{
+  PetscReal f, df;
+  SimKernelShape(t, r * k->inv_h, &f, &df);
+  *w = k->norm * f;
+  *g = r > 0 ? k->gnorm * df / r : 0;
+}

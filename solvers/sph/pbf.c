@@ -23,6 +23,10 @@ typedef struct {
   PetscReal gravity[3];
   PetscReal *xold, *rho, *lambda, *dx, *w;
   PetscInt capxold, caprho, caplambda, capdx, capw;
+  PetscReal *pw, *pg; /* per neighbour-list entry: W_ij and g_ij (grad_i W_ij = g_ij (x_i - x_j)) at the current positions */
+  PetscInt cappair;
+  PetscReal *mb, *mir; /* per particle: m_j or Psi_b, and that / rho0 */
+  PetscInt capmb, capmir;
   PetscReal rho_err_max, rho_err_mean, rho_min, vmax, avg_neighbors;
   PetscInt nfluid, nboundary;
 } PBF;
@@ -98,37 +102,145 @@ static PetscErrorCode SetUp_PBF(SimSolver s)
   PetscFunctionReturn(0);
 }
 
-/* Density of the own fluid particles at the current positions and the constraint multipliers,
- * exchanged with the ghosts. */
+/* Grows the per-pair arrays (W_ij and the gradient factor g_ij of each neighbour-list entry) to the
+ * current lists. */
+static PetscErrorCode EnsurePairs(PBF *pb)
+{
+  const PetscInt need = pb->fl->list.offset[pb->fl->nf];
+
+  PetscFunctionBeginUser;
+  if (need <= pb->cappair && pb->pw) PetscFunctionReturn(0);
+  PetscCall(PetscFree(pb->pw));
+  PetscCall(PetscFree(pb->pg));
+  pb->cappair = PetscMax(need, 5 * pb->cappair / 4) + 64;
+  PetscCall(PetscMalloc1(pb->cappair, &pb->pw));
+  PetscCall(PetscMalloc1(pb->cappair, &pb->pg));
+  PetscFunctionReturn(0);
+}
+
+/* Each particle's mass as the fluid sees it, m_j or Psi_b = rho0 V_b (boundary), and that over rho0
+ * (the products the pair sums take first, so the same values), for the own particles and ghosts. */
+static PetscErrorCode Masses(PBF *pb)
+{
+  SimFluid *f = pb->fl;
+  const PetscReal rho0 = pb->rho0, irho0 = 1 / pb->rho0;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimFluidEnsure(f, 1, &pb->capmb, &pb->mb));
+  PetscCall(SimFluidEnsure(f, 1, &pb->capmir, &pb->mir));
+  for (PetscInt j = 0; j < f->n + f->ng; j++) {
+    pb->mb[j] = f->bnd[j] ? rho0 * f->vol[j] : f->m[j];
+    pb->mir[j] = pb->mb[j] * irho0;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The density of the own fluid particles at the current positions (as SimFluidDensity), keeping each
+ * pair's W_ij and gradient factor g_ij (grad_i W_ij = g_ij (x_i - x_j)) for the passes that follow at
+ * the same positions; with `lambda`, also the constraint multipliers. One pass over the pairs, for a
+ * compile-time dim and kernel (SIM_FLUID_PAIR_DISPATCH); the sums run in the order of SimFluidDensity
+ * and of a loop over d, so the values are the same. */
+static inline __attribute__((always_inline)) void DensityPairsDim(PBF *pb, PetscBool lambda, const PetscInt dim, const SimKernelType kt)
+{
+  SimFluid *f = pb->fl;
+  const PetscInt *off = f->list.offset, *idx = f->list.index;
+  const PetscReal irho0 = 1 / pb->rho0, eps = pb->eps * pb->D0, w0 = SimKernelW(&f->kernel, 0);
+  const PetscReal *x = f->x, *mb = pb->mb, *mir = pb->mir;
+  const unsigned char *bnd = f->bnd;
+  PetscReal *pw = pb->pw, *pg = pb->pg;
+
+  for (PetscInt q = 0; q < f->nf; q++) {
+    const PetscInt i = f->fluid[q];
+    const PetscReal *xi = x + dim * i;
+    PetscReal sum = f->m[i] * w0, gi[3] = {0, 0, 0}, sum2 = 0;
+    for (PetscInt k = off[q]; k < off[q + 1]; k++) {
+      const PetscInt j = idx[k];
+      const PetscReal *xj = x + dim * j;
+      PetscReal r2 = 0, w, g;
+      for (PetscInt d = 0; d < dim; d++) r2 += (xi[d] - xj[d]) * (xi[d] - xj[d]);
+      SimKernelWGradT(&f->kernel, kt, PetscSqrtReal(r2), &w, &g);
+      pw[k] = w, pg[k] = g;
+      sum += mb[j] * w;
+      if (lambda) {
+        const PetscReal mg = mir[j] * g;
+        if (bnd[j])
+          for (PetscInt d = 0; d < dim; d++) gi[d] += mg * (xi[d] - xj[d]);
+        else
+          for (PetscInt d = 0; d < dim; d++) {
+            const PetscReal gk = mg * (xi[d] - xj[d]);
+            gi[d] += gk;
+            sum2 += gk * gk;
+          }
+      }
+    }
+    pb->rho[i] = sum;
+    if (lambda) {
+      const PetscReal C = PetscMax(sum * irho0 - 1, 0);
+      for (PetscInt d = 0; d < dim; d++) sum2 += gi[d] * gi[d];
+      pb->lambda[i] = -C / (sum2 + eps);
+    }
+  }
+}
+
+/* (w / W(dq))^n of the tensile term: repeated multiplication for an integer n up to 4 (the default
+ * 4; differs from pow by round-off), pow otherwise. */
+static inline PetscReal SCorrPow(PetscReal t, PetscReal n, PetscInt ni)
+{
+  PetscReal r;
+  switch (ni) {
+  case 1:
+    return t;
+  case 2:
+    return t * t;
+  case 3:
+    return t * t * t;
+  case 4:
+    r = t * t;
+    return r * r;
+  default:
+    return PetscPowReal(t, n);
+  }
+}
+
+/* The position corrections of the own fluid particles from the pairs' stored W and g, for a
+ * compile-time dim (and tensile exponent ni, see SCorrPow). */
+static inline __attribute__((always_inline)) void CorrectDim(PBF *pb, const PetscInt ni, const PetscInt dim, const SimKernelType kt)
+{
+  SimFluid *f = pb->fl;
+  const PetscInt *off = f->list.offset, *idx = f->list.index;
+  const PetscReal kc = pb->k_corr / pb->D0, Wdq = pb->Wdq;
+  const PetscReal *x = f->x, *mir = pb->mir, *lambda = pb->lambda, *pw = pb->pw, *pg = pb->pg;
+  const unsigned char *bnd = f->bnd;
+
+  (void)kt;
+  for (PetscInt q = 0; q < f->nf; q++) {
+    const PetscInt i = f->fluid[q];
+    const PetscReal *xi = x + dim * i, li = lambda[i];
+    PetscReal dx[3] = {0, 0, 0};
+    for (PetscInt k = off[q]; k < off[q + 1]; k++) {
+      const PetscInt j = idx[k];
+      const PetscReal *xj = x + dim * j, g = pg[k];
+      PetscReal c;
+      if (bnd[j]) c = mir[j] * li;
+      else {
+        const PetscReal sc = kc > 0 ? -kc * SCorrPow(pw[k] / Wdq, pb->n_corr, ni) : 0;
+        c = mir[j] * (li + lambda[j] + sc);
+      }
+      for (PetscInt d = 0; d < dim; d++) dx[d] += c * g * (xi[d] - xj[d]);
+    }
+    for (PetscInt d = 0; d < dim; d++) pb->dx[dim * q + d] = dx[d];
+  }
+}
+
+/* Density and constraint multipliers of the own fluid particles at the current positions (the pairs'
+ * W and g kept), the multipliers exchanged with the ghosts. */
 static PetscErrorCode Lambdas(SimSolver s)
 {
   PBF *pb = (PBF *)s->data;
   SimFluid *f = pb->fl;
-  const PetscInt dim = f->dim, *off = f->list.offset, *idx = f->list.index;
-  const PetscReal irho0 = 1 / pb->rho0, eps = pb->eps * pb->D0;
 
   PetscFunctionBeginUser;
-  PetscCall(SimFluidDensity(f, pb->rho0, pb->rho));
-  for (PetscInt q = 0; q < f->nf; q++) {
-    const PetscInt i = f->fluid[q];
-    const PetscReal *xi = f->x + dim * i;
-    const PetscReal C = PetscMax(pb->rho[i] * irho0 - 1, 0);
-    PetscReal gi[3] = {0, 0, 0}, sum2 = 0;
-    for (PetscInt k = off[q]; k < off[q + 1]; k++) {
-      const PetscInt j = idx[k];
-      const PetscReal *xj = f->x + dim * j, mj = f->bnd[j] ? pb->rho0 * f->vol[j] : f->m[j];
-      PetscReal r2 = 0, w, g;
-      for (PetscInt d = 0; d < dim; d++) r2 += (xi[d] - xj[d]) * (xi[d] - xj[d]);
-      SimKernelWGrad(&f->kernel, PetscSqrtReal(r2), &w, &g);
-      for (PetscInt d = 0; d < dim; d++) {
-        const PetscReal gk = mj * irho0 * g * (xi[d] - xj[d]);
-        gi[d] += gk;
-        if (!f->bnd[j]) sum2 += gk * gk;
-      }
-    }
-    for (PetscInt d = 0; d < dim; d++) sum2 += gi[d] * gi[d];
-    pb->lambda[i] = -C / (sum2 + eps);
-  }
+  SIM_FLUID_PAIR_DISPATCH(f, DensityPairsDim, pb, PETSC_TRUE);
   PetscCall(SimFluidExchange(f, 1, pb->lambda));
   PetscFunctionReturn(0);
 }
@@ -138,36 +250,19 @@ static PetscErrorCode Correct(SimSolver s)
 {
   PBF *pb = (PBF *)s->data;
   SimFluid *f = pb->fl;
-  const PetscInt dim = f->dim, *off = f->list.offset, *idx = f->list.index;
-  const PetscReal irho0 = 1 / pb->rho0, kc = pb->k_corr / pb->D0;
+  const PetscInt dim = f->dim, ni = pb->n_corr == PetscFloorReal(pb->n_corr) && pb->n_corr <= 4 ? (PetscInt)pb->n_corr : 0;
 
   PetscFunctionBeginUser;
-  for (PetscInt q = 0; q < f->nf; q++) {
-    const PetscInt i = f->fluid[q];
-    const PetscReal *xi = f->x + dim * i, li = pb->lambda[i];
-    PetscReal dx[3] = {0, 0, 0};
-    for (PetscInt k = off[q]; k < off[q + 1]; k++) {
-      const PetscInt j = idx[k];
-      const PetscReal *xj = f->x + dim * j;
-      PetscReal r2 = 0, w, g, c;
-      for (PetscInt d = 0; d < dim; d++) r2 += (xi[d] - xj[d]) * (xi[d] - xj[d]);
-      SimKernelWGrad(&f->kernel, PetscSqrtReal(r2), &w, &g);
-      if (f->bnd[j]) c = pb->rho0 * f->vol[j] * irho0 * li;
-      else {
-        const PetscReal sc = kc > 0 ? -kc * PetscPowReal(w / pb->Wdq, pb->n_corr) : 0;
-        c = f->m[j] * irho0 * (li + pb->lambda[j] + sc);
-      }
-      for (PetscInt d = 0; d < dim; d++) dx[d] += c * g * (xi[d] - xj[d]);
-    }
-    for (PetscInt d = 0; d < dim; d++) pb->dx[dim * q + d] = dx[d];
-  }
+  if (pb->k_corr > 0 && ni == 4) SIM_FLUID_PAIR_DISPATCH(f, CorrectDim, pb, 4); /* the default */
+  else SIM_FLUID_PAIR_DISPATCH(f, CorrectDim, pb, ni);
   for (PetscInt q = 0; q < f->nf; q++)
     for (PetscInt d = 0; d < dim; d++) f->x[dim * f->fluid[q] + d] += pb->dx[dim * q + d];
   PetscCall(SimFluidExchange(f, dim, f->x));
   PetscFunctionReturn(0);
 }
 
-/* Vorticity confinement and XSPH on the new velocities (ghosts' exchanged first). */
+/* Vorticity confinement and XSPH on the new velocities (ghosts' exchanged first), from the pairs' W and g
+ * stored by the last density pass (at the final positions). */
 static PetscErrorCode Velocities(SimSolver s, PetscReal h)
 {
   PBF *pb = (PBF *)s->data;
@@ -186,10 +281,9 @@ static PetscErrorCode Velocities(SimSolver s, PetscReal h)
       for (PetscInt k = off[q]; k < off[q + 1]; k++) {
         const PetscInt j = idx[k];
         const PetscReal *xj = f->x + dim * j, *vj = f->v + dim * j;
-        PetscReal r2 = 0, w, g, gw[3] = {0, 0, 0}, vji[3] = {0, 0, 0}, c;
+        const PetscReal g = pb->pg[k];
+        PetscReal gw[3] = {0, 0, 0}, vji[3] = {0, 0, 0}, c;
         if (f->bnd[j]) continue;
-        for (PetscInt d = 0; d < dim; d++) r2 += (xi[d] - xj[d]) * (xi[d] - xj[d]);
-        SimKernelWGrad(&f->kernel, PetscSqrtReal(r2), &w, &g);
         c = f->m[j] / pb->rho[j];
         for (PetscInt d = 0; d < dim; d++) gw[d] = g * (xi[d] - xj[d]), vji[d] = vj[d] - vi[d];
         if (dim == 2) om[0] += c * (vji[0] * gw[1] - vji[1] * gw[0]);
@@ -210,11 +304,10 @@ static PetscErrorCode Velocities(SimSolver s, PetscReal h)
       for (PetscInt k = off[q]; k < off[q + 1]; k++) {
         const PetscInt j = idx[k];
         const PetscReal *xj = f->x + dim * j, *oj = pb->w + nw * j;
-        PetscReal r2 = 0, w, g, on = 0;
+        const PetscReal g = pb->pg[k];
+        PetscReal on = 0;
         if (f->bnd[j]) continue;
-        for (PetscInt d = 0; d < dim; d++) r2 += (xi[d] - xj[d]) * (xi[d] - xj[d]);
         for (PetscInt d = 0; d < nw; d++) on += oj[d] * oj[d];
-        SimKernelWGrad(&f->kernel, PetscSqrtReal(r2), &w, &g);
         for (PetscInt d = 0; d < dim; d++) eta[d] += f->m[j] / pb->rho[j] * PetscSqrtReal(on) * g * (xi[d] - xj[d]);
       }
       for (PetscInt d = 0; d < dim; d++) en += eta[d] * eta[d];
@@ -235,14 +328,12 @@ static PetscErrorCode Velocities(SimSolver s, PetscReal h)
   if (pb->xsph > 0)
     for (PetscInt q = 0; q < f->nf; q++) {
       const PetscInt i = f->fluid[q];
-      const PetscReal *xi = f->x + dim * i, *vi = f->v + dim * i;
+      const PetscReal *vi = f->v + dim * i;
       for (PetscInt k = off[q]; k < off[q + 1]; k++) {
         const PetscInt j = idx[k];
-        const PetscReal *xj = f->x + dim * j, *vj = f->v + dim * j;
-        PetscReal r2 = 0;
+        const PetscReal *vj = f->v + dim * j;
         if (f->bnd[j]) continue;
-        for (PetscInt d = 0; d < dim; d++) r2 += (xi[d] - xj[d]) * (xi[d] - xj[d]);
-        const PetscReal c = pb->xsph * f->m[j] / pb->rho[j] * SimKernelW(&f->kernel, PetscSqrtReal(r2));
+        const PetscReal c = pb->xsph * f->m[j] / pb->rho[j] * pb->pw[k];
         for (PetscInt d = 0; d < dim; d++) pb->dx[dim * q + d] += c * (vj[d] - vi[d]);
       }
     }
@@ -299,8 +390,9 @@ static PetscErrorCode Step_PBF(SimSolver s, PetscReal dt)
     DM sw;
     PetscReal *xo;
     PetscBool failed;
-    /* predict, carrying the old positions along with the particles through the migration */
-    PetscCall(SimFluidGather(f));
+    /* predict, carrying the old positions along with the particles through the migration (the own
+       particles only: ghosts and neighbours come after the migration) */
+    PetscCall(SimFluidGatherOwn(f));
     PetscCall(SimParticlesGetSwarm(s->problem, &sw));
     PetscCall(DMSwarmGetField(sw, "x_old", NULL, NULL, (void **)&xo));
     for (PetscInt q = 0; q < f->nf; q++) {
@@ -324,11 +416,15 @@ static PetscErrorCode Step_PBF(SimSolver s, PetscReal dt)
     PetscCall(SimFluidEnsure(f, 1, &pb->caplambda, &pb->lambda));
     PetscCall(SimFluidEnsure(f, dim, &pb->capdx, &pb->dx));
     PetscCall(SimFluidEnsure(f, 3, &pb->capw, &pb->w));
+    PetscCall(EnsurePairs(pb));
+    PetscCall(Masses(pb));
     for (PetscInt it = 0; it < pb->iterations; it++) {
       PetscCall(Lambdas(s));
       PetscCall(Correct(s));
     }
-    PetscCall(SimFluidDensity(f, pb->rho0, pb->rho));
+    PetscCall(EnsurePairs(pb));
+    /* the density at the final positions, the pairs' W and g kept for the velocity passes */
+    SIM_FLUID_PAIR_DISPATCH(f, DensityPairsDim, pb, PETSC_FALSE);
     /* v = (x* - x) / h */
     PetscCall(DMSwarmGetField(sw, "x_old", NULL, NULL, (void **)&xo));
     for (PetscInt q = 0; q < f->nf; q++) {
@@ -411,6 +507,10 @@ static PetscErrorCode Destroy_PBF(SimSolver s)
   PetscCall(PetscFree(pb->lambda));
   PetscCall(PetscFree(pb->dx));
   PetscCall(PetscFree(pb->w));
+  PetscCall(PetscFree(pb->pw));
+  PetscCall(PetscFree(pb->pg));
+  PetscCall(PetscFree(pb->mb));
+  PetscCall(PetscFree(pb->mir));
   PetscCall(PetscFree(s->data));
   PetscFunctionReturn(0);
 }
