@@ -252,10 +252,9 @@ static void RemoveScratch(const BenchContext *bc)
   (void)rmdir(bc->scratch);
 }
 
-PetscErrorCode BenchRunSuite(MPI_Comm comm, SimRegistry reg, const char *suite_file)
+static PetscErrorCode RunSuite(MPI_Comm comm, SimRegistry reg, const char *suite_file, BenchSuite *suite)
 {
   BenchContext bc = {.comm = comm, .reg = reg};
-  BenchSuite *suite;
   BenchCaseResult *res;
   BenchProvenance prov;
   char *names[64], path[PETSC_MAX_PATH_LEN + 32], unused[BENCH_MESSAGE_LEN + 128] = "", badfig[2 * BENCH_MESSAGE_LEN] = "";
@@ -265,7 +264,6 @@ PetscErrorCode BenchRunSuite(MPI_Comm comm, SimRegistry reg, const char *suite_f
   PetscLogDouble t0, t1;
 
   PetscFunctionBeginUser;
-  PetscCall(BenchSuiteLoad(comm, suite_file, &suite));
   PetscCall(PetscStrncpy(bc.suite_path, suite_file, sizeof(bc.suite_path)));
   PetscCall(PetscSNPrintf(bc.outdir, sizeof(bc.outdir), "out/bench/%s", suite->name));
   PetscOptionsBegin(comm, NULL, "pbsim bench", "");
@@ -289,7 +287,6 @@ PetscErrorCode BenchRunSuite(MPI_Comm comm, SimRegistry reg, const char *suite_f
                               BenchCaseNumPoints(c), bc.outdir));
     }
     for (PetscInt i = 0; i < nnames; i++) PetscCall(PetscFree(names[i]));
-    PetscCall(BenchSuiteDestroy(&suite));
     PetscFunctionReturn(0);
   }
   PetscCheck(!strchr(bc.outdir, '\''), comm, PETSC_ERR_ARG_WRONG,
@@ -358,6 +355,18 @@ PetscErrorCode BenchRunSuite(MPI_Comm comm, SimRegistry reg, const char *suite_f
              "%s: %s. Every option a suite sets must be read by some run (misspelled, or meant for another scene or solver?); "
              "the outputs of the cases run so far are in %s", suite_file, unused, bc.outdir);
   PetscCheck(!badfig[0], comm, PETSC_ERR_ARG_WRONG, "%s: %s (the outputs are in %s)", suite_file, badfig, bc.outdir);
-  PetscCall(BenchSuiteDestroy(&suite));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode BenchRunSuite(MPI_Comm comm, SimRegistry reg, const char *suite_file)
+{
+  BenchSuite *suite;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(BenchSuiteLoad(comm, suite_file, &suite));
+  ierr = RunSuite(comm, reg, suite_file, suite);
+  PetscCall(BenchSuiteDestroy(&suite)); /* after an error too: a refused selection or option leaks nothing */
+  PetscCall(ierr);
   PetscFunctionReturn(0);
 }

@@ -208,36 +208,46 @@ static PetscErrorCode CheckStartOutsideColliders(SimRun run)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode CommandRun(void)
-{
+/* What a command makes, held by main so that it is destroyed after an error too: a bad input must
+ * not leave a leak behind (LeakSanitizer runs over the bad-input corpus, tests/sanitize). */
+typedef struct {
   SimRegistry reg;
   SimRun run;
+} CliObjects;
 
+static PetscErrorCode CliObjectsDestroy(CliObjects *o)
+{
   PetscFunctionBeginUser;
-  PetscCall(SimRegistryCreate(&reg));
-  PetscCall(RegisterAll(reg));
-  PetscCall(SimRunCreate(PETSC_COMM_WORLD, reg, &run));
-  PetscCall(SimRunSetFromOptions(run));
-  PetscCall(CheckStartOutsideColliders(run));
-  PetscCall(SimRunExecute(run));
-  PetscCall(SimRunDestroy(&run));
+  PetscCall(SimRunDestroy(&o->run));
+  PetscCall(SimRegistryDestroy(&o->reg));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CommandRun(CliObjects *o)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SimRegistryCreate(&o->reg));
+  PetscCall(RegisterAll(o->reg));
+  PetscCall(SimRunCreate(PETSC_COMM_WORLD, o->reg, &o->run));
+  PetscCall(SimRunSetFromOptions(o->run));
+  PetscCall(CheckStartOutsideColliders(o->run));
+  PetscCall(SimRunExecute(o->run));
+  PetscCall(SimRunDestroy(&o->run));
   PetscCall(CheckUnusedOptions());
-  PetscCall(SimRegistryDestroy(&reg));
+  PetscCall(SimRegistryDestroy(&o->reg));
   PetscFunctionReturn(0);
 }
 
 /* Runs a benchmark suite (benchmarks/harness.h); its file is not an options file: each run gets its
  * own options database from the suite. */
-static PetscErrorCode CommandBench(const char *suite)
+static PetscErrorCode CommandBench(CliObjects *o, const char *suite)
 {
-  SimRegistry reg;
-
   PetscFunctionBeginUser;
-  PetscCall(SimRegistryCreate(&reg));
-  PetscCall(RegisterAll(reg));
-  PetscCall(BenchRunSuite(PETSC_COMM_WORLD, reg, suite));
+  PetscCall(SimRegistryCreate(&o->reg));
+  PetscCall(RegisterAll(o->reg));
+  PetscCall(BenchRunSuite(PETSC_COMM_WORLD, o->reg, suite));
   PetscCall(CheckUnusedOptions());
-  PetscCall(SimRegistryDestroy(&reg));
+  PetscCall(SimRegistryDestroy(&o->reg));
   PetscFunctionReturn(0);
 }
 
@@ -280,15 +290,15 @@ static PetscErrorCode CheckLogView(void)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Main(const char *cmd, const CliArgs *a, const char *suite, SimConfig *cfg)
+static PetscErrorCode Main(const char *cmd, const CliArgs *a, const char *suite, SimConfig *cfg, CliObjects *o)
 {
   PetscFunctionBeginUser;
   PetscCheck(!a->error[0], PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "%s", a->error);
   if (a->config) PetscCall(LoadConfig(a, cfg));
   PetscCall(CheckLogView());
   if (!strcmp(cmd, "list")) PetscCall(CommandList());
-  else if (suite) PetscCall(CommandBench(suite));
-  else PetscCall(CommandRun());
+  else if (suite) PetscCall(CommandBench(o, suite));
+  else PetscCall(CommandRun(o));
   PetscFunctionReturn(0);
 }
 
@@ -383,6 +393,7 @@ int main(int argc, char **argv)
   PetscBool traceback = PETSC_FALSE;
   CliArgs args;
   SimConfig cfg = {0};
+  CliObjects objs = {0};
   MPI_Comm errcomm = MPI_COMM_NULL;
 
   if (!strcmp(cmd, "help") || !strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
@@ -410,9 +421,15 @@ int main(int argc, char **argv)
   if (!ierr) ierr = MPI_Comm_dup(PETSC_COMM_WORLD, &errcomm);
   if (!ierr && !traceback) ierr = PetscPushErrorHandler(RecordErrorHandler, NULL);
   if (!ierr) ierr = ReportAllocationSizes();
-  if (!ierr) ierr = Main(cmd, &args, suite, &cfg);
+  if (!ierr) ierr = Main(cmd, &args, suite, &cfg, &objs);
   if (!traceback) PetscPopErrorHandler();
   if (ierr && errcomm != MPI_COMM_NULL) ReportError(errcomm, (PetscBool)!traceback); /* PETSc printed the traceback */
+  /* after an error (which every rank reached, or ReportError ended the job): what the command made;
+   * an error in that clean-up is not reported over the first one */
+  if (PetscPushErrorHandler(PetscReturnErrorHandler, NULL) == 0) {
+    (void)CliObjectsDestroy(&objs);
+    (void)PetscPopErrorHandler();
+  }
   if (errcomm != MPI_COMM_NULL) MPI_Comm_free(&errcomm);
   PbsimOptionsGuardSetOrigin(NULL, 0, NULL);
   (void)SimConfigFree(&cfg);

@@ -172,27 +172,25 @@ static const SimEnergyOps collider_ops = {.value = Value_Collider, .gradient = G
 /* -plane_point x,y,z (default origin)  -plane_normal nx,ny,nz (default 0,1,0)  -plane_stiffness k */
 PetscErrorCode SimEnergyCreate_Plane(SimModel model, const char *prefix, SimEnergy *term)
 {
-  Collider *c;
+  Collider *c, opt = {.nv = model->nv, .k = 1e4, .normal = {0, 1, 0}}; /* the term's data, allocated once the options are valid */
   PetscInt n3 = 3, p3 = 3;
   PetscBool pset, nset;
   PetscReal len;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscNew(&c));
-  c->nv = model->nv;
-  c->k = 1e4;
-  c->normal[1] = 1;
   PetscOptionsBegin(model->comm, prefix, "Plane collider (penalty)", "");
-  PetscCall(PetscOptionsRealArray("-point", "a point on the plane (m)", "", c->point, &p3, &pset));
-  PetscCall(PetscOptionsRealArray("-normal", "normal pointing to the free side", "", c->normal, &n3, &nset));
-  PetscCall(PetscOptionsReal("-stiffness", "penalty stiffness (N/m)", "", c->k, &c->k, NULL));
+  PetscCall(PetscOptionsRealArray("-point", "a point on the plane (m)", "", opt.point, &p3, &pset));
+  PetscCall(PetscOptionsRealArray("-normal", "normal pointing to the free side", "", opt.normal, &n3, &nset));
+  PetscCall(PetscOptionsReal("-stiffness", "penalty stiffness (N/m)", "", opt.k, &opt.k, NULL));
   PetscOptionsEnd();
   PetscCheck((!pset || p3 == 3) && (!nset || n3 == 3), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-%spoint and -%snormal take 3 values x,y,z",
              prefix, prefix);
-  len = Vec3Norm(c->normal);
+  len = Vec3Norm(opt.normal);
   PetscCheck(len > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%snormal must be a non-zero vector", prefix);
-  PetscCheck(c->k > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%sstiffness must be > 0 (got %g)", prefix, (double)c->k);
-  for (int d = 0; d < 3; d++) c->normal[d] /= len;
+  PetscCheck(opt.k > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%sstiffness must be > 0 (got %g)", prefix, (double)opt.k);
+  for (int d = 0; d < 3; d++) opt.normal[d] /= len;
+  PetscCall(PetscNew(&c));
+  *c = opt;
   PetscCall(SimEnergyCreate("plane", SIM_ENERGY_POTENTIAL, &collider_ops, c, term));
   PetscFunctionReturn(0);
 }
@@ -200,24 +198,21 @@ PetscErrorCode SimEnergyCreate_Plane(SimModel model, const char *prefix, SimEner
 /* -sphere_center x,y,z  -sphere_radius r (default 0.5)  -sphere_stiffness k */
 PetscErrorCode SimEnergyCreate_Sphere(SimModel model, const char *prefix, SimEnergy *term)
 {
-  Collider *c;
+  Collider *c, opt = {.nv = model->nv, .k = 1e4, .radius = 0.5, .sphere = PETSC_TRUE}; /* the term's data, allocated once the options are valid */
   PetscInt p3 = 3;
   PetscBool pset;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscNew(&c));
-  c->nv = model->nv;
-  c->k = 1e4;
-  c->radius = 0.5;
-  c->sphere = PETSC_TRUE;
   PetscOptionsBegin(model->comm, prefix, "Sphere collider (penalty)", "");
-  PetscCall(PetscOptionsRealArray("-center", "center (m)", "", c->point, &p3, &pset));
-  PetscCall(PetscOptionsReal("-radius", "radius (m)", "", c->radius, &c->radius, NULL));
-  PetscCall(PetscOptionsReal("-stiffness", "penalty stiffness (N/m)", "", c->k, &c->k, NULL));
+  PetscCall(PetscOptionsRealArray("-center", "center (m)", "", opt.point, &p3, &pset));
+  PetscCall(PetscOptionsReal("-radius", "radius (m)", "", opt.radius, &opt.radius, NULL));
+  PetscCall(PetscOptionsReal("-stiffness", "penalty stiffness (N/m)", "", opt.k, &opt.k, NULL));
   PetscOptionsEnd();
   PetscCheck(!pset || p3 == 3, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-%scenter takes 3 values x,y,z (got %" PetscInt_FMT ")", prefix, p3);
-  PetscCheck(c->radius > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%sradius must be > 0 (got %g)", prefix, (double)c->radius);
-  PetscCheck(c->k > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%sstiffness must be > 0 (got %g)", prefix, (double)c->k);
+  PetscCheck(opt.radius > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%sradius must be > 0 (got %g)", prefix, (double)opt.radius);
+  PetscCheck(opt.k > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%sstiffness must be > 0 (got %g)", prefix, (double)opt.k);
+  PetscCall(PetscNew(&c));
+  *c = opt;
   PetscCall(SimEnergyCreate("sphere", SIM_ENERGY_POTENTIAL, &collider_ops, c, term));
   PetscFunctionReturn(0);
 }

@@ -340,17 +340,23 @@ static PetscErrorCode StopRun(SimRun r, RunOutput *o, PetscInt step, PetscReal t
   PetscFunctionBeginUser;
   PetscCall(SimProgressFinish(&o->progress, step, t));
   PetscCall(WriteLastGood(r, o, where, sizeof(where)));
-  PetscCall(SimCSVLogDestroy(&o->csv));
-  PetscCall(SimPVDDestroy(&o->pvd));
-  PetscCall(SimXDMFSeriesDestroy(&o->series));
   if (stats) PetscCall(BlowUpAdvice(r, stats, advice, sizeof(advice)));
   SETERRQ(r->comm, code, "Step %" PetscInt_FMT " (t = %g s) of solver '%s' %s%s. The last good state (step %" PetscInt_FMT ") is in %s.%s%s", step, (double)t,
           r->solver_name, what, detail, step - 1, where, advice[0] ? " " : "", advice);
 }
 
-PetscErrorCode SimRunExecute(SimRun r)
+/* Closes the run's log and series files (also after an error: what was written stays readable). */
+static PetscErrorCode CloseOutputs(RunOutput *o)
 {
-  RunOutput o = {0};
+  PetscFunctionBeginUser;
+  PetscCall(SimCSVLogDestroy(&o->csv));
+  PetscCall(SimPVDDestroy(&o->pvd));
+  PetscCall(SimXDMFSeriesDestroy(&o->series));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Execute(SimRun r, RunOutput *o)
+{
   SimEnergyReport rep;
   const SimStepStats *stats;
   char path[PETSC_MAX_PATH_LEN], summary[256];
@@ -364,8 +370,8 @@ PetscErrorCode SimRunExecute(SimRun r)
   PetscCall(SimEventsGet(&ev));
   if (r->io) PetscCall(SimMakeDirectory(r->outdir));
   PetscCallMPI(MPI_Barrier(r->comm));
-  PetscCall(SimProblemGetFrameExtension(r->problem, &o.ext));
-  if (r->xdmf) o.ext = "xmf";
+  PetscCall(SimProblemGetFrameExtension(r->problem, &o->ext));
+  if (r->xdmf) o->ext = "xmf";
   PetscCall(PetscTime(&t0));
   PetscCall(SimSolverSetUp(r->solver));
   PetscCall(PetscTime(&t1));
@@ -381,17 +387,17 @@ PetscErrorCode SimRunExecute(SimRun r)
   PetscCall(GatherFigures(r, t, PETSC_TRUE));
   if (r->log && r->io) { /* rank 0 writes the files the run shares */
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/log.csv", r->outdir));
-    PetscCall(SimCSVLogCreateWithFigures(path, &rep, r->nfig, r->fig_name, &o.csv));
-    PetscCall(SimCSVLogRowWithFigures(o.csv, first, t, r->dt, &rep, NULL, 0.0, r->nfig, r->fig_value));
+    PetscCall(SimCSVLogCreateWithFigures(path, &rep, r->nfig, r->fig_name, &o->csv));
+    PetscCall(SimCSVLogRowWithFigures(o->csv, first, t, r->dt, &rep, NULL, 0.0, r->nfig, r->fig_value));
   }
   PetscCall(CallMonitors(r, first, t, &rep, NULL, 0.0));
   if (r->output_every && r->io) {
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s.%s", r->outdir, r->scene_name, r->xdmf ? "xmf" : "pvd"));
-    if (r->xdmf) PetscCall(SimXDMFSeriesCreate(path, &o.series));
-    else PetscCall(SimPVDCreate(path, &o.pvd));
+    if (r->xdmf) PetscCall(SimXDMFSeriesCreate(path, &o->series));
+    else PetscCall(SimPVDCreate(path, &o->pvd));
   }
   PetscCall(PetscLogEventBegin(ev.output, 0, 0, 0, 0));
-  if (r->output_every) PetscCall(WriteFrame(r, &o, first, t));
+  if (r->output_every) PetscCall(WriteFrame(r, o, first, t));
   if (r->snapshots) PetscCall(WriteSnapshot(r, first, t));
   PetscCall(PetscLogEventEnd(ev.output, 0, 0, 0, 0));
   PetscCall(SimProblemSummary(r->problem, summary, sizeof(summary)));
@@ -399,7 +405,7 @@ PetscErrorCode SimRunExecute(SimRun r)
                         r->solver_name, (double)r->dt, r->steps, r->outdir));
   if (first) PetscCall(PetscPrintf(r->comm, "pbsim: restarted from %s at step %" PetscInt_FMT " (t = %g s)\n", r->restart, first, (double)t));
 
-  PetscCall(SimProgressStart(&o.progress, r->steps, (PetscBool)(r->progress && r->io)));
+  PetscCall(SimProgressStart(&o->progress, r->steps, (PetscBool)(r->progress && r->io)));
   PetscCall(PetscTime(&wall_start));
   for (PetscInt step = first + 1; step <= r->steps; step++) {
     SimStepOutcome outcome;
@@ -409,8 +415,8 @@ PetscErrorCode SimRunExecute(SimRun r)
     PetscCall(SimSolverStep(r->solver, r->dt, &outcome));
     PetscCall(PetscTime(&t1));
     PetscCall(SimSolverGetTime(r->solver, &t, NULL));
-    if (outcome == SIM_STEP_FAILED) PetscCall(StopRun(r, &o, step, t, NULL, PETSC_ERR_ARG_OUTOFRANGE, "failed: ", stats->reason));
-    if (outcome == SIM_STEP_NONFINITE) PetscCall(StopRun(r, &o, step, t, stats, PETSC_ERR_FP, "produced a non-finite state (NaN or Inf)", ""));
+    if (outcome == SIM_STEP_FAILED) PetscCall(StopRun(r, o, step, t, NULL, PETSC_ERR_ARG_OUTOFRANGE, "failed: ", stats->reason));
+    if (outcome == SIM_STEP_NONFINITE) PetscCall(StopRun(r, o, step, t, stats, PETSC_ERR_FP, "produced a non-finite state (NaN or Inf)", ""));
     if (outcome == SIM_STEP_NOT_CONVERGED && !not_converged++)
       PetscCall(PetscPrintf(r->comm, "pbsim: warning: step %" PetscInt_FMT ": the solver did not converge (residual %g); continuing with its last iterate. "
                                      "Later occurrences are counted, not printed.\n", step, (double)stats->residual));
@@ -423,23 +429,23 @@ PetscErrorCode SimRunExecute(SimRun r)
         char what[160];
         PetscCall(PetscSNPrintf(what, sizeof(what), "made the energy %.3g J, %.2g times its scale at the start (%.3g J): the run has blown up", (double)e,
                                 (double)(e / e_ref), (double)e_ref));
-        PetscCall(StopRun(r, &o, step, t, stats, PETSC_ERR_FP, what, ""));
+        PetscCall(StopRun(r, o, step, t, stats, PETSC_ERR_FP, what, ""));
       }
     }
     PetscCall(GatherFigures(r, t, PETSC_FALSE));
     PetscCall(PetscLogEventBegin(ev.output, 0, 0, 0, 0));
-    if (o.csv) PetscCall(SimCSVLogRowWithFigures(o.csv, step, t, r->dt, &rep, stats, 1e3 * (t1 - t0), r->nfig, r->fig_value));
+    if (o->csv) PetscCall(SimCSVLogRowWithFigures(o->csv, step, t, r->dt, &rep, stats, 1e3 * (t1 - t0), r->nfig, r->fig_value));
     PetscCall(CallMonitors(r, step, t, &rep, stats, 1e3 * (t1 - t0)));
-    if (r->output_every && step % r->output_every == 0) PetscCall(WriteFrame(r, &o, step, t));
+    if (r->output_every && step % r->output_every == 0) PetscCall(WriteFrame(r, o, step, t));
     if (r->snapshots && ((r->snapshot_every && step % r->snapshot_every == 0) || step == r->steps)) PetscCall(WriteSnapshot(r, step, t));
     if (r->checkpoint_every && step % r->checkpoint_every == 0) PetscCall(WriteCheckpoint(r, step));
     PetscCall(PetscLogEventEnd(ev.output, 0, 0, 0, 0));
-    PetscCall(SimProgressUpdate(&o.progress, step, t));
+    PetscCall(SimProgressUpdate(&o->progress, step, t));
   }
   PetscCall(PetscTime(&t1));
   {
     const PetscInt ran = r->steps - first;
-    PetscCall(SimProgressFinish(&o.progress, r->steps, t));
+    PetscCall(SimProgressFinish(&o->progress, r->steps, t));
     PetscCall(PetscPrintf(r->comm, "pbsim: done: %" PetscInt_FMT " steps in %.3f s (%.2f ms/step", ran, (double)(t1 - wall_start),
                           ran ? 1e3 * (double)(t1 - wall_start) / ran : 0.0));
     if (total_newton) PetscCall(PetscPrintf(r->comm, ", %.2f nonlinear iterations/step", (double)total_newton / ran));
@@ -448,9 +454,18 @@ PetscErrorCode SimRunExecute(SimRun r)
   PetscCall(PetscPrintf(r->comm, "); energy %.6g J at the end", (double)rep.total));
   if (not_converged) PetscCall(PetscPrintf(r->comm, "; %" PetscInt_FMT " step(s) did not converge", not_converged));
   PetscCall(PetscPrintf(r->comm, "\n"));
-  PetscCall(SimCSVLogDestroy(&o.csv));
-  PetscCall(SimPVDDestroy(&o.pvd));
-  PetscCall(SimXDMFSeriesDestroy(&o.series));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimRunExecute(SimRun r)
+{
+  RunOutput o = {0};
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  ierr = Execute(r, &o);
+  PetscCall(CloseOutputs(&o));
+  PetscCall(ierr);
   PetscFunctionReturn(0);
 }
 

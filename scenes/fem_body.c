@@ -23,8 +23,8 @@ static PetscErrorCode Renumber(const SimMeshPartition *part, SimMesh *mesh, Pets
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode SimSceneAddFEMBody(SimScene scene, SimModel model, SimMesh *mesh, const char *prefix, const char *default_material,
-                                  PetscReal default_youngs)
+static PetscErrorCode AddFEMBody(SimScene scene, SimModel model, SimMesh *mesh, const char *prefix, const char *default_material,
+                                 PetscReal default_youngs)
 {
   char name[64], opt[128];
   PetscReal kvol = 0;
@@ -75,5 +75,17 @@ PetscErrorCode SimSceneAddFEMBody(SimScene scene, SimModel model, SimMesh *mesh,
   PetscCall(SimModelSetTopology(model, nface, faces, 0, NULL, mesh->ntet, mesh->tet));
   PetscCall(PetscFree(faces));
   PetscCall(SimMeshPartitionFree(&part));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimSceneAddFEMBody(SimScene scene, SimModel model, SimMesh *mesh, const char *prefix, const char *default_material,
+                                  PetscReal default_youngs)
+{
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  ierr = AddFEMBody(scene, model, mesh, prefix, default_material, default_youngs);
+  if (ierr) (void)SimMeshFree(mesh); /* a bad body option ends the run: its mesh is not left behind */
+  PetscCall(ierr);
   PetscFunctionReturn(0);
 }

@@ -11,6 +11,7 @@
  * On several ranks the cells are partitioned (framework/mesh/distribute.h): the FEM term holds this
  * rank's cells only (a distributed term) and the mesh is RENUMBERED IN PLACE so that each rank's
  * vertices are contiguous, the model keeping the map back to the input numbering. Pin by geometry
- * from mesh->xyz after the call; map input vertex numbers with SimModelVertexFromNatural. */
+ * from mesh->xyz after the call; map input vertex numbers with SimModelVertexFromNatural.
+ * On an error the mesh is freed (the run ends; the caller returns the error). */
 PetscErrorCode SimSceneAddFEMBody(SimScene scene, SimModel model, SimMesh *mesh, const char *prefix, const char *default_material,
                                   PetscReal default_youngs);

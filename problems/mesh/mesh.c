@@ -52,8 +52,28 @@ PetscErrorCode SimMeshProblemSetDefaultColliders(SimProblem p, const char *names
   PetscFunctionReturn(0);
 }
 
+/* Adds the -colliders terms names[0..n), each created with the prefix "<name>_". */
+static PetscErrorCode AddColliders(SimProblem p, SimModel model, char **names, PetscInt n)
+{
+  const SimRegEntry *e;
+  SimEnergy term;
+
+  PetscFunctionBeginUser;
+  for (PetscInt c = 0; c < n; c++) {
+    char prefix[80];
+    if (!strcmp(names[c], "none")) continue;
+    PetscCall(SimRegistryFind(p->reg, SIM_KIND_ENERGY, names[c], &e));
+    PetscCheck(e->create, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "-colliders: energy term '%s' is built by scenes and cannot be created from options", names[c]);
+    PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%s_", names[c]));
+    PetscCall(((SimEnergyCreateFn)e->create)(model, prefix, &term));
+    PetscCall(SimModelAddTerm(model, term));
+  }
+  PetscFunctionReturn(0);
+}
+
 /* Adds the option-driven terms: gravity, then each name in -colliders (looked up in the energy
- * table and created with the prefix "<name>_"). */
+ * table). */
 static PetscErrorCode AddOptionTerms(SimProblem p, Mesh *mesh)
 {
   SimModel model = mesh->model;
@@ -62,6 +82,7 @@ static PetscErrorCode AddOptionTerms(SimProblem p, Mesh *mesh)
   char *names[16];
   PetscInt n = 16;
   PetscBool set;
+  PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
   PetscCall(SimRegistryLookup(p->reg, SIM_KIND_ENERGY, "gravity", &e));
@@ -76,17 +97,10 @@ static PetscErrorCode AddOptionTerms(SimProblem p, Mesh *mesh)
     n = 1;
     set = PETSC_TRUE;
   }
-  for (PetscInt c = 0; set && c < n; c++) {
-    char prefix[80];
-    if (!strcmp(names[c], "none")) continue;
-    PetscCall(SimRegistryFind(p->reg, SIM_KIND_ENERGY, names[c], &e));
-    PetscCheck(e->create, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-               "-colliders: energy term '%s' is built by scenes and cannot be created from options", names[c]);
-    PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%s_", names[c]));
-    PetscCall(((SimEnergyCreateFn)e->create)(model, prefix, &term));
-    PetscCall(SimModelAddTerm(model, term));
-  }
-  for (PetscInt c = 0; set && c < n; c++) PetscCall(PetscFree(names[c]));
+  if (!set) n = 0;
+  ierr = AddColliders(p, model, names, n);
+  for (PetscInt c = 0; c < n; c++) PetscCall(PetscFree(names[c])); /* also after an error in a term */
+  PetscCall(ierr);
   PetscFunctionReturn(0);
 }
 

@@ -157,7 +157,7 @@ END_TEST
  * contract superlinearly. */
 typedef struct {
   PetscBool finite, all_ok, objective_monotone, reached_tol, pinned_fixed;
-  PetscReal worst_final_ratio; /* max over steps of history[K]/history[K-1] for steps with K >= 3 */
+  PetscReal worst_final_ratio; /* max over steps (K >= 3) of the smaller of the last two contractions */
   PetscInt max_its, total_its;
 } ClothRun;
 
@@ -191,7 +191,13 @@ static PetscErrorCode StiffCloth(const char *solver, const char *extra, PetscInt
       if (st->objective[j] > st->objective[j - 1] + 1e-12 * PetscAbsReal(st->objective[j - 1]))
         r->objective_monotone = PETSC_FALSE;
     if (st->history[K] > PetscMax(atol, rtol * st->history[0])) r->reached_tol = PETSC_FALSE;
-    if (K >= 3) r->worst_final_ratio = PetscMax(r->worst_final_ratio, st->history[K] / st->history[K - 1]);
+    /* superlinear: one of the last two iterations contracts strongly. The last one alone depends on
+     * round-off: with OpenBLAS's Haswell/Zen kernels (OPENBLAS_CORETYPE, or under valgrind) one step's
+     * gradient went 3e-3 -> 1.1e-5 -> 1.9e-6 (0.0037, then 0.168; 1.1e-5 is 3e-8 of the first gradient,
+     * where the line search works near the objective's round-off), while linear convergence keeps
+     * both ~0.5 */
+    if (K >= 3)
+      r->worst_final_ratio = PetscMax(r->worst_final_ratio, PetscMin(st->history[K] / st->history[K - 1], st->history[K - 1] / st->history[K - 2]));
   }
   PetscCall(CopyState(s.model, x, NULL));
   r->finite = PETSC_TRUE;
@@ -217,7 +223,7 @@ START_TEST(test_implicit_euler_stiff_cloth)
   /* the worst single step depends on round-off (CHOLMOD with 1 or 2 BLAS threads: 25 or 18
    * iterations), the mean does not (11.1 or 10.9): bound the mean */
   ck_assert_msg(r.total_its <= 15 * 30, "%.2f Newton iterations per step on average", (double)r.total_its / 30);
-  ck_assert_msg(r.worst_final_ratio < 0.05, "last Newton contraction %g: not superlinear", (double)r.worst_final_ratio);
+  ck_assert_msg(r.worst_final_ratio < 0.05, "last Newton contractions %g: not superlinear", (double)r.worst_final_ratio);
 }
 END_TEST
 
