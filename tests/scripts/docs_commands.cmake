@@ -81,7 +81,11 @@ foreach(doc ${docs})
       endif()
       set(exe ${MPIEXEC} -np ${np} --oversubscribe ${EXE})
     endif()
-    set(sh "cd '${SOURCE}' &&")
+    # each command its own Open MPI session directory: the commands run JOBS at a time, and with one
+    # shared directory a finishing process removed it while another created its job folder under it
+    # ("mkdir unable to create .../ompi.vm.0/jf.0", seen once in a clean-clone CI run)
+    file(MAKE_DIRECTORY ${dir}/ompi)
+    set(sh "cd '${SOURCE}' && export OMPI_MCA_orte_tmpdir_base='${dir}/ompi' &&")
     foreach(a ${exe} ${argv})
       string(REPLACE "'" "'\\''" a "${a}")
       string(APPEND sh " '${a}'")
