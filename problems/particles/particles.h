@@ -111,5 +111,8 @@ PetscErrorCode SimParticlesGetInfo(SimProblem problem, SimParticlesInfo *info);
 /* After particles moved: sends each to the rank that owns its cell. A particle outside the box is
  * an error naming it (the solver's walls or colliders must keep particles in). Collective. */
 PetscErrorCode SimParticlesMigrate(SimProblem problem);
+/* Reorders this rank's particles: new particle i is old particle perm[i] (perm a permutation of 0 ..
+ * nlocal - 1), in every registered field. Solvers sort particles by cell with it (memory locality). */
+PetscErrorCode SimParticlesPermute(SimProblem problem, const PetscInt *perm);
 /* Local number of particles and the global one. */
 PetscErrorCode SimParticlesGetSizes(SimProblem problem, PetscInt *nlocal, PetscInt *nglobal);

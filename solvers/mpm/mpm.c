@@ -49,6 +49,10 @@ static PetscErrorCode SetFromOptions_MPM(SimSolver s, PetscOptionItems *PetscOpt
   PetscCall(PetscOptionsString("-mpm_kernel", "B-spline weights: quadratic or cubic", "", kernel, kernel, sizeof(kernel), NULL));
   PetscCall(PetscOptionsReal("-mpm_flip_ratio", "FLIP share of the FLIP/PIC blend in [0, 1] (flip only)", "", mpm->flip_ratio, &mpm->flip_ratio, NULL));
   PetscCall(PetscOptionsReal("-mpm_cfl", "time step limit: a substep is at most cfl h / max(wave speed + particle speed)", "", mpm->cfl, &mpm->cfl, NULL));
+  PetscCall(PetscOptionsBool("-mpm_avx", "3D MLS transfers in AVX registers when the CPU has AVX (bit-identical to the SSE2 code)", "", mpm->avx, &mpm->avx, NULL));
+  PetscCall(PetscOptionsInt("-mpm_sort_every",
+                            "sort the particles by cell before every this many steps (memory locality; 0: never; -1: every 20 steps on a rank with more than 1e5 particles)",
+                            "", mpm->sort_every, &mpm->sort_every, NULL));
   PetscCall(PetscOptionsInt("-mpm_substeps", "substeps per step (0: as many as the time step limit needs)", "", mpm->substeps, &mpm->substeps, NULL));
   PetscOptionsHeadEnd();
   for (size_t k = 0; k < sizeof(transfers) / sizeof(transfers[0]); k++) {
@@ -64,6 +68,8 @@ static PetscErrorCode SetFromOptions_MPM(SimSolver s, PetscOptionItems *PetscOpt
   PetscCheck(mpm->flip_ratio >= 0 && mpm->flip_ratio <= 1, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mpm_flip_ratio must be in [0, 1] (got %g)",
              (double)mpm->flip_ratio);
   PetscCheck(mpm->cfl > 0, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mpm_cfl must be > 0 (got %g)", (double)mpm->cfl);
+  PetscCheck(mpm->sort_every >= -1, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mpm_sort_every must be >= -1 (got %" PetscInt_FMT ")", mpm->sort_every);
+  mpm->avx = (PetscBool)(mpm->avx && __builtin_cpu_supports("avx") > 0);
   PetscCheck(mpm->substeps >= 0, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mpm_substeps must be >= 0 (got %" PetscInt_FMT ")", mpm->substeps);
   PetscFunctionReturn(0);
 }
@@ -178,8 +184,12 @@ static PetscErrorCode InitFields(SimSolver s, MPM *mpm)
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode SortEvery(SimSolver, MPM *, PetscInt *);
+static PetscErrorCode SortParticles(SimSolver, MPM *);
+
 static PetscErrorCode SetUp_MPM(SimSolver s)
 {
+  PetscInt every;
   MPM *mpm = (MPM *)s->data;
   MPMEvents ev = {0};
 
@@ -192,6 +202,8 @@ static PetscErrorCode SetUp_MPM(SimSolver s)
   PetscCall(PetscMalloc5(9 * MPM_CHUNK, &mpm->F9, SIM_ISOTROPIC_NDEC * MPM_CHUNK, &mpm->dec, 9 * MPM_CHUNK, &mpm->P, MPM_CHUNK, &mpm->scale, MPM_CHUNK,
                          &mpm->idx));
   PetscCall(InitFields(s, mpm));
+  PetscCall(SortEvery(s, mpm, &every));
+  if (every) PetscCall(SortParticles(s, mpm)); /* the scene's order (a restart then loads its own) */
   PetscCall(MPMComputeStress(s, mpm, &mpm->wave_speed));
   PetscFunctionReturn(0);
 }
@@ -236,6 +248,54 @@ static PetscErrorCode WaveSpeed(SimSolver s, MPM *mpm, PetscReal *speed, PetscRe
   PetscFunctionReturn(0);
 }
 
+/* The sort period in steps (0: none); automatic (-1): every 20 steps on a rank with more than 1e5
+ * particles (below that the grid a rank touches stays in cache and a sort costs more than it saves). */
+static PetscErrorCode SortEvery(SimSolver s, MPM *mpm, PetscInt *every)
+{
+  PetscFunctionBeginUser;
+  *every = mpm->sort_every;
+  if (*every < 0) {
+    PetscInt n;
+    PetscCall(SimParticlesGetSizes(s->problem, &n, NULL));
+    *every = n > 100000 ? 20 : 0;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Sorts this rank's particles by the cell they are in (x fastest; a stable counting sort, so the order
+ * is a function of the state and a restarted run sorts as the uninterrupted one): the transfers then
+ * visit the grid's nodes in order and find them in cache. */
+static PetscErrorCode SortParticles(SimSolver s, MPM *mpm)
+{
+  DM sw;
+  PetscInt n, gs[3], gm[3], ncell, *key, *perm, *start;
+  const PetscInt D = mpm->dim;
+  const PetscReal ih = 1 / mpm->info.h;
+  PetscReal *x;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimParticlesGetSwarm(s->problem, &sw));
+  PetscCall(DMSwarmGetLocalSize(sw, &n));
+  PetscCall(DMDAGetGhostCorners(mpm->da, &gs[0], &gs[1], &gs[2], &gm[0], &gm[1], &gm[2]));
+  if (D == 2) gs[2] = 0, gm[2] = 1;
+  ncell = gm[0] * gm[1] * gm[2];
+  PetscCall(PetscMalloc3(n + 1, &key, n + 1, &perm, ncell + 1, &start));
+  PetscCall(PetscArrayzero(start, ncell + 1));
+  PetscCall(DMSwarmGetField(sw, SIM_PARTICLES_POSITION, NULL, NULL, (void **)&x));
+  for (PetscInt p = 0; p < n; p++) {
+    PetscInt c[3] = {0, 0, 0};
+    for (PetscInt d = 0; d < D; d++) c[d] = PetscMin(PetscMax((PetscInt)((x[D * p + d] - mpm->info.lo[d]) * ih) - gs[d], 0), gm[d] - 1);
+    key[p] = (c[2] * gm[1] + c[1]) * gm[0] + c[0];
+    start[key[p] + 1]++;
+  }
+  PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_POSITION, NULL, NULL, (void **)&x));
+  for (PetscInt c = 0; c < ncell; c++) start[c + 1] += start[c];
+  for (PetscInt p = 0; p < n; p++) perm[start[key[p]]++] = p;
+  PetscCall(SimParticlesPermute(s->problem, perm));
+  PetscCall(PetscFree3(key, perm, start));
+  PetscFunctionReturn(0);
+}
+
 /* Ends the step as failed with the message (the same on every rank). */
 static PetscErrorCode Fail(SimSolver s, const char *msg)
 {
@@ -256,14 +316,27 @@ static PetscErrorCode Step_MPM(SimSolver s, PetscReal dt)
   char msg[256];
 
   PetscFunctionBeginUser;
-  PetscCall(WaveSpeed(s, mpm, &speed, who));
+  PetscInt every;
+  PetscCall(SortEvery(s, mpm, &every));
+  if (every && s->step > 0 && s->step % every == 0) {
+    PetscCall(PetscLogEventBegin(mpm->ev_migrate, 0, 0, 0, 0));
+    PetscCall(SortParticles(s, mpm));
+    PetscCall(PetscLogEventEnd(mpm->ev_migrate, 0, 0, 0, 0));
+  }
+  /* the wave speed the last substep's G2P found (the same numbers WaveSpeed computes: the same
+   * expressions of the same particles) unless the state came from elsewhere since (set-up, restart,
+   * a restored stash) */
+  const PetscBool fresh = (PetscBool)!mpm->speed_valid;
+  if (fresh) PetscCall(WaveSpeed(s, mpm, &speed, who));
+  else speed = mpm->speed_last;
+  mpm->speed_valid = PETSC_FALSE;
   while (mpm->substeps ? k < mpm->substeps : dt - t > 1e-12 * dt) {
     PetscReal hsub, bad[7], gbad[7], loc[2], glob[2];
     mpm->dt_limit = speed > 0 ? mpm->cfl * h / speed : PETSC_MAX_REAL;
     if (mpm->substeps) {
       hsub = dt / mpm->substeps;
       if (hsub > mpm->dt_limit) {
-        if (k) PetscCall(WaveSpeed(s, mpm, &speed, who));
+        if (k || !fresh) PetscCall(WaveSpeed(s, mpm, &speed, who));
         PetscCall(PetscSNPrintf(msg, sizeof(msg),
                                 "substep %" PetscInt_FMT " of %g s is above the time step limit %g s = cfl %g x h %g m / %g m/s (wave + particle speed "
                                 "of particle %.0f, material '%s'): raise -mpm_substeps (now %" PetscInt_FMT "; 0: automatic) or -mpm_cfl",
@@ -315,6 +388,7 @@ static PetscErrorCode Step_MPM(SimSolver s, PetscReal dt)
     k++;
   }
   mpm->dt_limit = speed > 0 ? mpm->cfl * h / speed : PETSC_MAX_REAL;
+  if (s->stats.outcome != SIM_STEP_FAILED) mpm->speed_last = speed, mpm->speed_valid = PETSC_TRUE;
   mpm->last_substeps = k;
   s->stats.substeps = k;
   PetscFunctionReturn(0);
@@ -441,6 +515,21 @@ static PetscErrorCode Figures_MPM(SimSolver s, PetscInt *nfig, const char *names
   PetscFunctionReturn(0);
 }
 
+/* The particles were restored or loaded: the wave speed of the last substep no longer holds. */
+static PetscErrorCode Stash_MPM(SimSolver s, PetscBool restore)
+{
+  PetscFunctionBeginUser;
+  if (restore) ((MPM *)s->data)->speed_valid = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Load_MPM(SimSolver s, PetscViewer viewer)
+{
+  PetscFunctionBeginUser;
+  ((MPM *)s->data)->speed_valid = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode View_MPM(SimSolver s, PetscViewer viewer)
 {
   MPM *mpm = (MPM *)s->data;
@@ -480,6 +569,8 @@ PetscErrorCode SimSolverCreate_MPM(SimSolver s)
                                    .energy = Energy_MPM,
                                    .figures = Figures_MPM,
                                    .view = View_MPM,
+                                   .stash = Stash_MPM,
+                                   .load = Load_MPM,
                                    .destroy = Destroy_MPM};
   MPM *mpm;
   SimParticlesInfo info;
@@ -491,6 +582,9 @@ PetscErrorCode SimSolverCreate_MPM(SimSolver s)
   mpm->kernel = &kernels[0];
   mpm->flip_ratio = 0.99;
   mpm->cfl = 0.5;
+  mpm->sort_every = -1;
+  __builtin_cpu_init();
+  mpm->avx = (PetscBool)(__builtin_cpu_supports("avx") > 0);
   mpm->dt_limit = PETSC_MAX_REAL;
   s->data = mpm;
   s->ops = ops;

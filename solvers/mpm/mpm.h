@@ -99,12 +99,34 @@ PetscBool MPMPolarNewton(const PetscReal F[9], PetscReal R[9]);
  * lambda (J - 1) J I), symmetric (tau: xx, yy, xy / xx, yy, zz, xy, yz, xz) with c = vol, and J. */
 PetscErrorCode MPMCorotatedStress(PetscInt dim, PetscInt n, const PetscReal *F9, const PetscReal *vol, PetscReal mu, PetscReal lambda, PetscReal *tau,
                                   PetscReal *J);
+/* The 3D case of MPMCorotatedStress four particles at a time in AVX registers, bit for bit its results
+ * (call it only when the CPU has AVX: MPM.avx). */
+PetscErrorCode MPMCorotatedStress3Avx(PetscInt n, const PetscReal *F9, const PetscReal *vol, PetscReal mu, PetscReal lambda, PetscReal *tau, PetscReal *J);
 /* The same for n elastic F after a return mapping, from their SVD dec (SIM_ISOTROPIC_NDEC each,
  * F = U diag(s) V^T): (F - R) F^T = U diag(s (s - 1)) U^T and J = s0 s1 s2, times c = vol scale. */
 void MPMCorotatedStressSvd(PetscInt dim, PetscInt n, const PetscReal *dec, const PetscReal *vol, const PetscReal *scale, PetscReal mu, PetscReal lambda,
                            PetscReal *tau);
 /* F = U diag(s) V^T from dec (3x3). */
 void MPMComposeSvd(const PetscReal dec[21], PetscReal F[9]);
+/* The same in dimension dim: in 2D (U, V with the third row and column of the identity, s[2] = 1) only
+ * the 2 x 2 block is summed, giving what MPMComposeSvd gives bit for bit (its third terms are +0). */
+static inline void MPMComposeSvdDim(PetscInt dim, const PetscReal dec[21], PetscReal F[9])
+{
+  if (dim == 2) {
+    const PetscReal *U = dec, *s = dec + 9, *V = dec + 12;
+    for (int i = 0; i < 2; i++)
+      for (int j = 0; j < 2; j++) F[3 * i + j] = U[3 * i] * s[0] * V[3 * j] + U[3 * i + 1] * s[1] * V[3 * j + 1] + 0.0;
+    F[2] = F[5] = F[6] = F[7] = 0, F[8] = 1;
+  } else MPMComposeSvd(dec, F);
+}
+/* MPMSvd without the error code (2D: MPMSvd2 on the upper 2 x 2 block directly). */
+static inline void MPMSvdDim(PetscInt dim, const PetscReal F[9], PetscReal dec[21])
+{
+  if (dim == 2) {
+    const PetscReal F2[4] = {F[0], F[1], F[3], F[4]};
+    MPMSvd2(F2, dec);
+  } else (void)MPMSvd(dim, F, dec);
+}
 
 /* ---- the solver ---- */
 #define MPM_CHUNK 128 /* particles per batched material / plasticity call */
@@ -126,6 +148,8 @@ typedef struct {
   const MPMKernel *kernel;
   PetscReal flip_ratio, cfl;
   PetscInt substeps; /* per step; 0: from the time step limit */
+  PetscBool avx; /* the 3D MLS transfers in AVX registers (the CPU has AVX; -mpm_avx) */
+  PetscInt sort_every; /* sort the particles by cell before every sort_every-th step (0: never) */
   /* the problem */
   SimParticlesInfo info;
   PetscInt dim;
@@ -147,6 +171,8 @@ typedef struct {
   PetscInt *idx;
   /* figures */
   PetscReal dt_limit, last_substeps, wave_speed;
+  PetscReal speed_last; /* the largest wave + particle speed after the last step's last substep (valid: speed_valid) */
+  PetscBool speed_valid;
   PetscLogEvent ev_p2g, ev_grid, ev_g2p, ev_migrate;
   PetscReal time; /* simulated time at the start of the substep (moving colliders) */
 } MPM;

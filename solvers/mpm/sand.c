@@ -45,7 +45,7 @@ static void Project_Sand(const MPMPlasticity pl, PetscInt dim, PetscInt n, Petsc
 
   for (PetscInt q = 0; q < n; q++) {
     PetscReal *d = dec + 21 * q, *s = d + 9, eps[3], tr = 0, dev[3], ndev = 0, dq;
-    (void)MPMSvd(dim, F + 9 * q, d);
+    MPMSvdDim(dim, F + 9 * q, d);
     scale[q] = 1;
     for (PetscInt k = 0; k < dim; k++) {
       eps[k] = PetscLogReal(PetscMax(s[k], PETSC_SMALL)); /* J > 0 is checked before: s > 0 */
@@ -69,7 +69,7 @@ static void Project_Sand(const MPMPlasticity pl, PetscInt dim, PetscInt n, Petsc
       }
     }
     state[q] += dq;
-    if (dq > 0) MPMComposeSvd(d, F + 9 * q);
+    if (dq > 0) MPMComposeSvdDim(dim, d, F + 9 * q);
   }
 }
 

@@ -35,7 +35,7 @@ static void Project_Snow(const MPMPlasticity pl, PetscInt dim, PetscInt n, Petsc
 
   for (PetscInt q = 0; q < n; q++) {
     PetscReal *d = dec + 21 * q, *s = d + 9, Jtrial, Je = 1;
-    (void)MPMSvd(dim, F + 9 * q, d);
+    MPMSvdDim(dim, F + 9 * q, d);
     Jtrial = s[0] * s[1] * s[2];
     for (PetscInt k = 0; k < dim; k++) {
       s[k] = PetscMin(PetscMax(s[k], lo), hi);
@@ -44,7 +44,7 @@ static void Project_Snow(const MPMPlasticity pl, PetscInt dim, PetscInt n, Petsc
     if (dim == 2) Je *= s[2]; /* s[2] = 1 */
     state[q] = PetscMin(PetscMax(state[q] * Jtrial / Je, p[JP_MIN]), p[JP_MAX]);
     scale[q] = PetscExpReal(p[XI] * (1 - state[q]));
-    MPMComposeSvd(d, F + 9 * q);
+    MPMComposeSvdDim(dim, d, F + 9 * q);
   }
 }
 

@@ -39,6 +39,26 @@ static inline void V2Store(PetscReal *p, V2 v)
   __builtin_memcpy(p, &v, sizeof(v));
 }
 
+/* Four doubles as one AVX register, in the functions compiled for AVX (the *_avx instantiations,
+ * chosen at run time when the CPU has it): a node's four reals at once, each lane again the scalar
+ * operations in the same order (no fused multiply-add), so bit for bit the SSE2 pairs' results.
+ * Macros, not functions: a function taking or returning a 32-byte vector needs AVX itself. */
+typedef double V4 __attribute__((vector_size(32), aligned(8)));
+/* GCC 12 warns that the per-particle arrays of broadcast weights (w0, w1, w2 below), each element
+ * written before it is read, "may be used uninitialized": a false positive of its vector lowering. */
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#define V4LOAD(p) \
+  ({ \
+    V4 v4_; \
+    __builtin_memcpy(&v4_, (p), sizeof(v4_)); \
+    v4_; \
+  })
+#define V4STORE(p, v) \
+  do { \
+    const V4 v4s_ = (v); \
+    __builtin_memcpy((p), &v4s_, sizeof(v4s_)); \
+  } while (0)
+
 /* The symmetric stress (xx, yy, xy / xx, yy, zz, xy, yz, xz) as a full matrix. */
 static inline void SymToFull(const int D, const PetscReal *t, PetscReal S[3][3])
 {
@@ -64,7 +84,7 @@ typedef struct {
  * MLS through the affine term, -dt V0 tau_p D^-1 (x_i - x_p); otherwise -dt V0 tau_p grad w_ip
  * (Stomakhin et al. 2013, eq. 6). FLIP keeps the impulse apart (the velocity before forces).
  * T is the transfer (0 pic, 1 flip, 2 apic, 3 mls), a compile-time constant like D and K. ---- */
-static inline __attribute__((always_inline)) void P2G(const int D, const int K, const int T, const P2GArgs *a)
+static inline __attribute__((always_inline)) void P2G(const int D, const int K, const int T, const int X, const P2GArgs *a)
 {
   const int affine = T >= 2, mls = T == 3, flip = T == 1;
   const PetscReal h = a->h, ih = 1 / h, dt = a->dt, sfac = mls ? -dt * a->dinv * ih * ih : -dt;
@@ -97,6 +117,29 @@ static inline __attribute__((always_inline)) void P2G(const int D, const int K, 
     for (int r = 0; r < D; r++) {
       q0[r] = m * vel[D * p + r];
       for (int c = 0; c < D; c++) q0[r] -= h * A[r][c] * fx[c], A[r][c] *= h;
+    }
+    if (D == 3 && mls && X) { /* the loop below on the node's four reals at once (AVX): (x, y, z, mass: q = m, A = 0) */
+      const V4 q4 = {q0[0], q0[1], q0[2], m}, a0 = {A[0][0], A[1][0], A[2][0], 0}, a1 = {A[0][1], A[1][1], A[2][1], 0}, a2 = {A[0][2], A[1][2], A[2][2], 0};
+      const V4 one = {1, 1, 1, 1};
+      V4 w0[4], w1[4], w2[4], a0i[4], a1j[4], a2k[4]; /* the weights broadcast, A's columns times the offsets: once per particle */
+      for (int i = 0; i < K; i++) {
+        const PetscReal id = i;
+        w0[i] = w[0][i] * one, w1[i] = w[1][i] * one, w2[i] = w[2][i] * one; /* x 1: exact */
+        a0i[i] = a0 * id, a1j[i] = a1 * id, a2k[i] = a2 * id;
+      }
+      for (int k = 0; k < K; k++) {
+#pragma GCC unroll 4
+        for (int j = 0; j < K; j++) {
+          PetscReal *restrict row = g + (base[2] + k - gs2) * sz + (base[1] + j - gs1) * sy + (base[0] - gs0) * dof;
+          const V4 wjk = w1[j] * w2[k], qj = q4 + a1j[j] + a2k[k];
+#pragma GCC unroll 4
+          for (int i = 0; i < K; i++) {
+            PetscReal *restrict node = row + i * dof;
+            V4STORE(node, V4LOAD(node) + (w0[i] * wjk) * (qj + a0i[i]));
+          }
+        }
+      }
+      continue;
     }
     if (D == 3 && mls) { /* the loop below in pairs of lanes: (x, y), (z, mass: q = m, A = 0) */
       const V2 qa = {q0[0], q0[1]}, qb = {q0[2], m}, a0a = {A[0][0], A[1][0]}, a0b = {A[2][0], 0}, a1a = {A[0][1], A[1][1]}, a1b = {A[2][1], 0};
@@ -162,10 +205,10 @@ static inline __attribute__((always_inline)) void P2G(const int D, const int K, 
 }
 
 #define P2G_VARIANTS(D, K, KN) \
-  static void P2G_##D##KN##_0(const P2GArgs *a) { P2G(D, K, 0, a); } \
-  static void P2G_##D##KN##_1(const P2GArgs *a) { P2G(D, K, 1, a); } \
-  static void P2G_##D##KN##_2(const P2GArgs *a) { P2G(D, K, 2, a); } \
-  static void P2G_##D##KN##_3(const P2GArgs *a) { P2G(D, K, 3, a); }
+  static void P2G_##D##KN##_0(const P2GArgs *a) { P2G(D, K, 0, 0, a); } \
+  static void P2G_##D##KN##_1(const P2GArgs *a) { P2G(D, K, 1, 0, a); } \
+  static void P2G_##D##KN##_2(const P2GArgs *a) { P2G(D, K, 2, 0, a); } \
+  static void P2G_##D##KN##_3(const P2GArgs *a) { P2G(D, K, 3, 0, a); }
 P2G_VARIANTS(2, 3, Q)
 P2G_VARIANTS(2, 4, C)
 P2G_VARIANTS(3, 3, Q)
@@ -173,6 +216,17 @@ P2G_VARIANTS(3, 4, C)
 /* [dim - 2][K - 3][transfer] */
 static void (*const p2g[2][2][4])(const P2GArgs *) = {{{P2G_2Q_0, P2G_2Q_1, P2G_2Q_2, P2G_2Q_3}, {P2G_2C_0, P2G_2C_1, P2G_2C_2, P2G_2C_3}},
                                                       {{P2G_3Q_0, P2G_3Q_1, P2G_3Q_2, P2G_3Q_3}, {P2G_3C_0, P2G_3C_1, P2G_3C_2, P2G_3C_3}}};
+
+/* 3D MLS with AVX: [K - 3] */
+static __attribute__((target("avx"))) void P2G_3Q_3_avx(const P2GArgs *a)
+{
+  P2G(3, 3, 3, 1, a);
+}
+static __attribute__((target("avx"))) void P2G_3C_3_avx(const P2GArgs *a)
+{
+  P2G(3, 4, 3, 1, a);
+}
+static void (*const p2g_avx[2])(const P2GArgs *) = {P2G_3Q_3_avx, P2G_3C_3_avx};
 
 /* The transfer's index in the instantiations. */
 static inline int TransferIndex(const MPMTransfer *t)
@@ -210,7 +264,8 @@ PetscErrorCode MPMParticlesToGrid(SimSolver s, MPM *mpm, PetscReal dt)
     }
     a.mlo = mpm->mlo, a.mhi = mpm->mhi, a.ny = mpm->ny;
   }
-  p2g[mpm->dim - 2][mpm->kernel->K - 3][TransferIndex(mpm->transfer)](&a);
+  if (mpm->avx && mpm->dim == 3 && mpm->transfer->mls) p2g_avx[mpm->kernel->K - 3](&a);
+  else p2g[mpm->dim - 2][mpm->kernel->K - 3][TransferIndex(mpm->transfer)](&a);
   if (mpm->serial) { /* node row (j, k) holds the nodes of the bases (j - b, k - c), b, c < K: [min base x, max base x + K - 1] */
     const PetscInt K = mpm->kernel->K, ny = mpm->ny, nz = mpm->nrows / ny;
     for (PetscInt k = 0; k < nz; k++)
@@ -396,7 +451,7 @@ typedef struct {
  * MLS, sum v_i grad w^T otherwise), FLIP's blend, advection x += dt v and F <- (I + dt grad v) F.
  * Writes the trial F (3x3, F33 = 1 in 2D) and det F for the constitutive update. The sums run row by
  * row of nodes: sum_i w_i v_i and sum_i w_i v_i i along x, then weighted by the row's w_y w_z. ---- */
-static inline __attribute__((always_inline)) void G2P(const int D, const int K, const int T, const G2PArgs *a)
+static inline __attribute__((always_inline)) void G2P(const int D, const int K, const int T, const int X, const G2PArgs *a)
 {
   const int affine = T >= 2, mls = T == 3, flip = T == 1;
   const PetscReal h = a->h, ih = 1 / h, dt = a->dt, cfac = a->dinv * ih, alpha = a->flip_ratio;
@@ -412,7 +467,30 @@ static inline __attribute__((always_inline)) void G2P(const int D, const int K, 
 
     for (int d = 0; d < D; d++) base[d] = MPMWeights1(K, (xp[d] - lo[d]) * ih, w[d], dw[d], &fx[d]);
     if (D == 2) w[2][0] = 1;
-    if (D == 3 && mls) { /* the loop below in pairs of lanes (x, y), (z, mass: unused) */
+    if (D == 3 && mls && X) { /* the loop below on the node's four reals at once (AVX; the mass lane unused) */
+      V4 va = {0, 0, 0, 0}, b0 = {0, 0, 0, 0}, b1 = {0, 0, 0, 0}, b2 = {0, 0, 0, 0}, w0[4], w0i[4], w1[4], w2[4];
+      const V4 one = {1, 1, 1, 1};
+      for (int i = 0; i < K; i++) { /* the weights broadcast once per particle */
+        w0[i] = w[0][i] * one, w1[i] = w[1][i] * one, w2[i] = w[2][i] * one; /* x 1: exact */
+        w0i[i] = w0[i] * (PetscReal)i;
+      }
+      for (int k = 0; k < K; k++) {
+#pragma GCC unroll 4
+        for (int j = 0; j < K; j++) {
+          const PetscReal *restrict row = g + (base[2] + k - gs2) * sz + (base[1] + j - gs1) * sy + (base[0] - gs0) * dof;
+          const V4 wjk = w1[j] * w2[k], wj = wjk * (PetscReal)j, wk = wjk * (PetscReal)k;
+          V4 rv = {0, 0, 0, 0}, ri = {0, 0, 0, 0};
+#pragma GCC unroll 4
+          for (int i = 0; i < K; i++) {
+            const V4 nd = V4LOAD(row + i * dof);
+            rv += w0[i] * nd;
+            if (i) ri += w0i[i] * nd;
+          }
+          va += wjk * rv, b0 += wjk * ri, b1 += wj * rv, b2 += wk * rv;
+        }
+      }
+      for (int r = 0; r < 3; r++) v[r] = va[r], Bo[r][0] = b0[r], Bo[r][1] = b1[r], Bo[r][2] = b2[r];
+    } else     if (D == 3 && mls) { /* the loop below in pairs of lanes (x, y), (z, mass: unused) */
       V2 va = {0, 0}, vb = {0, 0}, b0a = {0, 0}, b0b = {0, 0}, b1a = {0, 0}, b1b = {0, 0}, b2a = {0, 0}, b2b = {0, 0};
       for (int k = 0; k < K; k++) {
 #pragma GCC unroll 4
@@ -515,16 +593,25 @@ static inline __attribute__((always_inline)) void G2P(const int D, const int K, 
 }
 
 #define G2P_VARIANTS(D, K, KN) \
-  static void G2P_##D##KN##_0(const G2PArgs *a) { G2P(D, K, 0, a); } \
-  static void G2P_##D##KN##_1(const G2PArgs *a) { G2P(D, K, 1, a); } \
-  static void G2P_##D##KN##_2(const G2PArgs *a) { G2P(D, K, 2, a); } \
-  static void G2P_##D##KN##_3(const G2PArgs *a) { G2P(D, K, 3, a); }
+  static void G2P_##D##KN##_0(const G2PArgs *a) { G2P(D, K, 0, 0, a); } \
+  static void G2P_##D##KN##_1(const G2PArgs *a) { G2P(D, K, 1, 0, a); } \
+  static void G2P_##D##KN##_2(const G2PArgs *a) { G2P(D, K, 2, 0, a); } \
+  static void G2P_##D##KN##_3(const G2PArgs *a) { G2P(D, K, 3, 0, a); }
 G2P_VARIANTS(2, 3, Q)
 G2P_VARIANTS(2, 4, C)
 G2P_VARIANTS(3, 3, Q)
 G2P_VARIANTS(3, 4, C)
 static void (*const g2p[2][2][4])(const G2PArgs *) = {{{G2P_2Q_0, G2P_2Q_1, G2P_2Q_2, G2P_2Q_3}, {G2P_2C_0, G2P_2C_1, G2P_2C_2, G2P_2C_3}},
                                                       {{G2P_3Q_0, G2P_3Q_1, G2P_3Q_2, G2P_3Q_3}, {G2P_3C_0, G2P_3C_1, G2P_3C_2, G2P_3C_3}}};
+static __attribute__((target("avx"))) void G2P_3Q_3_avx(const G2PArgs *a)
+{
+  G2P(3, 3, 3, 1, a);
+}
+static __attribute__((target("avx"))) void G2P_3C_3_avx(const G2PArgs *a)
+{
+  G2P(3, 4, 3, 1, a);
+}
+static void (*const g2p_avx[2])(const G2PArgs *) = {G2P_3Q_3_avx, G2P_3C_3_avx};
 
 /* ---- 4. the constitutive update of n particles of material m (gathered): the return mapping on
  * the trial F, the stress V0 scale P(F) F^T from the material (one batched call, with the SVD the
@@ -539,7 +626,8 @@ PetscErrorCode MPMConstitutive(MPM *mpm, PetscInt m, PetscInt n, PetscReal *F9, 
   PetscFunctionBeginUser;
   if (!n) PetscFunctionReturn(0);
   if (mt->corotated) { /* no return mapping, the stress from the polar R (no SVD) */
-    PetscCall(MPMCorotatedStress(D, n, F9, vol, mt->elastic->par.mu, mt->elastic->par.lambda, tau, J));
+    if (D == 3 && mpm->avx) PetscCall(MPMCorotatedStress3Avx(n, F9, vol, mt->elastic->par.mu, mt->elastic->par.lambda, tau, J));
+    else PetscCall(MPMCorotatedStress(D, n, F9, vol, mt->elastic->par.mu, mt->elastic->par.lambda, tau, J));
     for (PetscInt q = 0; q < n; q++) speed2[q] = mt->modulus * vol[q] / mass[q];
     PetscFunctionReturn(0);
   }
@@ -651,7 +739,8 @@ PetscErrorCode MPMGridToParticles(SimSolver s, MPM *mpm, PetscReal dt, PetscReal
     const PetscInt nc = PetscMin(MPM_CHUNK, n - p0);
     a.n = nc, a.x = f.x + D * p0, a.v = f.v + D * p0, a.C = f.C + D * D * p0, a.F = f.F + D * D * p0;
     a.F9 = D == 3 ? a.F : mpm->F9; /* 3D: F is 3x3, the trial F goes to it in place */
-    g2p[D - 2][mpm->kernel->K - 3][TransferIndex(mpm->transfer)](&a);
+    if (mpm->avx && D == 3 && mpm->transfer->mls) g2p_avx[mpm->kernel->K - 3](&a);
+    else g2p[D - 2][mpm->kernel->K - 3][TransferIndex(mpm->transfer)](&a);
     for (PetscInt q = 0; q < nc; q++) { /* the particle stays a cell inside the box; J > 0 */
       const PetscReal *xq = f.x + D * (p0 + q);
       for (PetscInt d = 0; d < D; d++)
