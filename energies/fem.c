@@ -457,6 +457,19 @@ static PetscErrorCode PDProjectSome_FEM(SimEnergy term, const PetscReal *x, Pets
   PetscFunctionReturn(0);
 }
 
+/* The projection is the polar rotation reached by one Newton step from pd_q (PDProjectSome_FEM)
+ * unless the material has strain limits. */
+static PetscErrorCode PDRotations_FEM(SimEnergy term, PetscReal **q)
+{
+  FEM *fem = (FEM *)term->data;
+  PetscBool arap;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrcmp(fem->mat->name, "arap", &arap));
+  *q = (arap && fem->mat->par.strain_min == 1 && fem->mat->par.strain_max == 1) ? fem->pd_q : NULL;
+  PetscFunctionReturn(0);
+}
+
 /* Checkpoint: the rotations that warm-start the next local step (PD), as a Vec over the term's
  * elements in rank order (the term may be distributed). */
 static PetscErrorCode RotationsVec_FEM(SimEnergy term, PetscViewer viewer, Vec *q)
@@ -509,7 +522,7 @@ PetscErrorCode SimFEMCreate(const char *name, PetscInt nv, const PetscReal *rest
 {
   static const SimEnergyOps ops = {.value = Value_FEM, .gradient = Gradient_FEM, .hessian = Hessian_FEM, .hessian_add = HessianAdd_FEM, .pattern = Pattern_FEM, .destroy = Destroy_FEM,
                                    .pd_count = PDCount_FEM, .pd_stencil = PDStencil_FEM, .pd_project = PDProject_FEM,
-                                   .pd_project_some = PDProjectSome_FEM, .save = Save_FEM, .load = Load_FEM};
+                                   .pd_project_some = PDProjectSome_FEM, .pd_rotations = PDRotations_FEM, .save = Save_FEM, .load = Load_FEM};
   FEM *fem;
 
   PetscFunctionBeginUser;

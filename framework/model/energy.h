@@ -64,6 +64,14 @@ typedef struct {
    * sees the positions the previous ones left (the classic PBD distance projection for springs);
    * without it the solver calls pd_project once per sweep and the projections lag by that sweep. */
   PetscErrorCode (*pd_project_some)(SimEnergy, const PetscReal *x, PetscInt n, const PetscInt *idx, PetscReal *p);
+  /* optional, constraints whose projection is a rotation (the pbd/xpbd solvers' fused tet kernel,
+   * docs/pbd.md): for a term with nrows = 3 whose pd_project_some sets p_c = R_c^T, R_c the rotation
+   * of the polar decomposition of F_c = (A_c x_c)^T reached by one Newton step
+   * (SimPolar3WarmSteps(F_c, q_c, 1, ...)) from the quaternion q_c, sets *q to the term's quaternions
+   * (4 per constraint, the term's order): a solver may then do that step itself, advancing q_c as
+   * pd_project_some would (they are the term's warm start and checkpointed state). *q = NULL when the
+   * projection is currently something else (FEM with strain limits). */
+  PetscErrorCode (*pd_rotations)(SimEnergy, PetscReal **q);
   /* optional, a bound on the Newton line search (IPC's continuous collision detection): lowers *alpha
    * (in (0, 1] on entry) to the largest step such that the straight path x + s p, s in [0, *alpha],
    * stays admissible for the term (no intersection), with the term's own safety margin; never

@@ -12,6 +12,7 @@
  * (alpha~ lambda_c + C_c = 0, M (x - x~) = sum A_c^T lambda_c) is exactly a converged implicit Euler
  * step on the same energy. PBD sets alpha = 0: every constraint is projected onto its manifold. */
 #include <stdint.h>
+#include <string.h>
 #include "solvers/pbd/pbd_impl.h"
 #include "framework/linalg/svd3.h"
 #include "problems/mesh/mesh.h"
@@ -19,6 +20,9 @@
 #define PBD_MAX_ROWS 3
 #define PBD_MAX_VERT 12
 #define PBD_COLOR_WORDS 4 /* at most 64 * 4 colours per term */
+#define PBD_LANES 4       /* constraints per group of the fused rotation kernel */
+#define PBD_GRO 32        /* read-only reals per lane of a group: A[12], WA[12], Sinv[6], alpha~, valid */
+#define PBD_GRW 13        /* read-write reals per lane: lambda[9], q[4] */
 
 /* The constraints of one energy term, with the solver's data for them. */
 /* The per-constraint arrays below `order` are stored in colour order (slot q holds constraint
@@ -40,6 +44,14 @@ typedef struct {
   PetscReal stiffness; /* PBD: k in [0, 1] (Müller et al. 2007, Sec. 3.3) */
   PetscBool cons;      /* a nonlinear scalar constraint term (energy.h cons_*): nrows = 1, A unused */
   PetscReal *C, *G;    /* cons: nc values and 3 nvert nc gradients of the constraints (colour order) */
+  /* rotation constraints (pd_rotations: ARAP tets) under Gauss-Seidel: the fused kernel (RotGroup)
+   * runs the slots of a colour PBD_LANES at a time, its data in groups laid out lane by lane */
+  PetscReal *rq;       /* the term's quaternions (pd_rotations, term order; borrowed) or NULL */
+  PetscInt *goff;      /* ncolor + 1: the groups of colour k are goff[k] .. goff[k+1]) */
+  PetscInt *gslot;     /* PBD_LANES per group: the lane's slot, -1 for a padding lane */
+  PetscInt *gv;        /* 4 PBD_LANES per group: x offsets [vertex a][lane] (a padding lane repeats lane 0's) */
+  PetscReal *gro;      /* PBD_GRO PBD_LANES per group: A[12], WA[12], Sinv[6] (upper triangle), alpha~, valid */
+  PetscReal *grw;      /* PBD_GRW PBD_LANES per group: lambda[9], q[4] */
 } PBDBlock;
 
 typedef struct {
@@ -58,6 +70,7 @@ typedef struct {
   PetscReal hcache;    /* the substep length Sinv was built for */
   PetscReal residual;  /* |alpha~ lambda + C| over the last sweep */
   PetscInt ncolors;    /* sum over the terms */
+  PetscBool fused;     /* -pbd_fused: rotation constraints by the fused kernel */
 } PBD;
 
 static const char *const methods[] = {"gauss_seidel", "jacobi"};
@@ -73,6 +86,8 @@ static PetscErrorCode SetFromOptions_PBD(SimSolver s, PetscOptionItems *PetscOpt
   PetscCall(PetscOptionsEList("-pbd_method", "constraint sweep: gauss_seidel (in colour order) or jacobi (averaged, -pbd_omega)", "", methods, 2,
                               methods[d->method], &d->method, NULL));
   PetscCall(PetscOptionsReal("-pbd_omega", "Jacobi over-relaxation omega in (0, 2)", "", d->omega, &d->omega, NULL));
+  PetscCall(PetscOptionsBool("-pbd_fused", "Gauss-Seidel: rotation constraints (ARAP tets) by the fused kernel, 4 at a time (else the generic kernel; the same to rounding)",
+                             "", d->fused, &d->fused, NULL));
   if (!d->xpbd)
     PetscCall(PetscOptionsReal("-pbd_stiffness", "stiffness k in [0, 1] of every term (-pbd_<term>_stiffness for one term)", "",
                                d->stiffness, &d->stiffness, NULL));
@@ -125,6 +140,200 @@ static PetscErrorCode Colour(SimSolver s, PBDBlock *b, const PetscReal *invm, Pe
   for (PetscInt c = 0; c < b->nc; c++) b->order[b->color_off[color[c]] + count[color[c]]++] = c;
   PetscCall(PetscFree(count));
   PetscCall(PetscFree2(used, color));
+  PetscFunctionReturn(0);
+}
+
+/* ---- the fused kernel of the rotation constraints (ARAP tets) ----
+ * The slots of each colour in groups of PBD_LANES (the last group of a colour padded with lanes that
+ * repeat its lane 0's stencil and matrix with W A = 0, Sinv = 0: they move nothing and are written
+ * back before lane 0), each group's data lane by lane, so that a group's constraints are projected
+ * and corrected together in vector registers (no shared free vertex within a colour). */
+static PetscErrorCode SetupRotGroups(PBDBlock *b)
+{
+  const PetscInt L = PBD_LANES;
+  PetscInt ng = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(b->ncolor + 1, &b->goff));
+  b->goff[0] = 0;
+  for (PetscInt k = 0; k < b->ncolor; k++) b->goff[k + 1] = b->goff[k] + (b->color_off[k + 1] - b->color_off[k] + L - 1) / L;
+  ng = b->goff[b->ncolor];
+  PetscCall(PetscMalloc4(L * ng, &b->gslot, 4 * L * ng, &b->gv, PBD_GRO * L * ng, &b->gro, PBD_GRW * L * ng, &b->grw));
+  PetscCall(PetscArrayzero(b->gro, PBD_GRO * L * ng));
+  PetscCall(PetscArrayzero(b->grw, PBD_GRW * L * ng));
+  for (PetscInt k = 0; k < b->ncolor; k++)
+    for (PetscInt g = b->goff[k]; g < b->goff[k + 1]; g++)
+      for (PetscInt l = 0; l < L; l++) {
+        const PetscInt q = b->color_off[k] + (g - b->goff[k]) * L + l, valid = q < b->color_off[k + 1];
+        const PetscInt src = valid ? q : b->gslot[L * g];
+        PetscReal *ro = b->gro + PBD_GRO * L * g;
+        b->gslot[L * g + l] = valid ? q : -1;
+        for (int a = 0; a < 4; a++) b->gv[4 * L * g + L * a + l] = b->sv[4 * src + a];
+        for (int r = 0; r < 12; r++) {
+          ro[L * r + l] = b->A[12 * src + r];
+          ro[L * (12 + r) + l] = valid ? b->WA[12 * src + r] : 0;
+        }
+        ro[L * 31 + l] = valid ? 1 : 0;
+      }
+  PetscFunctionReturn(0);
+}
+
+/* Sinv and alpha~ of the slots into their groups (after BuildSinv). */
+static void PackRotSinv(PBDBlock *b)
+{
+  const PetscInt L = PBD_LANES, ng = b->goff[b->ncolor];
+  static const int up[6] = {0, 1, 2, 4, 5, 8};
+
+  for (PetscInt g = 0; g < ng; g++)
+    for (PetscInt l = 0; l < L; l++) {
+      const PetscInt q = b->gslot[L * g + l];
+      PetscReal *ro = b->gro + PBD_GRO * L * g;
+      for (int r = 0; r < 6; r++) ro[L * (24 + r) + l] = q >= 0 ? b->Sinv[9 * q + up[r]] : 0;
+      ro[L * 30 + l] = q >= 0 ? b->at[q] : 0;
+    }
+}
+
+/* The term's quaternions into the groups (out = false; a padding lane takes its lane 0's) or back
+ * (out = true). */
+static void RotQuats(PBDBlock *b, PetscBool out)
+{
+  const PetscInt L = PBD_LANES, ng = b->goff[b->ncolor];
+
+  for (PetscInt g = 0; g < ng; g++)
+    for (PetscInt l = 0; l < L; l++) {
+      const PetscInt q = b->gslot[L * g + l], c = b->order[q >= 0 ? q : b->gslot[L * g]];
+      PetscReal *rw = b->grw + PBD_GRW * L * g;
+      if (!out)
+        for (int k = 0; k < 4; k++) rw[L * (9 + k) + l] = b->rq[4 * c + k];
+      else if (q >= 0)
+        for (int k = 0; k < 4; k++) b->rq[4 * c + k] = rw[L * (9 + k) + l];
+    }
+}
+
+typedef double V4 __attribute__((vector_size(32)));
+typedef long long V4i __attribute__((vector_size(32)));
+
+/* unaligned loads and stores of 4 reals (macros: a function returning V4 would have an AVX ABI) */
+#define Ld4(p) \
+  ({ \
+    V4 v_; \
+    memcpy(&v_, (p), sizeof(v_)); \
+    v_; \
+  })
+#define St4(p, v) \
+  do { \
+    const V4 w_ = (v); \
+    memcpy((p), &w_, sizeof(w_)); \
+  } while (0)
+static inline __attribute__((always_inline)) void QuatToRot4(const V4 q[4], V4 R[9])
+{
+  const V4 w = q[0], x = q[1], y = q[2], z = q[3];
+  R[0] = 1 - 2 * (y * y + z * z), R[1] = 2 * (x * y - w * z), R[2] = 2 * (x * z + w * y);
+  R[3] = 2 * (x * y + w * z), R[4] = 1 - 2 * (x * x + z * z), R[5] = 2 * (y * z - w * x);
+  R[6] = 2 * (x * z - w * y), R[7] = 2 * (y * z + w * x), R[8] = 1 - 2 * (x * x + y * y);
+}
+
+/* One group: for each lane, F^T = A x_c (row j = column j of F), one Newton step of the polar
+ * rotation from the lane's quaternion (the step of SimPolar3WarmSteps(F, q, 1, R): M = F R^T,
+ * (tr M I - sym M) w = axial(M - M^T) by LDL^T, q <- (1, w/2) q normalised), a lane outside
+ * Newton's safe region (a pivot below 2e-6 tr M, |w| >= 1) redone by SimPolar3WarmSteps itself
+ * (which falls back to the SVD); then the block correction of Update with p = R^T. */
+static inline __attribute__((always_inline)) PetscErrorCode RotGroup(PBDBlock *b, PetscInt g, PetscReal s, PetscBool first, PetscBool wres, PetscReal *x,
+                                                                     V4 *res)
+{
+  const PetscInt L = PBD_LANES, *o = b->gv + 4 * L * g;
+  const PetscReal *ro = b->gro + PBD_GRO * L * g;
+  PetscReal *rw = b->grw + PBD_GRW * L * g;
+  V4 X[4][3], Fc[3][3], q[4], R[9], M[9], rhs[3][3], dl[3][3];
+
+  PetscFunctionBeginUser;
+  for (int a = 0; a < 4; a++)
+    for (int k = 0; k < 3; k++) {
+      const PetscReal t[4] = {x[o[L * a] + k], x[o[L * a + 1] + k], x[o[L * a + 2] + k], x[o[L * a + 3] + k]};
+      X[a][k] = Ld4(t);
+    }
+  for (int j = 0; j < 3; j++) {
+    const V4 A0 = Ld4(ro + L * (4 * j)), A1 = Ld4(ro + L * (4 * j + 1)), A2 = Ld4(ro + L * (4 * j + 2)), A3 = Ld4(ro + L * (4 * j + 3));
+    for (int k = 0; k < 3; k++) Fc[j][k] = A0 * X[0][k] + A1 * X[1][k] + A2 * X[2][k] + A3 * X[3][k];
+  }
+  for (int k = 0; k < 4; k++) q[k] = Ld4(rw + L * (9 + k));
+  QuatToRot4(q, R);
+  /* M = F R^T, F_ik = Fc[k][i] */
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) M[3 * i + j] = Fc[0][i] * R[3 * j] + Fc[1][i] * R[3 * j + 1] + Fc[2][i] * R[3 * j + 2];
+  {
+    const V4 g0 = M[7] - M[5], g1 = M[2] - M[6], g2 = M[3] - M[1], tr = M[0] + M[4] + M[8], thr = 1e-6 * 2 * tr;
+    const V4 h01 = -0.5 * (M[1] + M[3]), h02 = -0.5 * (M[2] + M[6]), h12 = -0.5 * (M[5] + M[7]);
+    const V4 d1 = tr - M[0], i1 = 1 / d1, l10 = h01 * i1, l20 = h02 * i1, d2 = tr - M[4] - l10 * h01, i2 = 1 / d2, l21 = (h12 - l20 * h01) * i2;
+    const V4 d3 = tr - M[8] - l20 * h02 - l21 * l21 * d2, y1 = g1 - l10 * g0, y2 = g2 - l20 * g0 - l21 * y1;
+    const V4 w2 = y2 / d3, w1 = y1 * i2 - l21 * w2, w0 = g0 * i1 - l10 * w1 - l20 * w2, ww = w0 * w0 + w1 * w1 + w2 * w2;
+    const V4i ok = (d1 > thr) & (d2 > thr) & (d3 > thr) & (ww < 1);
+    const V4 e1 = 0.5 * w0, e2 = 0.5 * w1, e3 = 0.5 * w2;
+    V4 qn[4], n2;
+    qn[0] = q[0] - e1 * q[1] - e2 * q[2] - e3 * q[3];
+    qn[1] = q[1] + e1 * q[0] + e2 * q[3] - e3 * q[2];
+    qn[2] = q[2] - e1 * q[3] + e2 * q[0] + e3 * q[1];
+    qn[3] = q[3] + e1 * q[2] - e2 * q[1] + e3 * q[0];
+    n2 = qn[0] * qn[0] + qn[1] * qn[1] + qn[2] * qn[2] + qn[3] * qn[3];
+    for (int l = 0; l < 4; l++) n2[l] = 1 / PetscSqrtReal(n2[l]);
+    for (int k = 0; k < 4; k++) qn[k] *= n2;
+    QuatToRot4(qn, R);
+    for (int l = 0; l < 4; l++)
+      if (!ok[l] && b->gslot[L * g + l] >= 0) { /* rare: this lane by the scalar routine, from its start */
+        PetscReal Fl[9], ql[4], Rl[9];
+        for (int i = 0; i < 3; i++)
+          for (int j = 0; j < 3; j++) Fl[3 * i + j] = Fc[j][i][l];
+        for (int k = 0; k < 4; k++) ql[k] = q[k][l];
+        PetscCall(SimPolar3WarmSteps(Fl, ql, 1, Rl, NULL));
+        for (int k = 0; k < 4; k++) qn[k][l] = ql[k];
+        for (int k = 0; k < 9; k++) R[k][l] = Rl[k];
+      }
+    for (int k = 0; k < 4; k++) St4(rw + L * (9 + k), qn[k]);
+  }
+  /* the correction: rhs = -C - alpha~ lambda, C_jk = F_kj - R_kj; dlambda = s Sinv rhs */
+  {
+    const V4 at = Ld4(ro + L * 30), S00 = Ld4(ro + L * 24), S01 = Ld4(ro + L * 25), S02 = Ld4(ro + L * 26), S11 = Ld4(ro + L * 27),
+             S12 = Ld4(ro + L * 28), S22 = Ld4(ro + L * 29);
+    V4 sq = {0, 0, 0, 0};
+    for (int j = 0; j < 3; j++)
+      for (int k = 0; k < 3; k++) {
+        const V4 lm = first ? (V4){0, 0, 0, 0} : Ld4(rw + L * (3 * j + k));
+        rhs[j][k] = -(Fc[j][k] - R[3 * k + j]) - at * lm;
+        if (wres) sq += rhs[j][k] * rhs[j][k];
+      }
+    if (wres) *res += Ld4(ro + L * 31) * sq;
+    for (int k = 0; k < 3; k++) {
+      dl[0][k] = s * (S00 * rhs[0][k] + S01 * rhs[1][k] + S02 * rhs[2][k]);
+      dl[1][k] = s * (S01 * rhs[0][k] + S11 * rhs[1][k] + S12 * rhs[2][k]);
+      dl[2][k] = s * (S02 * rhs[0][k] + S12 * rhs[1][k] + S22 * rhs[2][k]);
+    }
+    for (int j = 0; j < 3; j++)
+      for (int k = 0; k < 3; k++) St4(rw + L * (3 * j + k), (first ? (V4){0, 0, 0, 0} : Ld4(rw + L * (3 * j + k))) + dl[j][k]);
+    for (int a = 0; a < 4; a++) {
+      const V4 W0 = Ld4(ro + L * (12 + a)), W1 = Ld4(ro + L * (16 + a)), W2 = Ld4(ro + L * (20 + a));
+      for (int k = 0; k < 3; k++) X[a][k] += W0 * dl[0][k] + W1 * dl[1][k] + W2 * dl[2][k];
+    }
+  }
+  /* lanes in reverse: a padding lane (the last ones, a copy of lane 0) stores before lane 0 */
+  for (int l = L - 1; l >= 0; l--)
+    for (int a = 0; a < 4; a++)
+      for (int k = 0; k < 3; k++) x[o[L * a + l] + k] = X[a][k][l];
+  PetscFunctionReturn(0);
+}
+
+/* The groups of one colour; *res += the summed squared residuals when wres. */
+__attribute__((target_clones("arch=x86-64-v3", "default"))) static PetscErrorCode RunRot(PBDBlock *b, PetscInt col, PetscReal s, PetscBool first, PetscBool wres,
+                                                                                           PetscReal *x, PetscReal *res)
+{
+  V4 r = {0, 0, 0, 0};
+
+  PetscFunctionBeginUser;
+  if (first) {
+    for (PetscInt g = b->goff[col]; g < b->goff[col + 1]; g++) PetscCall(RotGroup(b, g, s, PETSC_TRUE, wres, x, &r));
+  } else {
+    for (PetscInt g = b->goff[col]; g < b->goff[col + 1]; g++) PetscCall(RotGroup(b, g, s, PETSC_FALSE, wres, x, &r));
+  }
+  *res += r[0] + r[1] + r[2] + r[3];
   PetscFunctionReturn(0);
 }
 
@@ -195,6 +404,10 @@ static PetscErrorCode Setup_PBD(SimSolver s)
         }
       }
       PetscCall(PetscFree2(A, w));
+      if (!cons && nvert == 4 && nrows == 3 && e->ops.pd_rotations) {
+        PetscCall(e->ops.pd_rotations(e, &b->rq));
+        if (b->rq) PetscCall(SetupRotGroups(b));
+      }
       d->ncolors += b->ncolor;
       b->stiffness = d->stiffness;
       PetscCall(PetscSNPrintf(opt, sizeof(opt), "-pbd_%s_stiffness", e->name));
@@ -257,6 +470,8 @@ static PetscErrorCode BuildSinv(PBD *d, PetscReal h)
             if (lam[e] > tol) Si[r * nr + q] += Q[3 * r + e] * Q[3 * q + e] / lam[e];
     }
   }
+  for (PetscInt k = 0; k < d->nblocks; k++)
+    if (d->block[k].rq) PackRotSinv(&d->block[k]);
   d->hcache = h;
   PetscFunctionReturn(0);
 }
@@ -387,6 +602,10 @@ static PetscErrorCode SweepGaussSeidel(PBD *d, PetscBool first, PetscBool wres, 
       }
       continue;
     }
+    if (b->rq && d->fused) {
+      for (PetscInt col = 0; col < b->ncolor; col++) PetscCall(RunRot(b, col, kk, first, wres, x, &d->residual));
+      continue;
+    }
     if (!some) PetscCall(b->term->ops.pd_project(b->term, x, b->p));
     for (PetscInt col = 0; col < b->ncolor; col++) {
       const PetscInt lo = b->color_off[col], hi = b->color_off[col + 1];
@@ -437,6 +656,9 @@ static PetscErrorCode Step_PBD(SimSolver s, PetscReal dt)
   PetscCall(PetscArrayzero(d->fext, n));
   for (PetscInt l = 0; l < d->nlinear; l++) PetscCall(d->linear[l]->ops.gradient(d->linear[l], x, v, d->fext));
   PetscCall(PetscLogEventEnd(s->ev.force, 0, 0, 0, 0));
+  if (d->fused && d->method == 0)
+    for (PetscInt k = 0; k < d->nblocks; k++)
+      if (d->block[k].rq) RotQuats(&d->block[k], PETSC_FALSE);
   for (PetscInt sub = 0; sub < d->substeps; sub++) {
     for (PetscInt i = 0; i < m->nv; i++)
       for (int k = 0; k < 3; k++) {
@@ -457,6 +679,9 @@ static PetscErrorCode Step_PBD(SimSolver s, PetscReal dt)
       if (d->invm[i] > 0)
         for (int k = 0; k < 3; k++) v[3 * i + k] = (x[3 * i + k] - d->xprev[3 * i + k]) * hinv;
   }
+  if (d->fused && d->method == 0)
+    for (PetscInt k = 0; k < d->nblocks; k++)
+      if (d->block[k].rq) RotQuats(&d->block[k], PETSC_TRUE);
   PetscCall(VecRestoreArray(m->v, &v));
   PetscCall(VecRestoreArray(m->x, &x));
   s->stats.outcome = SIM_STEP_OK;
@@ -502,6 +727,8 @@ static PetscErrorCode Destroy_PBD(SimSolver s)
     PetscCall(PetscFree4(b->lambda, b->Sinv, b->jscale, b->at));
     PetscCall(PetscFree2(b->sv, b->WA));
     PetscCall(PetscFree2(b->C, b->G));
+    PetscCall(PetscFree4(b->gslot, b->gv, b->gro, b->grw));
+    PetscCall(PetscFree(b->goff));
     PetscCall(PetscFree(b->color_off));
     PetscCall(PetscFree(b->order));
   }
@@ -536,6 +763,7 @@ static PetscErrorCode Create(SimSolver s, PetscBool xpbd)
   d->substeps = xpbd ? 10 : 1;
   d->omega = 1;
   d->stiffness = 1;
+  d->fused = PETSC_TRUE;
   s->data = d;
   s->ops.setfromoptions = SetFromOptions_PBD;
   s->ops.setup = Setup_PBD;
