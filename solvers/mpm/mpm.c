@@ -53,6 +53,9 @@ static PetscErrorCode SetFromOptions_MPM(SimSolver s, PetscOptionItems *PetscOpt
   PetscCall(PetscOptionsInt("-mpm_sort_every",
                             "sort the particles by cell before every this many steps (memory locality; 0: never; -1: every 20 steps on a rank with more than 1e5 particles)",
                             "", mpm->sort_every, &mpm->sort_every, NULL));
+  PetscCall(PetscOptionsInt("-mpm_migrate_margin",
+                            "more than one rank: cells a particle may stray out of its rank's cells before the particles migrate (the grid's ghost width is 2 + this)",
+                            "", mpm->margin, &mpm->margin, NULL));
   PetscCall(PetscOptionsInt("-mpm_substeps", "substeps per step (0: as many as the time step limit needs)", "", mpm->substeps, &mpm->substeps, NULL));
   PetscOptionsHeadEnd();
   for (size_t k = 0; k < sizeof(transfers) / sizeof(transfers[0]); k++) {
@@ -68,14 +71,80 @@ static PetscErrorCode SetFromOptions_MPM(SimSolver s, PetscOptionItems *PetscOpt
   PetscCheck(mpm->flip_ratio >= 0 && mpm->flip_ratio <= 1, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mpm_flip_ratio must be in [0, 1] (got %g)",
              (double)mpm->flip_ratio);
   PetscCheck(mpm->cfl > 0, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mpm_cfl must be > 0 (got %g)", (double)mpm->cfl);
+  PetscCheck(mpm->margin >= 0, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mpm_migrate_margin must be >= 0 (got %" PetscInt_FMT ")", mpm->margin);
   PetscCheck(mpm->sort_every >= -1, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mpm_sort_every must be >= -1 (got %" PetscInt_FMT ")", mpm->sort_every);
   mpm->avx = (PetscBool)(mpm->avx && __builtin_cpu_supports("avx") > 0);
   PetscCheck(mpm->substeps >= 0, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mpm_substeps must be >= 0 (got %" PetscInt_FMT ")", mpm->substeps);
   PetscFunctionReturn(0);
 }
 
+/* More than one rank: the exchange of the patch's nodes that another rank owns (leaves, one per real)
+ * with their owners' copies (roots, in the owner's patch), and the band, the patch's nodes in it.
+ * A rank's patch is its owned box grown by the ghost width w (clipped at the grid's sides), so the
+ * owner of a node and its place in the owner's patch follow from the ownership ranges. */
+static PetscErrorCode CreateGhostExchange(SimSolver s, MPM *mpm, PetscInt w)
+{
+  const PetscInt *own[3] = {NULL, NULL, NULL}, dof = mpm->dof;
+  PetscInt N[3] = {1, 1, 1}, P[3] = {1, 1, 1}, xs[3] = {0, 0, 0}, xm[3] = {1, 1, 1}, nleaves = 0, nroots, nb = 0, *ilocal;
+  PetscSFNode *iremote;
+  const PetscInt *degree;
+  PetscBool *inband;
+  const PetscInt *gs = mpm->gs, *gm = mpm->gm;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMDAGetInfo(mpm->da, NULL, &N[0], &N[1], &N[2], &P[0], &P[1], &P[2], NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetOwnershipRanges(mpm->da, &own[0], &own[1], &own[2]));
+  PetscCall(DMDAGetCorners(mpm->da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
+  if (mpm->dim == 2) N[2] = P[2] = 1, xs[2] = 0, xm[2] = 1;
+  nroots = gm[0] * gm[1] * gm[2] * dof;
+  PetscCall(PetscMalloc1(nroots, &ilocal));
+  PetscCall(PetscMalloc1(nroots, &iremote));
+  PetscCall(PetscCalloc1(gm[0] * gm[1] * gm[2], &inband));
+  for (PetscInt k = 0; k < gm[2]; k++)
+    for (PetscInt j = 0; j < gm[1]; j++)
+      for (PetscInt i = 0; i < gm[0]; i++) {
+        const PetscInt node[3] = {gs[0] + i, gs[1] + j, gs[2] + k}, here = (k * gm[1] + j) * gm[0] + i;
+        PetscInt rk[3], ogs[3], ogm[3], there;
+        PetscBool mine = PETSC_TRUE;
+        for (int d = 0; d < 3; d++) mine = (PetscBool)(mine && node[d] >= xs[d] && node[d] < xs[d] + xm[d]);
+        if (mine) continue;
+        for (int d = 0; d < 3; d++) { /* the owner along d and its patch */
+          PetscInt start = 0;
+          rk[d] = 0;
+          if (d < mpm->dim)
+            while (node[d] >= start + own[d][rk[d]]) start += own[d][rk[d]++];
+          ogs[d] = d < mpm->dim ? PetscMax(start - w, 0) : 0;
+          ogm[d] = d < mpm->dim ? PetscMin(start + own[d][rk[d]] + w, N[d]) - ogs[d] : 1;
+        }
+        there = ((node[2] - ogs[2]) * ogm[1] + node[1] - ogs[1]) * ogm[0] + node[0] - ogs[0];
+        for (PetscInt c = 0; c < dof; c++, nleaves++) {
+          ilocal[nleaves] = here * dof + c;
+          iremote[nleaves].rank = (rk[2] * P[1] + rk[1]) * P[0] + rk[0];
+          iremote[nleaves].index = there * dof + c;
+        }
+        inband[here] = PETSC_TRUE;
+      }
+  PetscCall(PetscSFCreate(s->comm, &mpm->ghost_sf));
+  PetscCall(PetscSFSetGraph(mpm->ghost_sf, nroots, nleaves, ilocal, PETSC_OWN_POINTER, iremote, PETSC_OWN_POINTER));
+  PetscCall(PetscSFSetUp(mpm->ghost_sf));
+  PetscCall(PetscSFComputeDegreeBegin(mpm->ghost_sf, &degree));
+  PetscCall(PetscSFComputeDegreeEnd(mpm->ghost_sf, &degree));
+  for (PetscInt q = 0; q < gm[0] * gm[1] * gm[2]; q++) {
+    if (degree[q * dof] > 0) inband[q] = PETSC_TRUE;
+    nb += inband[q];
+  }
+  mpm->nband = nb;
+  PetscCall(PetscMalloc1(nb + 1, &mpm->band));
+  nb = 0;
+  for (PetscInt q = 0; q < gm[0] * gm[1] * gm[2]; q++)
+    if (inband[q]) mpm->band[nb++] = q;
+  PetscCall(PetscFree(inband));
+  PetscFunctionReturn(0);
+}
+
 /* The node grid: cells + 1 nodes per axis on the decomposition of the problem's cell grid (a rank
- * owns the nodes at the low corner of its cells, the last rank also the far side), ghost width 2. */
+ * owns the nodes at the low corner of its cells, the last rank also the far side), ghost width 2 +
+ * the migration margin. */
 static PetscErrorCode CreateNodeGrid(SimSolver s, MPM *mpm)
 {
   DM cells;
@@ -83,6 +152,7 @@ static PetscErrorCode CreateNodeGrid(SimSolver s, MPM *mpm)
   PetscMPIInt size;
   const PetscInt *own[3] = {NULL, NULL, NULL};
   PetscInt *lx[3] = {NULL, NULL, NULL};
+  const PetscInt w = 2 + mpm->margin;
 
   PetscFunctionBeginUser;
   PetscCall(SimParticlesGetGrid(s->problem, &cells));
@@ -94,21 +164,20 @@ static PetscErrorCode CreateNodeGrid(SimSolver s, MPM *mpm)
   }
   mpm->dof = mpm->transfer->flip ? 2 * mpm->dim + 1 : mpm->dim + 1;
   if (mpm->dim == 2)
-    PetscCall(DMDACreate2d(s->comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, n[0] + 1, n[1] + 1, np[0], np[1], mpm->dof, 2, lx[0], lx[1], &mpm->da));
+    PetscCall(DMDACreate2d(s->comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, n[0] + 1, n[1] + 1, np[0], np[1], mpm->dof, w, lx[0], lx[1], &mpm->da));
   else
     PetscCall(DMDACreate3d(s->comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, n[0] + 1, n[1] + 1, n[2] + 1, np[0], np[1], np[2],
-                           mpm->dof, 2, lx[0], lx[1], lx[2], &mpm->da));
+                           mpm->dof, w, lx[0], lx[1], lx[2], &mpm->da));
   PetscCall(DMSetUp(mpm->da));
   PetscCall(DMCreateLocalVector(mpm->da, &mpm->gl));
+  PetscCall(DMDAGetGhostCorners(mpm->da, &mpm->gs[0], &mpm->gs[1], &mpm->gs[2], &mpm->gm[0], &mpm->gm[1], &mpm->gm[2]));
+  if (mpm->dim == 2) mpm->gs[2] = 0, mpm->gm[2] = 1;
+  /* every row is cleared before the first P2G */
+  mpm->ny = mpm->gm[1], mpm->nrows = mpm->gm[1] * mpm->gm[2];
+  PetscCall(PetscMalloc4(mpm->nrows, &mpm->rlo, mpm->nrows, &mpm->rhi, mpm->nrows, &mpm->mlo, mpm->nrows, &mpm->mhi));
+  for (PetscInt r = 0; r < mpm->nrows; r++) mpm->rlo[r] = 0, mpm->rhi[r] = mpm->gm[0] - 1, mpm->mlo[r] = PETSC_MAX_INT, mpm->mhi[r] = -1;
   PetscCallMPI(MPI_Comm_size(s->comm, &size));
-  mpm->serial = size == 1;
-  if (mpm->serial) { /* the local vector is the grid; every row is cleared before the first P2G */
-    PetscInt gm[3];
-    PetscCall(DMDAGetGhostCorners(mpm->da, NULL, NULL, NULL, &gm[0], &gm[1], &gm[2]));
-    mpm->ny = gm[1], mpm->nrows = gm[1] * (mpm->dim == 3 ? gm[2] : 1);
-    PetscCall(PetscMalloc4(mpm->nrows, &mpm->rlo, mpm->nrows, &mpm->rhi, mpm->nrows, &mpm->mlo, mpm->nrows, &mpm->mhi));
-    for (PetscInt r = 0; r < mpm->nrows; r++) mpm->rlo[r] = 0, mpm->rhi[r] = gm[0] - 1, mpm->mlo[r] = PETSC_MAX_INT, mpm->mhi[r] = -1;
-  } else PetscCall(DMCreateGlobalVector(mpm->da, &mpm->gg));
+  if (size > 1) PetscCall(CreateGhostExchange(s, mpm, w));
   for (PetscInt d = 0; d < 3; d++) PetscCall(PetscFree(lx[d]));
   PetscFunctionReturn(0);
 }
@@ -306,7 +375,11 @@ static PetscErrorCode Fail(SimSolver s, const char *msg)
 }
 
 /* A step of dt: substeps of the four phases, each at most the time step limit (-mpm_substeps 0) or
- * dt / -mpm_substeps (then a substep above the limit fails the step), migrating particles after each. */
+ * dt / -mpm_substeps (then a substep above the limit fails the step). Particles migrate to the rank
+ * of their cell after a substep that left one of them with a kernel outside its rank's patch (more
+ * than -mpm_migrate_margin cells out of the rank's cells): until then a particle scatters into and
+ * gathers from its rank's ghost nodes, whose sums the exchange makes whole, so that the trajectory
+ * is the one of one rank either way (to round-off: the order of the sums). */
 static PetscErrorCode Step_MPM(SimSolver s, PetscReal dt)
 {
   MPM *mpm = (MPM *)s->data;
@@ -331,7 +404,8 @@ static PetscErrorCode Step_MPM(SimSolver s, PetscReal dt)
   else speed = mpm->speed_last;
   mpm->speed_valid = PETSC_FALSE;
   while (mpm->substeps ? k < mpm->substeps : dt - t > 1e-12 * dt) {
-    PetscReal hsub, bad[7], gbad[7], loc[2], glob[2];
+    PetscReal hsub, bad[7], gbad[7], loc[3], glob[3];
+    PetscInt strays;
     mpm->dt_limit = speed > 0 ? mpm->cfl * h / speed : PETSC_MAX_REAL;
     if (mpm->substeps) {
       hsub = dt / mpm->substeps;
@@ -358,9 +432,9 @@ static PetscErrorCode Step_MPM(SimSolver s, PetscReal dt)
     mpm->time = s->time + t;
     PetscCall(MPMParticlesToGrid(s, mpm, hsub));
     PetscCall(MPMGridUpdate(s, mpm, hsub));
-    PetscCall(MPMGridToParticles(s, mpm, hsub, bad, &speed));
-    loc[0] = bad[0], loc[1] = speed;
-    PetscCall(MPIU_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_MAX, s->comm));
+    PetscCall(MPMGridToParticles(s, mpm, hsub, bad, &speed, &strays));
+    loc[0] = bad[0], loc[1] = speed, loc[2] = strays;
+    PetscCall(MPIU_Allreduce(loc, glob, 3, MPIU_REAL, MPIU_MAX, s->comm));
     speed = glob[1];
     if (glob[0] >= 0) { /* a particle in a bad state: its rank tells the others what */
       for (int q = 0; q < 7; q++) bad[q] = bad[0] == glob[0] ? bad[q] : -PETSC_MAX_REAL;
@@ -381,9 +455,12 @@ static PetscErrorCode Step_MPM(SimSolver s, PetscReal dt)
       PetscCall(Fail(s, msg));
       break;
     }
-    PetscCall(PetscLogEventBegin(mpm->ev_migrate, 0, 0, 0, 0));
-    PetscCall(SimParticlesMigrate(s->problem));
-    PetscCall(PetscLogEventEnd(mpm->ev_migrate, 0, 0, 0, 0));
+    if (glob[2] > 0) { /* a particle's kernel left its rank's patch: every particle goes to the rank of its cell */
+      PetscCall(PetscLogEventBegin(mpm->ev_migrate, 0, 0, 0, 0));
+      PetscCall(SimParticlesMigrate(s->problem));
+      PetscCall(PetscLogEventEnd(mpm->ev_migrate, 0, 0, 0, 0));
+      mpm->migrations++;
+    }
     t += hsub;
     k++;
   }
@@ -553,7 +630,8 @@ static PetscErrorCode Destroy_MPM(SimSolver s)
     PetscCall(MPMPlasticityDestroy(&mpm->mat[m].plastic));
   }
   PetscCall(VecDestroy(&mpm->gl));
-  PetscCall(VecDestroy(&mpm->gg));
+  PetscCall(PetscSFDestroy(&mpm->ghost_sf));
+  PetscCall(PetscFree(mpm->band));
   PetscCall(PetscFree4(mpm->rlo, mpm->rhi, mpm->mlo, mpm->mhi));
   PetscCall(DMDestroy(&mpm->da));
   PetscCall(PetscFree5(mpm->F9, mpm->dec, mpm->P, mpm->scale, mpm->idx));
@@ -583,6 +661,7 @@ PetscErrorCode SimSolverCreate_MPM(SimSolver s)
   mpm->flip_ratio = 0.99;
   mpm->cfl = 0.5;
   mpm->sort_every = -1;
+  mpm->margin = 1;
   __builtin_cpu_init();
   mpm->avx = (PetscBool)(__builtin_cpu_supports("avx") > 0);
   mpm->dt_limit = PETSC_MAX_REAL;

@@ -6,6 +6,7 @@
 #include "framework/material.h"
 #include "framework/linalg/isotropic.h"
 #include "problems/particles/particles.h"
+#include <petscsf.h>
 
 /* ---- B-spline weights (Jiang et al. 2016, "The material point method for simulating continuum
  * materials", SIGGRAPH course, eqs. 122-124) ----
@@ -155,17 +156,25 @@ typedef struct {
   PetscInt dim;
   PetscInt nmat;
   MPMMaterial mat[SIM_PARTICLES_MAX_MATERIALS];
-  /* the grid: nodes (cells + 1 per axis) on the cells' decomposition, ghost width 2 (a particle in
-   * cell c touches nodes c - 1 .. c + 2); per node [momentum/velocity (dim), mass] and, for FLIP,
-   * [velocity before forces (dim)] */
+  /* the grid: nodes (cells + 1 per axis) on the cells' decomposition, ghost width 2 + margin (a
+   * particle in cell c touches nodes c - 1 .. c + 2; the margin lets particles stray that many cells
+   * out of the rank's cells before a migration); per node [momentum/velocity (dim), mass] and, for
+   * FLIP, [velocity before forces (dim)] */
   DM da;
-  Vec gl, gg; /* local (ghosted) and global; on one rank the grid is gl alone (its layout is the global one) */
-  PetscInt dof;
-  /* one rank: the nodes P2G wrote, so that the clear and the grid update visit only those. A node row
-   * (fixed j, k; ny * nz of them) holds its written nodes in [rlo, rhi] (rlo > rhi: none); mlo, mhi
-   * record, per row of particle bases (base y, base z), the lowest and highest base x. */
-  PetscBool serial;
+  Vec gl; /* the ghosted local patch: P2G scatters into it, the grid update and G2P work on it */
+  PetscInt dof, margin;
+  PetscInt gs[3], gm[3]; /* the patch's corner and size in nodes (2D: gs[2] = 0, gm[2] = 1) */
+  /* the nodes P2G wrote, so that the clear and the grid update visit only those. A node row (fixed
+   * j, k of the patch; ny * nz of them) holds its written nodes in [rlo, rhi] (rlo > rhi: none); mlo,
+   * mhi record, per row of particle bases (base y, base z), the lowest and highest base x. */
   PetscInt nrows, ny, *rlo, *rhi, *mlo, *mhi;
+  /* more than one rank: the ghost nodes' sums go to their owners and the owners' totals back
+   * (ghost_sf: leaves the patch's reals at nodes another rank owns, roots the owners' reals); band:
+   * the patch's nodes in that exchange (its leaves and roots), cleared before every P2G and updated
+   * with the written rows, so that every node of the patch holds its velocity after the update */
+  PetscSF ghost_sf;
+  PetscInt nband, *band;
+  PetscInt migrations; /* particle migrations so far (a substep migrates only when a particle strayed beyond the margin) */
   /* scratch for one chunk */
   PetscReal *F9, *dec, *P, *scale, *state;
   PetscInt *idx;
@@ -176,12 +185,6 @@ typedef struct {
   PetscLogEvent ev_p2g, ev_grid, ev_g2p, ev_migrate;
   PetscReal time; /* simulated time at the start of the substep (moving colliders) */
 } MPM;
-
-/* The vector that holds the grid's owned nodes after P2G and the grid update. */
-static inline Vec MPMOwnedGrid(const MPM *mpm)
-{
-  return mpm->serial ? mpm->gl : mpm->gg;
-}
 
 /* Fields the solver adds to the particles problem. */
 #define MPM_FIELD_C "C"             /* affine velocity (dim x dim, row-major) [1/s] */
@@ -195,8 +198,10 @@ PetscErrorCode MPMParticlesToGrid(SimSolver s, MPM *mpm, PetscReal dt);
 PetscErrorCode MPMGridUpdate(SimSolver s, MPM *mpm, PetscReal dt);
 /* G2P, F update and advection, then the return mapping and the next stress. bad receives the first
  * particle left in a bad state: {id (-1: none), kind (1: it left the grid's interior, 2: det F <= 0),
- * x, y, z, det F, material}; *speed the largest wave speed plus particle speed [m/s]. */
-PetscErrorCode MPMGridToParticles(SimSolver s, MPM *mpm, PetscReal dt, PetscReal bad[7], PetscReal *speed);
+ * x, y, z, det F, material}; *speed the largest wave speed plus particle speed [m/s]; *strays the
+ * number of this rank's particles whose kernel no longer fits in the patch (they must migrate before
+ * the next P2G). */
+PetscErrorCode MPMGridToParticles(SimSolver s, MPM *mpm, PetscReal dt, PetscReal bad[7], PetscReal *speed, PetscInt *strays);
 /* Plasticity and stress of n particles of one material: F9 (in: trial, out: elastic), state; tau
  * (sym. V0 tau, dim(dim+1)/2 each) and J out. */
 PetscErrorCode MPMConstitutive(MPM *mpm, PetscInt m, PetscInt n, PetscReal *F9, PetscReal *state, const PetscReal *vol, PetscReal *tau,

@@ -76,7 +76,7 @@ typedef struct {
   PetscReal *g;
   Patch pt;
   PetscReal lo[3], h, dt, dinv;
-  PetscInt *mlo, *mhi, ny; /* one rank: the rows of particle bases to record (MPM.mlo, mhi); NULL: none */
+  PetscInt *mlo, *mhi, ny; /* the rows of particle bases to record (MPM.mlo, mhi) */
 } P2GArgs;
 
 /* ---- 1. particles to grid (Hu et al. 2018, eq. 29 and section 5.3; Jiang et al. 2015 for APIC):
@@ -102,7 +102,7 @@ static inline __attribute__((always_inline)) void P2G(const int D, const int K, 
 
     for (int d = 0; d < D; d++) base[d] = MPMWeights1(K, (x[D * p + d] - lo[d]) * ih, w[d], dw[d], &fx[d]);
     if (D == 2) w[2][0] = 1;
-    if (mlo) {
+    {
       const PetscInt r = (base[2] - gs2) * ny + base[1] - gs1, b0 = base[0] - gs0;
       mlo[r] = PetscMin(mlo[r], b0), mhi[r] = PetscMax(mhi[r], b0);
     }
@@ -253,20 +253,18 @@ PetscErrorCode MPMParticlesToGrid(SimSolver s, MPM *mpm, PetscReal dt)
   PetscCall(GetPatch(mpm, &a.pt));
   for (int d = 0; d < 3; d++) a.lo[d] = mpm->info.lo[d];
   a.h = mpm->info.h, a.dt = dt, a.dinv = mpm->kernel->dinv;
-  /* clear the grid (one rank: the rows the last P2G wrote), scatter into the ghosted patch */
-  if (!mpm->serial) PetscCall(VecZeroEntries(mpm->gl));
+  /* clear the patch where the last substep left values (the rows the last P2G wrote and the band the
+   * ghost exchange wrote), scatter into it recording the rows */
   PetscCall(VecGetArray(mpm->gl, &a.g));
-  a.mlo = a.mhi = NULL, a.ny = 0;
-  if (mpm->serial) {
-    for (PetscInt r = 0; r < mpm->nrows; r++) {
-      if (mpm->rlo[r] <= mpm->rhi[r]) PetscCall(PetscArrayzero(a.g + r * a.pt.sy + mpm->rlo[r] * a.pt.dof, (mpm->rhi[r] - mpm->rlo[r] + 1) * a.pt.dof));
-      mpm->mlo[r] = PETSC_MAX_INT, mpm->mhi[r] = -1;
-    }
-    a.mlo = mpm->mlo, a.mhi = mpm->mhi, a.ny = mpm->ny;
+  for (PetscInt r = 0; r < mpm->nrows; r++) {
+    if (mpm->rlo[r] <= mpm->rhi[r]) PetscCall(PetscArrayzero(a.g + r * a.pt.sy + mpm->rlo[r] * a.pt.dof, (mpm->rhi[r] - mpm->rlo[r] + 1) * a.pt.dof));
+    mpm->mlo[r] = PETSC_MAX_INT, mpm->mhi[r] = -1;
   }
+  for (PetscInt b = 0; b < mpm->nband; b++) PetscCall(PetscArrayzero(a.g + mpm->band[b] * a.pt.dof, a.pt.dof));
+  a.mlo = mpm->mlo, a.mhi = mpm->mhi, a.ny = mpm->ny;
   if (mpm->avx && mpm->dim == 3 && mpm->transfer->mls) p2g_avx[mpm->kernel->K - 3](&a);
   else p2g[mpm->dim - 2][mpm->kernel->K - 3][TransferIndex(mpm->transfer)](&a);
-  if (mpm->serial) { /* node row (j, k) holds the nodes of the bases (j - b, k - c), b, c < K: [min base x, max base x + K - 1] */
+  { /* node row (j, k) holds the nodes of the bases (j - b, k - c), b, c < K: [min base x, max base x + K - 1] */
     const PetscInt K = mpm->kernel->K, ny = mpm->ny, nz = mpm->nrows / ny;
     for (PetscInt k = 0; k < nz; k++)
       for (PetscInt j = 0; j < ny; j++) {
@@ -280,17 +278,18 @@ PetscErrorCode MPMParticlesToGrid(SimSolver s, MPM *mpm, PetscReal dt)
         mpm->rhi[k * ny + j] = hi >= 0 ? hi + K - 1 : -1;
       }
   }
+  if (mpm->ghost_sf) { /* the ghost nodes' sums to their owners, the owners' totals back to every copy */
+    PetscCall(PetscSFReduceBegin(mpm->ghost_sf, MPIU_REAL, a.g, a.g, MPI_SUM));
+    PetscCall(PetscSFReduceEnd(mpm->ghost_sf, MPIU_REAL, a.g, a.g, MPI_SUM));
+    PetscCall(PetscSFBcastBegin(mpm->ghost_sf, MPIU_REAL, a.g, a.g, MPI_REPLACE));
+    PetscCall(PetscSFBcastEnd(mpm->ghost_sf, MPIU_REAL, a.g, a.g, MPI_REPLACE));
+  }
   PetscCall(VecRestoreArray(mpm->gl, &a.g));
   PetscCall(DMSwarmRestoreField(sw, MPM_FIELD_STRESS, NULL, NULL, (void **)&stress));
   PetscCall(DMSwarmRestoreField(sw, MPM_FIELD_C, NULL, NULL, (void **)&C));
   PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_MASS, NULL, NULL, (void **)&m));
   PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_VELOCITY, NULL, NULL, (void **)&v));
   PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_POSITION, NULL, NULL, (void **)&x));
-  if (!mpm->serial) { /* ghost nodes' sums go to their owners */
-    PetscCall(VecZeroEntries(mpm->gg));
-    PetscCall(DMLocalToGlobalBegin(mpm->da, mpm->gl, ADD_VALUES, mpm->gg));
-    PetscCall(DMLocalToGlobalEnd(mpm->da, mpm->gl, ADD_VALUES, mpm->gg));
-  }
   PetscCall(PetscLogEventEnd(mpm->ev_p2g, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
@@ -388,51 +387,33 @@ static inline __attribute__((always_inline)) void NodeUpdate(const int D, const 
   for (int r = 0; r < D; r++) g[r] = v[r];
 }
 
-/* The owned nodes xs .. xs + xm - 1 of the global array g. */
-static inline __attribute__((always_inline)) void GridUpdate(const int D, MPM *mpm, PetscReal *g, const PetscInt xs[3], const PetscInt xm[3],
-                                                             PetscReal dt)
+/* The nodes P2G wrote (the rows' ranges rlo .. rhi) of the patch g, then the band's nodes outside
+ * those ranges: every node of the patch with mass then holds its velocity. */
+static inline __attribute__((always_inline)) void GridUpdateRows(const int D, MPM *mpm, PetscReal *g, PetscReal dt)
 {
-  const PetscInt dof = mpm->dof;
-
-  for (PetscInt k = xs[2]; k < xs[2] + xm[2]; k++)
-    for (PetscInt j = xs[1]; j < xs[1] + xm[1]; j++)
-      for (PetscInt i = xs[0]; i < xs[0] + xm[0]; i++, g += dof) NodeUpdate(D, mpm, g, i, j, k, dt);
-}
-
-/* One rank: the nodes P2G wrote (the rows' ranges rlo .. rhi) of the local array g (corner 0). */
-static inline __attribute__((always_inline)) void GridUpdateRows(const int D, MPM *mpm, PetscReal *g, const PetscInt gm[3], PetscReal dt)
-{
-  const PetscInt dof = mpm->dof;
+  const PetscInt dof = mpm->dof, *gs = mpm->gs, *gm = mpm->gm;
 
   for (PetscInt k = 0; k < (D == 3 ? gm[2] : 1); k++)
     for (PetscInt j = 0; j < gm[1]; j++) {
       const PetscInt r = k * gm[1] + j;
-      for (PetscInt i = mpm->rlo[r]; i <= mpm->rhi[r]; i++) NodeUpdate(D, mpm, g + (r * gm[0] + i) * dof, i, j, k, dt);
+      for (PetscInt i = mpm->rlo[r]; i <= mpm->rhi[r]; i++) NodeUpdate(D, mpm, g + (r * gm[0] + i) * dof, gs[0] + i, gs[1] + j, gs[2] + k, dt);
     }
+  for (PetscInt b = 0; b < mpm->nband; b++) {
+    const PetscInt q = mpm->band[b], i = q % gm[0], r = q / gm[0];
+    if (i < mpm->rlo[r] || i > mpm->rhi[r]) NodeUpdate(D, mpm, g + q * dof, gs[0] + i, gs[1] + r % gm[1], gs[2] + r / gm[1], dt);
+  }
 }
 
 PetscErrorCode MPMGridUpdate(SimSolver s, MPM *mpm, PetscReal dt)
 {
-  PetscInt xs[3], xm[3];
   PetscReal *g;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(mpm->ev_grid, 0, 0, 0, 0));
-  PetscCall(DMDAGetCorners(mpm->da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
-  if (mpm->serial) { /* the local array is the grid (corner 0, no ghosts) */
-    PetscCall(VecGetArray(mpm->gl, &g));
-    if (mpm->dim == 2) GridUpdateRows(2, mpm, g, xm, dt);
-    else GridUpdateRows(3, mpm, g, xm, dt);
-    PetscCall(VecRestoreArray(mpm->gl, &g));
-    PetscCall(PetscLogEventEnd(mpm->ev_grid, 0, 0, 0, 0));
-    PetscFunctionReturn(0);
-  }
-  PetscCall(VecGetArray(mpm->gg, &g));
-  if (mpm->dim == 2) GridUpdate(2, mpm, g, xs, xm, dt);
-  else GridUpdate(3, mpm, g, xs, xm, dt);
-  PetscCall(VecRestoreArray(mpm->gg, &g));
-  PetscCall(DMGlobalToLocalBegin(mpm->da, mpm->gg, INSERT_VALUES, mpm->gl));
-  PetscCall(DMGlobalToLocalEnd(mpm->da, mpm->gg, INSERT_VALUES, mpm->gl));
+  PetscCall(VecGetArray(mpm->gl, &g));
+  if (mpm->dim == 2) GridUpdateRows(2, mpm, g, dt);
+  else GridUpdateRows(3, mpm, g, dt);
+  PetscCall(VecRestoreArray(mpm->gl, &g));
   PetscCall(PetscLogEventEnd(mpm->ev_grid, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
@@ -712,13 +693,14 @@ static inline void Flag(PetscReal bad[7], PetscReal id, PetscReal kind, const Pe
   bad[5] = J, bad[6] = mat;
 }
 
-PetscErrorCode MPMGridToParticles(SimSolver s, MPM *mpm, PetscReal dt, PetscReal bad[7], PetscReal *speed)
+PetscErrorCode MPMGridToParticles(SimSolver s, MPM *mpm, PetscReal dt, PetscReal bad[7], PetscReal *speed, PetscInt *strays)
 {
   DM sw;
   Fields f;
   G2PArgs a;
   PetscInt n;
   const PetscInt D = mpm->dim, ns = D == 2 ? 3 : 6;
+  const PetscReal ih = 1 / mpm->info.h;
   PetscReal Jtrial[MPM_CHUNK], speed2[MPM_CHUNK], vmax = 0;
   const PetscReal *g;
 
@@ -734,7 +716,7 @@ PetscErrorCode MPMGridToParticles(SimSolver s, MPM *mpm, PetscReal dt, PetscReal
   a.h = mpm->info.h, a.dt = dt, a.dinv = mpm->kernel->dinv, a.flip_ratio = mpm->flip_ratio;
   a.Jtrial = Jtrial;
   for (int k = 0; k < 7; k++) bad[k] = -1;
-  *speed = 0;
+  *speed = 0, *strays = 0;
   for (PetscInt p0 = 0; p0 < n; p0 += MPM_CHUNK) {
     const PetscInt nc = PetscMin(MPM_CHUNK, n - p0);
     a.n = nc, a.x = f.x + D * p0, a.v = f.v + D * p0, a.C = f.C + D * D * p0, a.F = f.F + D * D * p0;
@@ -747,6 +729,18 @@ PetscErrorCode MPMGridToParticles(SimSolver s, MPM *mpm, PetscReal dt, PetscReal
         if (!(xq[d] >= mpm->info.lo[d] + mpm->info.h && xq[d] < mpm->info.hi[d] - mpm->info.h)) Flag(bad, f.id[p0 + q], 1, xq, D, Jtrial[q], f.mat[p0 + q]);
       if (!(Jtrial[q] > 0)) Flag(bad, f.id[p0 + q], 2, xq, D, Jtrial[q], f.mat[p0 + q]);
     }
+    if (mpm->ghost_sf) /* the next P2G's nodes base .. base + K - 1 (MPMWeights1) must be in the patch */
+      for (PetscInt q = 0; q < nc; q++) {
+        const PetscReal *xq = f.x + D * (p0 + q);
+        for (PetscInt d = 0; d < D; d++) {
+          const PetscReal xh = (xq[d] - mpm->info.lo[d]) * ih;
+          const PetscInt base = mpm->kernel->K == 3 ? (PetscInt)(xh - 0.5) : (PetscInt)xh - 1;
+          if (!(xh >= 1) || base < mpm->gs[d] || base + mpm->kernel->K > mpm->gs[d] + mpm->gm[d]) {
+            (*strays)++;
+            break;
+          }
+        }
+      }
     if (bad[0] >= 0) break; /* the state is not used further: the step fails */
     PetscCall(ChunkConstitutive(mpm, nc, f.mat + p0, a.F9, f.plastic + p0, f.vol + p0, f.m + p0, f.F + D * D * p0, f.stress + ns * p0, f.J + p0, speed2));
     for (PetscInt q = 0; q < nc; q++) {

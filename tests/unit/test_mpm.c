@@ -84,23 +84,27 @@ static PetscErrorCode BlockProblem(MPI_Comm comm, SimRegistry reg, const BlockSp
   PetscFunctionReturn(0);
 }
 
-/* Sums over the grid's owned nodes: mass and momentum (grid holding momentum) or m v (velocity). */
+/* Sums over the grid's owned nodes (in the rank's patch): mass and momentum (grid holding momentum)
+ * or m v (velocity). */
 static PetscErrorCode GridSums(MPM *mpm, PetscBool velocity, PetscReal sum[4])
 {
   const PetscReal *g;
-  PetscInt n;
+  PetscInt xs[3] = {0, 0, 0}, xm[3] = {1, 1, 1};
 
   PetscFunctionBeginUser;
   for (int k = 0; k < 4; k++) sum[k] = 0;
-  PetscCall(VecGetLocalSize(MPMOwnedGrid(mpm), &n));
-  PetscCall(VecGetArrayRead(MPMOwnedGrid(mpm), &g));
-  for (PetscInt i = 0; i < n; i += mpm->dof) {
-    const PetscReal m = g[i + mpm->dim];
-    sum[3] += m;
-    for (PetscInt d = 0; d < mpm->dim; d++) sum[d] += velocity ? m * g[i + d] : g[i + d] + (mpm->transfer->flip ? g[i + mpm->dim + 1 + d] : 0);
-  }
-  PetscCall(VecRestoreArrayRead(MPMOwnedGrid(mpm), &g));
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, sum, 4, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)MPMOwnedGrid(mpm))));
+  PetscCall(DMDAGetCorners(mpm->da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
+  if (mpm->dim == 2) xs[2] = 0, xm[2] = 1;
+  PetscCall(VecGetArrayRead(mpm->gl, &g));
+  for (PetscInt k = xs[2]; k < xs[2] + xm[2]; k++)
+    for (PetscInt j = xs[1]; j < xs[1] + xm[1]; j++)
+      for (PetscInt i = xs[0]; i < xs[0] + xm[0]; i++) {
+        const PetscReal *nd = g + (((k - mpm->gs[2]) * mpm->gm[1] + j - mpm->gs[1]) * mpm->gm[0] + i - mpm->gs[0]) * mpm->dof, m = nd[mpm->dim];
+        sum[3] += m;
+        for (PetscInt d = 0; d < mpm->dim; d++) sum[d] += velocity ? m * nd[d] : nd[d] + (mpm->transfer->flip ? nd[mpm->dim + 1 + d] : 0);
+      }
+  PetscCall(VecRestoreArrayRead(mpm->gl, &g));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, sum, 4, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)mpm->da)));
   PetscFunctionReturn(0);
 }
 
@@ -169,6 +173,7 @@ START_TEST(transfers_conserve_mass_and_momentum)
         SimSolver s;
         MPM *mpm;
         PetscReal before[4], grid[4], after[4], bad[7], speed;
+        PetscInt strays;
         const BlockSpec b = {.dim = dim, .n = dim == 2 ? 16 : 8, .lo = 0.3, .hi = 0.7, .elastic = "fixed_corotated", .plastic = "none", .youngs = 1e5};
 
         CHECK_PETSC(PetscSNPrintf(opts, sizeof(opts), "-mpm_transfer %s -mpm_kernel %s", transfer_names[t], K == 3 ? "quadratic" : "cubic"));
@@ -188,7 +193,7 @@ START_TEST(transfers_conserve_mass_and_momentum)
                         (int)dim, transfer_names[t], K, d < 3 ? "momentum" : "mass", d, before[d], grid[d]);
         CHECK_PETSC(MPMGridUpdate(s, mpm, 1e-4));
         CHECK_PETSC(GridSums(mpm, PETSC_TRUE, grid));
-        CHECK_PETSC(MPMGridToParticles(s, mpm, 1e-4, bad, &speed));
+        CHECK_PETSC(MPMGridToParticles(s, mpm, 1e-4, bad, &speed, &strays));
         ck_assert(bad[0] < 0);
         CHECK_PETSC(ParticleSums(p, after));
         for (PetscInt d = 0; d < 4; d++)
@@ -631,12 +636,17 @@ END_TEST
 
 /* Runs `steps` steps of the scene and returns its energy report and (on comm) the number of particles
  * now on a rank that did not hold them at the start. */
-static PetscErrorCode RunScene(MPI_Comm comm, const char *scene, const char *opts, PetscInt steps, PetscReal dt, SimEnergyReport *rep, PetscInt *crossed)
+/* Runs steps of dt of a scene with mpm: the energy report, the particles that crossed the ranks'
+ * boundary (now on another rank or in a cell of another rank: a particle strays up to the margin
+ * before it migrates) and the migrations. */
+static PetscErrorCode RunScene(MPI_Comm comm, const char *scene, const char *opts, PetscInt steps, PetscReal dt, SimEnergyReport *rep, PetscInt *crossed,
+                               PetscInt *migrations)
 {
   TestSim t;
-  DM sw;
-  PetscInt n0, n;
-  PetscReal *id, *start;
+  DM sw, cells;
+  PetscInt n0, n, xs[3] = {0, 0, 0}, xm[3] = {1, 1, 1};
+  PetscReal *id, *start, *x;
+  SimParticlesInfo in;
   SimStepOutcome out;
 
   PetscFunctionBeginUser;
@@ -654,17 +664,28 @@ static PetscErrorCode RunScene(MPI_Comm comm, const char *scene, const char *opt
     PetscCheck(out == SIM_STEP_OK, comm, PETSC_ERR_PLIB, "step %" PetscInt_FMT " of %s failed", k, scene);
   }
   PetscCall(SimSolverEnergy(t.solver, rep));
+  PetscCall(SimParticlesGetInfo(t.problem, &in));
+  PetscCall(SimParticlesGetGrid(t.problem, &cells));
+  PetscCall(DMDAGetCorners(cells, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
   PetscCall(SimParticlesGetSwarm(t.problem, &sw));
   PetscCall(DMSwarmGetLocalSize(sw, &n));
   PetscCall(DMSwarmGetField(sw, SIM_PARTICLES_ID, NULL, NULL, (void **)&id));
+  PetscCall(DMSwarmGetField(sw, SIM_PARTICLES_POSITION, NULL, NULL, (void **)&x));
   *crossed = 0;
   for (PetscInt i = 0; i < n; i++) {
     PetscInt loc;
+    PetscBool away = PETSC_FALSE;
     PetscCall(PetscFindReal(id[i], n0, start, 0.5, &loc)); /* ids are whole numbers */
-    if (loc < 0) (*crossed)++;
+    for (PetscInt d = 0; d < in.dim; d++) {
+      const PetscInt c = (PetscInt)PetscFloorReal((x[in.dim * i + d] - in.lo[d]) / in.h);
+      away = (PetscBool)(away || c < xs[d] || c >= xs[d] + xm[d]);
+    }
+    if (loc < 0 || away) (*crossed)++;
   }
+  PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_POSITION, NULL, NULL, (void **)&x));
   PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_ID, NULL, NULL, (void **)&id));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, crossed, 1, MPIU_INT, MPI_SUM, comm));
+  *migrations = ((MPM *)t.solver->data)->migrations;
   PetscCall(PetscFree(start));
   PetscCall(TestSimDestroy(&t));
   PetscFunctionReturn(0);
@@ -677,28 +698,38 @@ START_TEST(ranks_match_one_rank)
 {
   const char *scene[2] = {"jelly_blocks", "sand_column"};
   const char *opts[2] = {"-mpm_substeps 10 -mpm_cfl 10", "-sand_column_aspect 0.4 -mpm_substeps 10 -gravity 0,-100,0"};
+  const char *margin[2] = {"", " -mpm_migrate_margin 0"};
   const PetscReal dt[2] = {1e-3, 1.6e-3};
   PetscMPIInt size;
+  PetscInt moved = 0;
 
   CHECK_PETSC(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   for (int k = 0; k < 2; k++) {
     SimEnergyReport a, b;
-    PetscInt ca, cb;
+    PetscInt ca, cb, ma, mb;
     PetscReal scale;
-    CHECK_PETSC(RunScene(PETSC_COMM_WORLD, scene[k], opts[k], 10, dt[k], &a, &ca));
-    CHECK_PETSC(RunScene(PETSC_COMM_SELF, scene[k], opts[k], 10, dt[k], &b, &cb));
+    char o[256];
+    CHECK_PETSC(RunScene(PETSC_COMM_SELF, scene[k], opts[k], 10, dt[k], &b, &cb, &mb));
     ck_assert_int_eq(cb, 0);
-    if (size > 1) ck_assert_msg(ca > 0, "%s: no particle changed rank", scene[k]);
-    scale = PetscAbsReal(b.total) + PetscAbsReal(b.kinetic);
-    ck_assert_msg(PetscAbsReal(a.total - b.total) <= 1e-10 * scale && PetscAbsReal(a.kinetic - b.kinetic) <= 1e-10 * scale, "%s: energy %.17g (kinetic %.17g) on %d ranks, %.17g (%.17g) on one",
-                  scene[k], a.total, a.kinetic, (int)size, b.total, b.kinetic);
-    scale = PetscAbsReal(b.momentum[0]) + PetscAbsReal(b.momentum[1]) + PetscAbsReal(b.momentum[2]);
-    for (int d = 0; d < 3; d++)
-      ck_assert_msg(PetscAbsReal(a.momentum[d] - b.momentum[d]) <= 1e-10 * scale, "%s: momentum %d %.17g on %d ranks, %.17g on one", scene[k], d, a.momentum[d], (int)size,
-                    b.momentum[d]);
-    if (size > 1) CHECK_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " particles changed rank; energy differs by %.3g relative\n", scene[k], ca,
-                                          (double)(PetscAbsReal(a.total - b.total) / PetscAbsReal(b.total))));
+    ck_assert_int_eq(mb, 0);
+    for (int g = 0; g < 2; g++) {
+      snprintf(o, sizeof(o), "%s%s", opts[k], margin[g]);
+      CHECK_PETSC(RunScene(PETSC_COMM_WORLD, scene[k], o, 10, dt[k], &a, &ca, &ma));
+      if (size > 1) ck_assert_msg(ca > 0, "%s%s: no particle crossed the ranks' boundary", scene[k], margin[g]);
+      moved += ma;
+      scale = PetscAbsReal(b.total) + PetscAbsReal(b.kinetic);
+      ck_assert_msg(PetscAbsReal(a.total - b.total) <= 1e-10 * scale && PetscAbsReal(a.kinetic - b.kinetic) <= 1e-10 * scale,
+                    "%s%s: energy %.17g (kinetic %.17g) on %d ranks, %.17g (%.17g) on one", scene[k], margin[g], a.total, a.kinetic, (int)size, b.total, b.kinetic);
+      scale = PetscAbsReal(b.momentum[0]) + PetscAbsReal(b.momentum[1]) + PetscAbsReal(b.momentum[2]);
+      for (int d = 0; d < 3; d++)
+        ck_assert_msg(PetscAbsReal(a.momentum[d] - b.momentum[d]) <= 1e-10 * scale, "%s%s: momentum %d %.17g on %d ranks, %.17g on one", scene[k], margin[g], d,
+                      a.momentum[d], (int)size, b.momentum[d]);
+      if (size > 1)
+        CHECK_PETSC(PetscPrintf(PETSC_COMM_WORLD, "%s%s: %" PetscInt_FMT " particles crossed the ranks' boundary, %" PetscInt_FMT " migrations; energy differs by %.3g relative\n",
+                                scene[k], margin[g], ca, ma, (double)(PetscAbsReal(a.total - b.total) / PetscAbsReal(b.total))));
+    }
   }
+  if (size > 1) ck_assert_msg(moved > 0, "no run migrated particles");
 }
 END_TEST
 
@@ -736,13 +767,13 @@ START_TEST(avx_transfers_and_cell_sorting_keep_the_trajectory)
   SimEnergyReport r[3];
   char opts[512];
   PetscReal scale, before, after;
-  PetscInt crossed;
+  PetscInt crossed, migrations;
   TestSim t;
   SimStepOutcome out;
 
   for (int k = 0; k < 3; k++) {
     snprintf(opts, sizeof(opts), "%s %s", base, var[k]);
-    CHECK_PETSC(RunScene(PETSC_COMM_SELF, "jelly_blocks", opts, 5, 1e-3, &r[k], &crossed));
+    CHECK_PETSC(RunScene(PETSC_COMM_SELF, "jelly_blocks", opts, 5, 1e-3, &r[k], &crossed, &migrations));
   }
   ck_assert_msg(r[1].total == r[0].total && r[1].kinetic == r[0].kinetic, "AVX: energy %.17g, SSE2 %.17g", r[1].total, r[0].total);
   for (int d = 0; d < 3; d++) ck_assert_msg(r[1].momentum[d] == r[0].momentum[d], "AVX: momentum %d %.17g, SSE2 %.17g", d, r[1].momentum[d], r[0].momentum[d]);
