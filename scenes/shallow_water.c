@@ -190,7 +190,7 @@ PetscErrorCode SimSceneCreate_SWEDrop(SimScene scene)
 /* wave_tank: a tank L x W of still water H deep (walls all round) with a box floating at its centre
  * (the grid problem's parameters floating_box_at, _size, _density; solvers/swe/float.c): lengths bx x by, height bh,
  * density rho_b, its bottom at H - draft + offset (draft = rho_b bh / rho: at rest for offset 0), and
- * optionally a wave: a Gaussian hump of water `wave` high across the tank at L/4. */
+ * a wave (0: none): a Gaussian hump of water `wave` high across the tank at L/4. */
 typedef struct {
   PetscReal length, width, depth, box[3], density, offset, wave, radius;
   PetscInt n;
@@ -263,7 +263,7 @@ PetscErrorCode SimSceneCreate_WaveTank(SimScene scene)
   d->n = 80;
   d->length = 4, d->width = 1, d->depth = 0.5;
   d->box[0] = 0.4, d->box[1] = 0.4, d->box[2] = 0.3;
-  d->density = 500, d->radius = 0.2;
+  d->density = 500, d->radius = 0.2, d->wave = 0.05;
   scene->data = d;
   scene->ops.build = Build_WaveTank;
   scene->ops.destroy = Destroy_Data;
