@@ -80,12 +80,17 @@ static PetscErrorCode Goals(const Shape *s, PetscInt c, const PetscReal *x, Pets
       for (PetscInt j = 0; j < D; j++)
         for (PetscInt l = 0; l < D; l++) A[r * D + j] += Apq[r * D + l] * Aqq[l * D + j];
     if (s->mode == SIM_SHAPE_LINEAR) { /* volume preserving (Sec. 4.1); the rotation where A inverts */
-      const PetscReal det = A[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (A[3] * A[8] - A[5] * A[6]) + A[2] * (A[3] * A[7] - A[4] * A[6]);
-      if (det > 0) scale = 1 / PetscCbrtReal(det);
-      else scale = 0;
+      const PetscReal det =
+          A[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (A[3] * A[8] - A[5] * A[6]) + A[2] * (A[3] * A[7] - A[4] * A[6]);
+      if (det > 0)
+        scale = 1 / PetscCbrtReal(det);
+      else
+        scale = 0;
     }
     for (int r = 0; r < 3; r++)
-      for (PetscInt j = 0; j < D; j++) T[r * D + j] = (scale > 0 ? s->beta * scale : 0) * A[r * D + j] + (j < 3 ? (scale > 0 ? 1 - s->beta : 1) * R[3 * r + j] : 0);
+      for (PetscInt j = 0; j < D; j++)
+        T[r * D + j] =
+            (scale > 0 ? s->beta * scale : 0) * A[r * D + j] + (j < 3 ? (scale > 0 ? 1 - s->beta : 1) * R[3 * r + j] : 0);
   }
   for (PetscInt i = 0; i < n; i++)
     for (int r = 0; r < 3; r++) {
@@ -206,11 +211,17 @@ static PetscErrorCode Destroy_Shape(SimEnergy e)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode SimShapeMatchingCreate(const char *name, PetscInt nv, const PetscReal *rest, const PetscReal *mass, PetscInt nc, PetscInt n,
-                                      const PetscInt *cluster, PetscInt mode, PetscReal beta, PetscReal k, SimEnergy *term)
+PetscErrorCode SimShapeMatchingCreate(const char *name, PetscInt nv, const PetscReal *rest, const PetscReal *mass, PetscInt nc,
+                                      PetscInt n, const PetscInt *cluster, PetscInt mode, PetscReal beta, PetscReal k,
+                                      SimEnergy *term)
 {
-  static const SimEnergyOps ops = {.value = Value_Shape, .gradient = Gradient_Shape, .pattern = Pattern_Shape,
-                                   .destroy = Destroy_Shape, .pd_count = PDCount_Shape, .pd_stencil = PDStencil_Shape, .pd_project = PDProject_Shape,
+  static const SimEnergyOps ops = {.value = Value_Shape,
+                                   .gradient = Gradient_Shape,
+                                   .pattern = Pattern_Shape,
+                                   .destroy = Destroy_Shape,
+                                   .pd_count = PDCount_Shape,
+                                   .pd_stencil = PDStencil_Shape,
+                                   .pd_project = PDProject_Shape,
                                    .pd_project_some = PDProjectSome_Shape};
   static const PetscInt need[3] = {3, 4, 10};
   const PetscInt D = mode == SIM_SHAPE_QUADRATIC ? 9 : 3;
@@ -219,12 +230,14 @@ PetscErrorCode SimShapeMatchingCreate(const char *name, PetscInt nv, const Petsc
   PetscFunctionBeginUser;
   PetscCheck(mode >= SIM_SHAPE_RIGID && mode <= SIM_SHAPE_QUADRATIC, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "Shape matching term '%s': mode %" PetscInt_FMT " (valid: 0 rigid, 1 linear, 2 quadratic)", name, mode);
-  PetscCheck(k > 0 && PetscIsNormalReal(k), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Shape matching term '%s': stiffness %g must be finite and > 0 (N/m)", name,
-             (double)k);
-  PetscCheck(beta >= 0 && beta <= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Shape matching term '%s': beta %g must be in [0, 1]", name, (double)beta);
+  PetscCheck(k > 0 && PetscIsNormalReal(k), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "Shape matching term '%s': stiffness %g must be finite and > 0 (N/m)", name, (double)k);
+  PetscCheck(beta >= 0 && beta <= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "Shape matching term '%s': beta %g must be in [0, 1]", name, (double)beta);
   PetscCheck(n >= need[mode] && n <= SHAPE_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "Shape matching term '%s': clusters of %" PetscInt_FMT " vertices; the %s mode needs at least %" PetscInt_FMT " (and at most %d)", name, n,
-             SimShapeModes[mode], need[mode], SHAPE_MAX);
+             "Shape matching term '%s': clusters of %" PetscInt_FMT " vertices; the %s mode needs at least %" PetscInt_FMT
+             " (and at most %d)",
+             name, n, SimShapeModes[mode], need[mode], SHAPE_MAX);
   PetscCheck(nc > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Shape matching term '%s': no clusters", name);
   PetscCall(PetscNew(&s));
   s->mode = mode, s->nc = nc, s->n = n, s->dim = D, s->beta = beta, s->k = k;
@@ -235,12 +248,14 @@ PetscErrorCode SimShapeMatchingCreate(const char *name, PetscInt nv, const Petsc
     PetscBool ok;
     for (PetscInt i = 0; i < n; i++) {
       PetscCheck(v[i] >= 0 && v[i] < nv, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-                 "Shape matching term '%s': cluster %" PetscInt_FMT " refers to vertex %" PetscInt_FMT " (valid 0 .. %" PetscInt_FMT ")", name, c, v[i], nv - 1);
+                 "Shape matching term '%s': cluster %" PetscInt_FMT " refers to vertex %" PetscInt_FMT
+                 " (valid 0 .. %" PetscInt_FMT ")",
+                 name, c, v[i], nv - 1);
       for (PetscInt j = 0; j < i; j++)
-        PetscCheck(v[j] != v[i], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Shape matching term '%s': cluster %" PetscInt_FMT " lists vertex %" PetscInt_FMT " twice",
-                   name, c, v[i]);
-      PetscCheck(mass[v[i]] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Shape matching term '%s': vertex %" PetscInt_FMT " has mass %g <= 0", name, v[i],
-                 (double)mass[v[i]]);
+        PetscCheck(v[j] != v[i], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+                   "Shape matching term '%s': cluster %" PetscInt_FMT " lists vertex %" PetscInt_FMT " twice", name, c, v[i]);
+      PetscCheck(mass[v[i]] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+                 "Shape matching term '%s': vertex %" PetscInt_FMT " has mass %g <= 0", name, v[i], (double)mass[v[i]]);
       s->vert[n * c + i] = v[i];
       M += mass[v[i]];
     }
@@ -252,7 +267,8 @@ PetscErrorCode SimShapeMatchingCreate(const char *name, PetscInt nv, const Petsc
       PetscReal *qi = q + D * i;
       for (int d = 0; d < 3; d++) qi[d] = rest[3 * v[i] + d] - c0[d];
       if (D == 9) {
-        qi[3] = qi[0] * qi[0], qi[4] = qi[1] * qi[1], qi[5] = qi[2] * qi[2], qi[6] = qi[0] * qi[1], qi[7] = qi[1] * qi[2], qi[8] = qi[2] * qi[0];
+        qi[3] = qi[0] * qi[0], qi[4] = qi[1] * qi[1], qi[5] = qi[2] * qi[2], qi[6] = qi[0] * qi[1], qi[7] = qi[1] * qi[2],
+        qi[8] = qi[2] * qi[0];
         for (int d = 3; d < 9; d++) qm[d] += mu[i] * qi[d];
       }
     }
@@ -266,14 +282,19 @@ PetscErrorCode SimShapeMatchingCreate(const char *name, PetscInt nv, const Petsc
       PetscReal lam[3], Q[9];
       PetscCall(SimSymEig3(Aqq, lam, Q));
       ok = (PetscBool)(lam[0] > 0 && lam[1] > 1e-10 * lam[0]); /* descending */
-    } else ok = InvertSPD(D, Aqq, D == 9 ? 1e-12 : 1e-10);
+    } else
+      ok = InvertSPD(D, Aqq, D == 9 ? 1e-12 : 1e-10);
     if (!ok) {
       PetscCall(Destroy_Shape(&(struct _p_SimEnergy){.data = s}));
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-              "Shape matching term '%s': cluster %" PetscInt_FMT " (vertices %" PetscInt_FMT ", %" PetscInt_FMT ", ...) does not determine a %s fit: "
+              "Shape matching term '%s': cluster %" PetscInt_FMT " (vertices %" PetscInt_FMT ", %" PetscInt_FMT
+              ", ...) does not determine a %s fit: "
               "its rest positions are %s. Use larger or other clusters",
               name, c, v[0], v[1], SimShapeModes[mode],
-              mode == SIM_SHAPE_RIGID ? "on a line" : mode == SIM_SHAPE_LINEAR ? "coplanar (linear needs 4 points that are not)" : "on a common quadric (quadratic needs 10 points in general position, e.g. a 3 x 3 x 3 block)");
+              mode == SIM_SHAPE_RIGID ? "on a line"
+              : mode == SIM_SHAPE_LINEAR
+                  ? "coplanar (linear needs 4 points that are not)"
+                  : "on a common quadric (quadratic needs 10 points in general position, e.g. a 3 x 3 x 3 block)");
     }
   }
   PetscCall(SimEnergyCreate(name, SIM_ENERGY_POTENTIAL, &ops, s, term));
@@ -287,13 +308,15 @@ PetscErrorCode SimShapeClustersGrid(PetscInt nv, const PetscReal *xyz, PetscReal
 
   PetscFunctionBeginUser;
   PetscCheck(h > 0 && n >= 1 && n <= nv && n <= SHAPE_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "Shape matching clusters: spacing %g must be > 0 and the size %" PetscInt_FMT " in [1, min(%" PetscInt_FMT ", %d)]", (double)h, n, nv, SHAPE_MAX);
+             "Shape matching clusters: spacing %g must be > 0 and the size %" PetscInt_FMT " in [1, min(%" PetscInt_FMT ", %d)]",
+             (double)h, n, nv, SHAPE_MAX);
   for (int d = 0; d < 3; d++) lo[d] = PETSC_MAX_REAL, hi[d] = -PETSC_MAX_REAL;
   for (PetscInt i = 0; i < nv; i++)
     for (int d = 0; d < 3; d++) lo[d] = PetscMin(lo[d], xyz[3 * i + d]), hi[d] = PetscMax(hi[d], xyz[3 * i + d]);
   for (int d = 0; d < 3; d++) cnt[d] = PetscMax(1, (PetscInt)PetscCeilReal((hi[d] - lo[d]) / h - 1e-9));
   ncent = cnt[0] * cnt[1] * cnt[2];
-  PetscCheck(ncent <= 1000000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Shape matching clusters: spacing %g gives %" PetscInt_FMT " centres (too many)", (double)h, ncent);
+  PetscCheck(ncent <= 1000000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "Shape matching clusters: spacing %g gives %" PetscInt_FMT " centres (too many)", (double)h, ncent);
   PetscCall(PetscMalloc4(n * ncent, &out, nv, &covered, nv, &d2, nv, &idx));
   PetscCall(PetscArrayzero(covered, nv));
   for (PetscInt a = 0; a < cnt[0]; a++)
@@ -328,7 +351,8 @@ PetscErrorCode SimShapeClustersGrid(PetscInt nv, const PetscReal *xyz, PetscReal
     if (!covered[i]) {
       PetscCall(PetscFree4(out, covered, d2, idx));
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-              "Shape matching clusters: vertex %" PetscInt_FMT " is in no cluster of %" PetscInt_FMT " points around centres %g apart: lower the spacing or raise the size",
+              "Shape matching clusters: vertex %" PetscInt_FMT " is in no cluster of %" PetscInt_FMT
+              " points around centres %g apart: lower the spacing or raise the size",
               i, n, (double)h);
     }
   PetscCall(PetscMalloc1(n * m, cluster));

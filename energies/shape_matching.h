@@ -30,8 +30,9 @@ extern const char *const SimShapeModes[]; /* "rigid", "linear", "quadratic" */
  * A projection of PBD (stiffness 1) moves the cluster onto its goals and keeps its linear and angular
  * momentum; -pbd_<name>_stiffness is Müller's alpha. No Hessian: a solver that assembles one is
  * refused by name (its pattern op returns the error). */
-PetscErrorCode SimShapeMatchingCreate(const char *name, PetscInt nv, const PetscReal *rest, const PetscReal *mass, PetscInt nc, PetscInt n,
-                                      const PetscInt *cluster, PetscInt mode, PetscReal beta, PetscReal k, SimEnergy *term);
+PetscErrorCode SimShapeMatchingCreate(const char *name, PetscInt nv, const PetscReal *rest, const PetscReal *mass, PetscInt nc,
+                                      PetscInt n, const PetscInt *cluster, PetscInt mode, PetscReal beta, PetscReal k,
+                                      SimEnergy *term);
 
 /* Clusters of a point set: for every point of the lattice of spacing h that starts h/2 inside the
  * bounding box of xyz[3 nv], the n points nearest to it (ties broken by index); duplicates dropped.

@@ -24,7 +24,8 @@ static void Block(PetscReal xyz[3 * NG], PetscReal mass[NG])
 /* R = exp([axis]x angle) (Rodrigues). */
 static void Rotation(const PetscReal axis[3], PetscReal angle, PetscReal R[9])
 {
-  const PetscReal n = PetscSqrtReal(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]), u[3] = {axis[0] / n, axis[1] / n, axis[2] / n};
+  const PetscReal n = PetscSqrtReal(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]),
+                  u[3] = {axis[0] / n, axis[1] / n, axis[2] / n};
   const PetscReal c = PetscCosReal(angle), s = PetscSinReal(angle);
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) R[3 * i + j] = (i == j) * c + (1 - c) * u[i] * u[j];
@@ -69,17 +70,20 @@ START_TEST(rigid_motion_is_a_fixed_point)
   Block(x0, m);
   Rotation(axis, 0.9, R);
   for (PetscInt i = 0; i < NG; i++)
-    for (int r = 0; r < 3; r++) x[3 * i + r] = t[r] + R[3 * r] * x0[3 * i] + R[3 * r + 1] * x0[3 * i + 1] + R[3 * r + 2] * x0[3 * i + 2];
+    for (int r = 0; r < 3; r++)
+      x[3 * i + r] = t[r] + R[3 * r] * x0[3 * i] + R[3 * r + 1] * x0[3 * i + 1] + R[3 * r + 2] * x0[3 * i + 2];
   for (PetscInt mode = 0; mode < 3; mode++) {
     SimEnergy term;
     PetscReal gap, E;
     CHECK_PETSC(SimShapeMatchingCreate("shape", NG, x0, m, 1, NG, all, mode, 0.5, 1e3, &term));
     CHECK_PETSC(GoalGap(term, x, &gap, &E));
-    ck_assert_msg(gap < 1e-13 && PetscAbsReal(E) < 1e-20, "%s: a rigid motion is %g from its goal (energy %g)", SimShapeModes[mode], (double)gap, (double)E);
+    ck_assert_msg(gap < 1e-13 && PetscAbsReal(E) < 1e-20, "%s: a rigid motion is %g from its goal (energy %g)",
+                  SimShapeModes[mode], (double)gap, (double)E);
     CHECK_PETSC(SimEnergyDestroy(&term));
   }
   { /* shear: x = x0 + 0.4 y e_x (det 1), linear with beta = 1; a quadratic map, quadratic with beta = 1 */
-    const PetscReal Q[3][6] = {{0.8, -0.3, 0.5, 1.2, 0.2, -0.7}, {-0.4, 0.9, 0.3, 0.1, -1.1, 0.6}, {0.2, 0.5, -0.6, -0.8, 0.4, 0.3}};
+    const PetscReal Q[3][6] = {
+        {0.8, -0.3, 0.5, 1.2, 0.2, -0.7}, {-0.4, 0.9, 0.3, 0.1, -1.1, 0.6}, {0.2, 0.5, -0.6, -0.8, 0.4, 0.3}};
     for (int which = 0; which < 2; which++) {
       SimEnergy term;
       PetscReal gap, E;
@@ -90,10 +94,11 @@ START_TEST(rigid_motion_is_a_fixed_point)
           for (int r = 0; r < 3; r++)
             for (int j = 0; j < 6; j++) x[3 * i + r] += Q[r][j] * mono[j];
       }
-      CHECK_PETSC(SimShapeMatchingCreate("shape", NG, x0, m, 1, NG, all, which == 0 ? SIM_SHAPE_LINEAR : SIM_SHAPE_QUADRATIC, 1.0, 1e3, &term));
+      CHECK_PETSC(SimShapeMatchingCreate("shape", NG, x0, m, 1, NG, all, which == 0 ? SIM_SHAPE_LINEAR : SIM_SHAPE_QUADRATIC, 1.0,
+                                         1e3, &term));
       CHECK_PETSC(GoalGap(term, x, &gap, &E));
-      ck_assert_msg(gap < 1e-13, "%s with beta = 1: the %s deformation is %g from its goal", which ? "quadratic" : "linear", which ? "quadratic" : "shear",
-                    (double)gap);
+      ck_assert_msg(gap < 1e-13, "%s with beta = 1: the %s deformation is %g from its goal", which ? "quadratic" : "linear",
+                    which ? "quadratic" : "shear", (double)gap);
       CHECK_PETSC(SimEnergyDestroy(&term));
       if (which == 1) { /* the linear mode cannot follow the quadratic map (the test discriminates) */
         CHECK_PETSC(SimShapeMatchingCreate("shape", NG, x0, m, 1, NG, all, SIM_SHAPE_LINEAR, 1.0, 1e3, &term));
@@ -129,14 +134,18 @@ START_TEST(projection_keeps_momentum)
       const PetscReal *xi = x + 3 * i;
       for (int k = 0; k < 3; k++) d[k] = c[k] + p[3 * i + k] / sq[i] - xi[k]; /* goal - x */
       for (int k = 0; k < 3; k++) P[k] += m[i] * d[k];
-      L[0] += m[i] * (xi[1] * d[2] - xi[2] * d[1]), L[1] += m[i] * (xi[2] * d[0] - xi[0] * d[2]), L[2] += m[i] * (xi[0] * d[1] - xi[1] * d[0]);
-      scale += m[i] * PetscSqrtReal(xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2]) * PetscSqrtReal(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+      L[0] += m[i] * (xi[1] * d[2] - xi[2] * d[1]), L[1] += m[i] * (xi[2] * d[0] - xi[0] * d[2]),
+          L[2] += m[i] * (xi[0] * d[1] - xi[1] * d[0]);
+      scale += m[i] * PetscSqrtReal(xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2]) *
+               PetscSqrtReal(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
       moved += m[i] * PetscSqrtReal(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
     }
     ck_assert_msg(moved > 1e-3 * M, "%s: the projection moved nothing (%g)", SimShapeModes[mode], (double)moved);
     for (int k = 0; k < 3; k++) {
-      ck_assert_msg(PetscAbsReal(P[k]) < 1e-13 * moved, "%s: linear momentum %g of the correction (|m dx| %g)", SimShapeModes[mode], (double)P[k], (double)moved);
-      ck_assert_msg(PetscAbsReal(L[k]) < 1e-13 * scale, "%s: angular momentum %g of the correction (scale %g)", SimShapeModes[mode], (double)L[k], (double)scale);
+      ck_assert_msg(PetscAbsReal(P[k]) < 1e-13 * moved, "%s: linear momentum %g of the correction (|m dx| %g)",
+                    SimShapeModes[mode], (double)P[k], (double)moved);
+      ck_assert_msg(PetscAbsReal(L[k]) < 1e-13 * scale, "%s: angular momentum %g of the correction (scale %g)",
+                    SimShapeModes[mode], (double)L[k], (double)scale);
     }
     CHECK_PETSC(SimEnergyDestroy(&term));
   }
@@ -150,7 +159,8 @@ END_TEST
  * overlapping clusters (one per tet) from random velocities keeps the linear momentum. */
 START_TEST(pbd_step_reaches_the_goals)
 {
-  const char *box = "-drop_n 2 -drop_size 0.2 -drop_elastic 0 -drop_shape 1e3 -drop_shape_mode quadratic -drop_shape_beta 0.7 -drop_shape_spacing 1 "
+  const char *box = "-drop_n 2 -drop_size 0.2 -drop_elastic 0 -drop_shape 1e3 -drop_shape_mode quadratic -drop_shape_beta 0.7 "
+                    "-drop_shape_spacing 1 "
                     "-gravity 0,0,0 -colliders none -pbd_iterations 1";
   TestSim t;
   PetscReal *x, *v, *g, h = 0.01;
@@ -184,12 +194,17 @@ START_TEST(pbd_step_reaches_the_goals)
     CHECK_PETSC(VecGetArrayRead(t.model->mass, &mass));
     for (PetscInt i = 0; i < nv; i++) {
       const PetscReal mi = mass[3 * i], *xi = x + 3 * i, *vi = v + 3 * i;
-      for (int k = 0; k < 3; k++) gap = PetscMax(gap, PetscAbsReal(xi[k] - g[3 * i + k])), P[k] += mi * vi[k], vmax = PetscMax(vmax, mi * PetscAbsReal(vi[k]));
-      L[0] += mi * (xi[1] * vi[2] - xi[2] * vi[1]), L[1] += mi * (xi[2] * vi[0] - xi[0] * vi[2]), L[2] += mi * (xi[0] * vi[1] - xi[1] * vi[0]);
+      for (int k = 0; k < 3; k++)
+        gap = PetscMax(gap, PetscAbsReal(xi[k] - g[3 * i + k])), P[k] += mi * vi[k],
+        vmax = PetscMax(vmax, mi * PetscAbsReal(vi[k]));
+      L[0] += mi * (xi[1] * vi[2] - xi[2] * vi[1]), L[1] += mi * (xi[2] * vi[0] - xi[0] * vi[2]),
+          L[2] += mi * (xi[0] * vi[1] - xi[1] * vi[0]);
     }
     ck_assert_msg(gap < 1e-12, "one PBD step left the positions %g from the goals", (double)gap);
     ck_assert_msg(vmax > 1e-3, "the step moved nothing (largest |m v| %g)", (double)vmax);
-    for (int k = 0; k < 3; k++) ck_assert_msg(PetscAbsReal(P[k]) < 1e-12 * vmax && PetscAbsReal(L[k]) < 1e-12 * vmax, "momentum (%g, %g) after the step", (double)P[k], (double)L[k]);
+    for (int k = 0; k < 3; k++)
+      ck_assert_msg(PetscAbsReal(P[k]) < 1e-12 * vmax && PetscAbsReal(L[k]) < 1e-12 * vmax, "momentum (%g, %g) after the step",
+                    (double)P[k], (double)L[k]);
     CHECK_PETSC(VecRestoreArrayRead(t.model->mass, &mass));
     CHECK_PETSC(VecRestoreArray(t.model->v, &v));
     CHECK_PETSC(VecRestoreArray(t.model->x, &x));
@@ -197,13 +212,15 @@ START_TEST(pbd_step_reaches_the_goals)
   CHECK_PETSC(TestSimDestroy(&t));
   CHECK_PETSC(PetscFree(g));
 
-  CHECK_PETSC(TestSimCreate("drop", "xpbd", "-drop_n 3 -drop_size 0.3 -drop_elastic 0 -drop_shape 1e3 -gravity 0,0,0 -colliders none", &t));
+  CHECK_PETSC(TestSimCreate("drop", "xpbd",
+                            "-drop_n 3 -drop_size 0.3 -drop_elastic 0 -drop_shape 1e3 -gravity 0,0,0 -colliders none", &t));
   {
     PetscReal P0[3] = {0, 0, 0}, P[3] = {0, 0, 0}, vmax = 0;
     nv = t.model->nv;
     CHECK_PETSC(VecGetArray(t.model->v, &v));
     CHECK_PETSC(VecGetArrayRead(t.model->mass, &mass));
-    for (PetscInt i = 0; i < 3 * nv; i++) v[i] = PetscSinReal(2.9 * i), P0[i % 3] += mass[i] * v[i], vmax = PetscMax(vmax, mass[i]);
+    for (PetscInt i = 0; i < 3 * nv; i++)
+      v[i] = PetscSinReal(2.9 * i), P0[i % 3] += mass[i] * v[i], vmax = PetscMax(vmax, mass[i]);
     CHECK_PETSC(VecRestoreArrayRead(t.model->mass, &mass));
     CHECK_PETSC(VecRestoreArray(t.model->v, &v));
     for (int s = 0; s < 5; s++) CHECK_PETSC(SimSolverStep(t.solver, 0.01, NULL));
@@ -212,7 +229,9 @@ START_TEST(pbd_step_reaches_the_goals)
     for (PetscInt i = 0; i < 3 * nv; i++) P[i % 3] += mass[i] * v[i];
     CHECK_PETSC(VecRestoreArrayRead(t.model->mass, &mass));
     CHECK_PETSC(VecRestoreArray(t.model->v, &v));
-    for (int k = 0; k < 3; k++) ck_assert_msg(PetscAbsReal(P[k] - P0[k]) < 1e-12 * vmax * nv, "XPBD with tet clusters: momentum %g -> %g", (double)P0[k], (double)P[k]);
+    for (int k = 0; k < 3; k++)
+      ck_assert_msg(PetscAbsReal(P[k] - P0[k]) < 1e-12 * vmax * nv, "XPBD with tet clusters: momentum %g -> %g", (double)P0[k],
+                    (double)P[k]);
   }
   CHECK_PETSC(TestSimDestroy(&t));
 }
@@ -228,7 +247,9 @@ START_TEST(bad_clusters)
   const struct {
     PetscInt n, mode;
     const char *expect;
-  } cases[] = {{4, SIM_SHAPE_LINEAR, "coplanar"}, {3, SIM_SHAPE_LINEAR, "needs at least 4"}, {4, SIM_SHAPE_QUADRATIC, "needs at least 10"},
+  } cases[] = {{4, SIM_SHAPE_LINEAR, "coplanar"},
+               {3, SIM_SHAPE_LINEAR, "needs at least 4"},
+               {4, SIM_SHAPE_QUADRATIC, "needs at least 10"},
                {NG, SIM_SHAPE_QUADRATIC, "common quadric"}};
   Block(x0, mg);
   for (PetscInt i = 0; i < NG; i++) all[i] = i, x0[3 * i + 2] = 0; /* flattened: every point on the plane z = 0 */
@@ -237,10 +258,13 @@ START_TEST(bad_clusters)
     TestErrorCapture cap = {{0}};
     PetscErrorCode ierr;
     CHECK_PETSC(PetscPushErrorHandler(TestCaptureError, &cap));
-    if (c < 3) ierr = SimShapeMatchingCreate("shape", 4, plane, m, 1, cases[c].n, four, cases[c].mode, 0.5, 1e3, &term);
-    else ierr = SimShapeMatchingCreate("shape", NG, x0, mg, 1, NG, all, cases[c].mode, 0.5, 1e3, &term);
+    if (c < 3)
+      ierr = SimShapeMatchingCreate("shape", 4, plane, m, 1, cases[c].n, four, cases[c].mode, 0.5, 1e3, &term);
+    else
+      ierr = SimShapeMatchingCreate("shape", NG, x0, mg, 1, NG, all, cases[c].mode, 0.5, 1e3, &term);
     CHECK_PETSC(PetscPopErrorHandler());
-    ck_assert_msg(ierr != 0 && strstr(cap.msg, cases[c].expect), "case %d: message '%s' (expected '%s')", c, cap.msg, cases[c].expect);
+    ck_assert_msg(ierr != 0 && strstr(cap.msg, cases[c].expect), "case %d: message '%s' (expected '%s')", c, cap.msg,
+                  cases[c].expect);
     CHECK_PETSC(SimEnergyDestroy(&term));
   }
 }
