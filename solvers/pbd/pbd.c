@@ -23,6 +23,7 @@
 #define PBD_LANES 4       /* constraints per group of the fused rotation kernel */
 #define PBD_GRO 32        /* read-only reals per lane of a group: A[12], WA[12], Sinv[6], alpha~, valid */
 #define PBD_GRW 13        /* read-write reals per lane: lambda[9], q[4] */
+#define PBD_LGRO(nv, nr) (2 * (nr) * (nv) + (nr) * (nr) + 2) /* read-only reals per lane of LaneGroup: A, WA, Sinv, alpha~, valid */
 
 /* The constraints of one energy term, with the solver's data for them. */
 /* The per-constraint arrays below `order` are stored in colour order (slot q holds constraint
@@ -52,6 +53,10 @@ typedef struct {
   PetscInt *gv;        /* 4 PBD_LANES per group: x offsets [vertex a][lane] (a padding lane repeats lane 0's) */
   PetscReal *gro;      /* PBD_GRO PBD_LANES per group: A[12], WA[12], Sinv[6] (upper triangle), alpha~, valid */
   PetscReal *grw;      /* PBD_GRW PBD_LANES per group: lambda[9], q[4] */
+  /* the other blocks under Gauss-Seidel (LaneGroup): the same groups (goff, gslot, gv: nvert
+   * PBD_LANES per group), each lane's A, W A, Sinv, alpha~ and valid in gro (PBD_LGRO per lane) and
+   * its multipliers in grw (3 nrows per lane) */
+  PetscInt *gp;        /* PBD_LANES per group: the lane's offset into p (3 nrows times its slot or constraint) */
 } PBDBlock;
 
 typedef struct {
@@ -70,7 +75,7 @@ typedef struct {
   PetscReal hcache;    /* the substep length Sinv was built for */
   PetscReal residual;  /* |alpha~ lambda + C| over the last sweep */
   PetscInt ncolors;    /* sum over the terms */
-  PetscBool fused;     /* -pbd_fused: rotation constraints by the fused kernel */
+  PetscBool fused;     /* -pbd_fused: Gauss-Seidel by the fused rotation kernel and the lane kernel */
 } PBD;
 
 static const char *const methods[] = {"gauss_seidel", "jacobi"};
@@ -86,7 +91,7 @@ static PetscErrorCode SetFromOptions_PBD(SimSolver s, PetscOptionItems *PetscOpt
   PetscCall(PetscOptionsEList("-pbd_method", "constraint sweep: gauss_seidel (in colour order) or jacobi (averaged, -pbd_omega)", "", methods, 2,
                               methods[d->method], &d->method, NULL));
   PetscCall(PetscOptionsReal("-pbd_omega", "Jacobi over-relaxation omega in (0, 2)", "", d->omega, &d->omega, NULL));
-  PetscCall(PetscOptionsBool("-pbd_fused", "Gauss-Seidel: rotation constraints (ARAP tets) by the fused kernel, 4 at a time (else the generic kernel; the same to rounding)",
+  PetscCall(PetscOptionsBool("-pbd_fused", "Gauss-Seidel 4 constraints at a time: rotation constraints (ARAP tets) by the fused kernel, the others by the lane kernel (else one at a time; the same to rounding)",
                              "", d->fused, &d->fused, NULL));
   if (!d->xpbd)
     PetscCall(PetscOptionsReal("-pbd_stiffness", "stiffness k in [0, 1] of every term (-pbd_<term>_stiffness for one term)", "",
@@ -337,6 +342,139 @@ __attribute__((target_clones("arch=x86-64-v3", "default"))) static PetscErrorCod
   PetscFunctionReturn(0);
 }
 
+/* ---- the 4-lane Gauss-Seidel kernel of the other blocks (springs, triangles, bending, ...) ----
+ * The same groups as the rotation kernel (the slots of a colour PBD_LANES at a time, the last group
+ * padded with lanes that repeat its lane 0 with W A = 0, Sinv = 0), each group's data lane by lane;
+ * the block correction of Update done for the 4 constraints of a group in vector registers, from
+ * the projections p the term left (p gathered per lane). The arithmetic of a lane is Update's. */
+static PetscErrorCode SetupLaneGroups(PBDBlock *b, PetscBool some)
+{
+  const PetscInt L = PBD_LANES, nv = b->nvert, nr = b->nrows, E = PBD_LGRO(nv, nr);
+  PetscInt ng;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(b->ncolor + 1, &b->goff));
+  b->goff[0] = 0;
+  for (PetscInt k = 0; k < b->ncolor; k++) b->goff[k + 1] = b->goff[k] + (b->color_off[k + 1] - b->color_off[k] + L - 1) / L;
+  ng = b->goff[b->ncolor];
+  PetscCall(PetscMalloc4(L * ng, &b->gslot, nv * L * ng, &b->gv, E * L * ng, &b->gro, 3 * nr * L * ng, &b->grw));
+  PetscCall(PetscMalloc1(L * ng, &b->gp));
+  PetscCall(PetscArrayzero(b->gro, E * L * ng));
+  PetscCall(PetscArrayzero(b->grw, 3 * nr * L * ng));
+  for (PetscInt k = 0; k < b->ncolor; k++)
+    for (PetscInt g = b->goff[k]; g < b->goff[k + 1]; g++)
+      for (PetscInt l = 0; l < L; l++) {
+        const PetscInt q = b->color_off[k] + (g - b->goff[k]) * L + l, valid = q < b->color_off[k + 1];
+        const PetscInt src = valid ? q : b->gslot[L * g];
+        PetscReal *ro = b->gro + E * L * g;
+        b->gslot[L * g + l] = valid ? q : -1;
+        b->gp[L * g + l] = 3 * nr * (some ? src : b->order[src]);
+        for (PetscInt a = 0; a < nv; a++) b->gv[nv * L * g + L * a + l] = b->sv[nv * src + a];
+        for (PetscInt r = 0; r < nr * nv; r++) {
+          ro[L * r + l] = b->A[nr * nv * src + r];
+          ro[L * (nr * nv + r) + l] = valid ? b->WA[nr * nv * src + r] : 0;
+        }
+        ro[L * (E - 1) + l] = valid ? 1 : 0;
+      }
+  PetscFunctionReturn(0);
+}
+
+/* Sinv and alpha~ of the slots into their lanes (after BuildSinv). */
+static void PackLaneSinv(PBDBlock *b)
+{
+  const PetscInt L = PBD_LANES, nv = b->nvert, nr = b->nrows, E = PBD_LGRO(nv, nr), ng = b->goff[b->ncolor];
+
+  for (PetscInt g = 0; g < ng; g++)
+    for (PetscInt l = 0; l < L; l++) {
+      const PetscInt q = b->gslot[L * g + l];
+      PetscReal *ro = b->gro + E * L * g;
+      for (PetscInt r = 0; r < nr * nr; r++) ro[L * (2 * nr * nv + r) + l] = q >= 0 ? b->Sinv[nr * nr * q + r] : 0;
+      ro[L * (E - 2) + l] = q >= 0 ? b->at[q] : 0;
+    }
+}
+
+/* One group: Update for its 4 lanes (literal nv, nr). */
+static inline __attribute__((always_inline)) void LaneGroup(const PBDBlock *b, PetscInt g, PetscReal s, PetscBool first, PetscBool wres, PetscReal *x,
+                                                             V4 *res, const PetscInt nv, const PetscInt nr)
+{
+  const PetscInt L = PBD_LANES, E = PBD_LGRO(nv, nr), *o = b->gv + nv * L * g, *po = b->gp + L * g;
+  const PetscReal *ro = b->gro + E * L * g, *p = b->p;
+  PetscReal *rw = b->grw + 3 * nr * L * g;
+  const V4 at = Ld4(ro + L * (E - 2)), zero = {0, 0, 0, 0};
+  V4 X[PBD_MAX_VERT][3], rhs[PBD_MAX_ROWS][3], dl[PBD_MAX_ROWS][3], sq = zero;
+
+  for (PetscInt a = 0; a < nv; a++)
+    for (int k = 0; k < 3; k++) {
+      const PetscReal t[4] = {x[o[L * a] + k], x[o[L * a + 1] + k], x[o[L * a + 2] + k], x[o[L * a + 3] + k]};
+      X[a][k] = Ld4(t);
+    }
+  for (PetscInt r = 0; r < nr; r++)
+    for (int k = 0; k < 3; k++) {
+      const PetscReal t[4] = {p[po[0] + 3 * r + k], p[po[1] + 3 * r + k], p[po[2] + 3 * r + k], p[po[3] + 3 * r + k]};
+      const V4 lm = first ? zero : Ld4(rw + L * (3 * r + k));
+      V4 C = -Ld4(t);
+      for (PetscInt a = 0; a < nv; a++) C += Ld4(ro + L * (r * nv + a)) * X[a][k];
+      rhs[r][k] = -C - at * lm;
+      if (wres) sq += rhs[r][k] * rhs[r][k];
+    }
+  if (wres) *res += Ld4(ro + L * (E - 1)) * sq;
+  for (PetscInt r = 0; r < nr; r++)
+    for (int k = 0; k < 3; k++) {
+      V4 sum = zero;
+      for (PetscInt q = 0; q < nr; q++) sum += Ld4(ro + L * (2 * nr * nv + r * nr + q)) * rhs[q][k];
+      dl[r][k] = s * sum;
+      St4(rw + L * (3 * r + k), (first ? zero : Ld4(rw + L * (3 * r + k))) + dl[r][k]);
+    }
+  for (PetscInt a = 0; a < nv; a++) {
+    V4 d[3] = {zero, zero, zero};
+    for (PetscInt r = 0; r < nr; r++) {
+      const V4 W = Ld4(ro + L * (nr * nv + r * nv + a));
+      for (int k = 0; k < 3; k++) d[k] += W * dl[r][k];
+    }
+    for (int k = 0; k < 3; k++) X[a][k] += d[k];
+  }
+  /* lanes in reverse: a padding lane (the last ones, a copy of lane 0) stores before lane 0 */
+  for (int l = L - 1; l >= 0; l--)
+    for (PetscInt a = 0; a < nv; a++)
+      for (int k = 0; k < 3; k++) x[o[L * a + l] + k] = X[a][k][l];
+}
+
+static inline __attribute__((always_inline)) PetscReal LaneColour(const PBDBlock *b, PetscInt col, PetscReal s, PetscBool first, PetscBool wres, PetscReal *x,
+                                                                  const PetscInt nv, const PetscInt nr)
+{
+  V4 r = {0, 0, 0, 0};
+  for (PetscInt g = b->goff[col]; g < b->goff[col + 1]; g++) LaneGroup(b, g, s, first, wres, x, &r, nv, nr);
+  return r[0] + r[1] + r[2] + r[3];
+}
+
+/* The stencils LaneGroup runs (the others take the generic kernel). */
+static PetscBool LaneStencil(PetscInt nv, PetscInt nr)
+{
+  return (PetscBool)((nv == 2 && nr == 1) || (nv == 1 && nr == 1) || (nv == 3 && nr == 2) || (nv == 4 && nr == 1) || (nv == 4 && nr == 3));
+}
+
+/* The groups of one colour; returns the summed squared residuals when wres. */
+#define PBD_LANE_DISPATCH(FIRST, WRES) \
+  switch (b->nvert * 8 + b->nrows) { \
+  case 2 * 8 + 1: return LaneColour(b, col, s, FIRST, WRES, x, 2, 1); \
+  case 1 * 8 + 1: return LaneColour(b, col, s, FIRST, WRES, x, 1, 1); \
+  case 3 * 8 + 2: return LaneColour(b, col, s, FIRST, WRES, x, 3, 2); \
+  case 4 * 8 + 1: return LaneColour(b, col, s, FIRST, WRES, x, 4, 1); \
+  default: return LaneColour(b, col, s, FIRST, WRES, x, 4, 3); \
+  }
+__attribute__((target_clones("arch=x86-64-v3", "default"))) static PetscReal RunLanes(const PBDBlock *b, PetscInt col, PetscReal s, PetscBool first, PetscBool wres,
+                                                                                         PetscReal *x)
+{
+  if (first) {
+    if (wres) { PBD_LANE_DISPATCH(PETSC_TRUE, PETSC_TRUE) }
+    else { PBD_LANE_DISPATCH(PETSC_TRUE, PETSC_FALSE) }
+  } else {
+    if (wres) { PBD_LANE_DISPATCH(PETSC_FALSE, PETSC_TRUE) }
+    else { PBD_LANE_DISPATCH(PETSC_FALSE, PETSC_FALSE) }
+  }
+}
+#undef PBD_LANE_DISPATCH
+
 /* Gathers the constraints of every term; refuses, by name, terms without a constraint form. */
 static PetscErrorCode Setup_PBD(SimSolver s)
 {
@@ -408,6 +546,8 @@ static PetscErrorCode Setup_PBD(SimSolver s)
         PetscCall(e->ops.pd_rotations(e, &b->rq));
         if (b->rq) PetscCall(SetupRotGroups(b));
       }
+      if (!cons && !b->rq && d->method == 0 && d->fused && LaneStencil(nvert, nrows))
+        PetscCall(SetupLaneGroups(b, e->ops.pd_project_some ? PETSC_TRUE : PETSC_FALSE));
       d->ncolors += b->ncolor;
       b->stiffness = d->stiffness;
       PetscCall(PetscSNPrintf(opt, sizeof(opt), "-pbd_%s_stiffness", e->name));
@@ -470,8 +610,10 @@ static PetscErrorCode BuildSinv(PBD *d, PetscReal h)
             if (lam[e] > tol) Si[r * nr + q] += Q[3 * r + e] * Q[3 * q + e] / lam[e];
     }
   }
-  for (PetscInt k = 0; k < d->nblocks; k++)
+  for (PetscInt k = 0; k < d->nblocks; k++) {
     if (d->block[k].rq) PackRotSinv(&d->block[k]);
+    if (d->block[k].gp) PackLaneSinv(&d->block[k]);
+  }
   d->hcache = h;
   PetscFunctionReturn(0);
 }
@@ -610,7 +752,8 @@ static PetscErrorCode SweepGaussSeidel(PBD *d, PetscBool first, PetscBool wres, 
     for (PetscInt col = 0; col < b->ncolor; col++) {
       const PetscInt lo = b->color_off[col], hi = b->color_off[col + 1];
       if (some) PetscCall(b->term->ops.pd_project_some(b->term, x, hi - lo, b->order + lo, b->p + 3 * nr * lo));
-      d->residual += RunKernel(b, lo, hi, PETSC_TRUE, some, kk, first, wres, x, x);
+      if (b->gp) d->residual += RunLanes(b, col, kk, first, wres, x);
+      else d->residual += RunKernel(b, lo, hi, PETSC_TRUE, some, kk, first, wres, x, x);
     }
   }
   PetscFunctionReturn(0);
@@ -637,6 +780,28 @@ static PetscErrorCode SweepJacobi(PBD *d, PetscBool first, PetscBool wres, Petsc
   PetscFunctionReturn(0);
 }
 
+/* The prediction of a substep: v += h M^-1 f_ext (f_ext = -dE/dx of the linear terms), x_prev = x,
+ * x += h v (flat loops over the 3 nv reals). */
+static void Predict(PetscInt nv, PetscReal h, const PetscReal *restrict invm, const PetscReal *restrict fext, PetscReal *restrict v, PetscReal *restrict x,
+                    PetscReal *restrict xprev)
+{
+  for (PetscInt i = 0; i < nv; i++)
+    for (int k = 0; k < 3; k++) v[3 * i + k] -= h * invm[i] * fext[3 * i + k];
+  for (PetscInt j = 0; j < 3 * nv; j++) {
+    xprev[j] = x[j];
+    x[j] += h * v[j];
+  }
+}
+
+/* The velocities of a substep, v = (x - x_prev) / h, of the vertices that are not pinned. */
+static void Velocities(PetscInt nv, PetscReal hinv, const PetscReal *restrict invm, const PetscReal *restrict x, const PetscReal *restrict xprev,
+                       PetscReal *restrict v)
+{
+  for (PetscInt i = 0; i < nv; i++)
+    if (invm[i] > 0)
+      for (int k = 0; k < 3; k++) v[3 * i + k] = (x[3 * i + k] - xprev[3 * i + k]) * hinv;
+}
+
 /* Small steps (Macklin et al. 2019): per substep of length h = dt / substeps,
  *   v += h M^-1 f_ext;  x~ = x + h v;  lambda = 0;  iterations sweeps from x~;  v = (x - x_prev) / h.
  * (lambda = 0 is the first sweep's: it reads no multiplier and writes each one.) */
@@ -660,13 +825,7 @@ static PetscErrorCode Step_PBD(SimSolver s, PetscReal dt)
     for (PetscInt k = 0; k < d->nblocks; k++)
       if (d->block[k].rq) RotQuats(&d->block[k], PETSC_FALSE);
   for (PetscInt sub = 0; sub < d->substeps; sub++) {
-    for (PetscInt i = 0; i < m->nv; i++)
-      for (int k = 0; k < 3; k++) {
-        const PetscInt j = 3 * i + k;
-        v[j] -= h * d->invm[i] * d->fext[j]; /* f_ext = -dE/dx of the linear terms */
-        d->xprev[j] = x[j];
-        x[j] += h * v[j];
-      }
+    Predict(m->nv, h, d->invm, d->fext, v, x, d->xprev);
     PetscCall(PetscLogEventBegin(s->ev.solve, 0, 0, 0, 0));
     for (PetscInt it = 0; it < d->iterations; it++) {
       const PetscBool wres = (PetscBool)(sub == d->substeps - 1 && it == d->iterations - 1); /* the step reports its last sweep's */
@@ -675,9 +834,7 @@ static PetscErrorCode Step_PBD(SimSolver s, PetscReal dt)
       else PetscCall(SweepJacobi(d, (PetscBool)(it == 0), wres, n, x));
     }
     PetscCall(PetscLogEventEnd(s->ev.solve, 0, 0, 0, 0));
-    for (PetscInt i = 0; i < m->nv; i++)
-      if (d->invm[i] > 0)
-        for (int k = 0; k < 3; k++) v[3 * i + k] = (x[3 * i + k] - d->xprev[3 * i + k]) * hinv;
+    Velocities(m->nv, hinv, d->invm, x, d->xprev, v);
   }
   if (d->fused && d->method == 0)
     for (PetscInt k = 0; k < d->nblocks; k++)
@@ -729,6 +886,7 @@ static PetscErrorCode Destroy_PBD(SimSolver s)
     PetscCall(PetscFree2(b->C, b->G));
     PetscCall(PetscFree4(b->gslot, b->gv, b->gro, b->grw));
     PetscCall(PetscFree(b->goff));
+    PetscCall(PetscFree(b->gp));
     PetscCall(PetscFree(b->color_off));
     PetscCall(PetscFree(b->order));
   }

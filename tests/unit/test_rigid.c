@@ -278,7 +278,8 @@ START_TEST(collision_keeps_momentum)
 END_TEST
 
 /* Quaternion helpers: the rotation matrix is orthonormal, integrating w over h turns a vector by
- * h |w| about w. */
+ * h |w| about w, and the update returns a unit quaternion from one that round-off has moved off the
+ * unit sphere (rigid.h: "normalized"; without it |q| drifts over a long run and R scales the body). */
 START_TEST(quaternion_rotation)
 {
   PetscReal q[4] = {1, 0, 0, 0}, w[3] = {0, 0, 2}, v[3] = {1, 0, 0}, out[3], R[9];
@@ -292,6 +293,12 @@ START_TEST(quaternion_rotation)
       for (int k = 0; k < 3; k++) s += R[3 * k + i] * R[3 * k + j];
       ck_assert_msg(PetscAbsReal(s - (i == j)) < 1e-14, "R^T R (%d, %d) = %g", i, j, (double)s);
     }
+  {
+    PetscReal qd[4] = {0.5 * (1 + 1e-6), 0.5, 0.5, 0.5}, n;
+    SimQuatIntegrate(qd, w, 1e-3);
+    n = PetscSqrtReal(qd[0] * qd[0] + qd[1] * qd[1] + qd[2] * qd[2] + qd[3] * qd[3]);
+    ck_assert_msg(PetscAbsReal(n - 1) < 1e-14, "|q| = 1 + %g after an update from |q| = 1 + 2.5e-7", (double)(n - 1));
+  }
 }
 END_TEST
 
