@@ -1,6 +1,7 @@
 /* The mpm solver (solvers/mpm): the B-spline weights, conservation of the transfers (mass and linear
  * momentum for every transfer; angular momentum for APIC and MLS, which PIC loses), FLIP's blend of
- * the grid's velocity change, the box walls' conditions on the grid, a rigidly rotating elastic block, the plasticity return mappings on their yield surfaces, and bad input (a particle
+ * the grid's velocity change, the box walls' conditions on the grid, a rigidly rotating elastic
+ * block, the plasticity return mappings on their yield surfaces, and bad input (a particle
  * leaving the grid, an inverted particle, a substep above the time step limit) failing the step with
  * a message naming it. Under mpirun -np 2 (tests/cli/mpm.cmake) the block tests run across the rank
  * boundary. */
