@@ -295,7 +295,7 @@ static PetscErrorCode AddNode(Reader *r, PetscInt64 tag, const PetscReal x[3])
 /* MSH 2.2: "N" then N x (tag x y z); binary: N x (int tag, 3 doubles). */
 static PetscErrorCode ReadNodes2(Reader *r)
 {
-  PetscInt64 n, tag;
+  PetscInt64 n, tag = 0; /* set by ReadCount (initialized for -O3 -Wmaybe-uninitialized) */
   PetscReal x[3];
 
   PetscFunctionBeginUser;
@@ -351,7 +351,7 @@ static PetscErrorCode ReadNodes4(Reader *r)
       }
     } else {
       for (PetscInt64 i = 0; i < count; i++) {
-        PetscInt64 tag;
+        PetscInt64 tag = 0;
         PetscCall(ReadInt(r, "a node tag", 1, INT64_MAX, &tag));
         for (int k = 0; k < 3; k++) PetscCall(ReadReal(r, k == 0 ? "x" : k == 1 ? "y" : "z", &x[k]));
         for (int k = 0; param && k < dim; k++) PetscCall(ReadReal(r, "a parametric coordinate", &u));

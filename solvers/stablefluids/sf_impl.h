@@ -61,7 +61,7 @@ typedef struct {
   Vec vb;
 
   /* vorticity confinement scratch over the owned cells and two rings around them (smoke.c) */
-  PetscReal *omega, *conf;
+  PetscReal *omega, *omega_norm, *conf; /* omega_norm: |omega| in 3D */
   PetscInt conf_entries; /* of omega and conf together, on this rank */
 
   /* the bytes model (traffic.c): entries summed over the ranks of u, the scalars (owned: global

@@ -45,8 +45,8 @@ PetscErrorCode SFApplySources(SF *sf, PetscReal t)
  *   omega on the owned cells and 2 rings (it differentiates cell velocities 1 cell away),
  *   the force f on the owned cells and 1 ring (it differentiates |omega| 1 cell away),
  *   each face the average of f over its 2 cells.
- * Both scratch arrays are laid out on the 2-ring box B (clipped to the domain): cell (i,j,k) at
- * (i - b0) + bx ((j - b1) + by (k - b2)), omega with 3 components (1 in 2D), f with dim. */
+ * The scratch arrays are laid out on the 2-ring box B (clipped to the domain): cell (i,j,k) at
+ * (i - b0) + bx ((j - b1) + by (k - b2)), omega with 3 components (1 in 2D), |omega| (3D only), f with dim. */
 typedef struct {
   PetscInt lo[3], hi[3]; /* B */
   PetscInt s1, s2;       /* strides of B in cells */
@@ -76,13 +76,173 @@ PetscErrorCode SFVorticitySetUp(SF *sf)
   PetscFunctionBegin;
   PetscCall(VorticityBox(sf, &B));
   cells = B.s2 * (B.hi[2] - B.lo[2]);
-  PetscCall(PetscMalloc2(cells * (sf->mac->dim == 3 ? 3 : 1), &sf->omega, cells * sf->mac->dim, &sf->conf));
-  sf->conf_entries = cells * ((sf->mac->dim == 3 ? 3 : 1) + sf->mac->dim);
+  PetscCall(PetscMalloc3(cells * (sf->mac->dim == 3 ? 3 : 1), &sf->omega, cells * (sf->mac->dim == 3 ? 1 : 0), &sf->omega_norm, cells * sf->mac->dim, &sf->conf));
+  sf->conf_entries = cells * ((sf->mac->dim == 3 ? 4 : 1) + sf->mac->dim);
   PetscFunctionReturn(0);
 }
 
 /* Cell-centred velocity component c of cell (i,j,k) from the ghosted faces U (base: its index). */
 #define CELL_U(U, b, c, s) (0.5 * ((U)->a[(b) + (c)] + (U)->a[(b) + (c) + (s)]))
+
+/* Whether cell idx has both neighbours inside the domain along every axis < dim. Such cells (most of
+ * them) take the straight-line kernels below, whose arithmetic is the general code's with
+ * il = i - 1, ih = i + 1 (so the results are bit for bit the same); the others the general code. */
+static inline PetscBool InteriorCell(const PetscInt idx[3], const PetscInt n[3], PetscInt dim)
+{
+  for (PetscInt d = 0; d < dim; d++)
+    if (idx[d] < 1 || idx[d] > n[d] - 2) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
+/* The i range [*ilo, *ihi) of the row (j, k) in [lo, hi) whose cells are interior (empty if the row
+ * itself is not). */
+static inline void InteriorRun(PetscInt j, PetscInt k, PetscInt lo, PetscInt hi, const PetscInt n[3], PetscInt dim, PetscInt *ilo, PetscInt *ihi)
+{
+  const PetscInt probe[3] = {1, j, k};
+  *ilo = *ihi = lo;
+  if (n[0] < 3 || !InteriorCell(probe, n, dim)) return;
+  *ilo = PetscMax(lo, 1);
+  *ihi = PetscMax(*ilo, PetscMin(hi, n[0] - 1));
+}
+
+/* 1. omega = curl u at cell (i,j,k), q its index in B: d u_c / d x_a from the cell velocities of the
+ * neighbours along a (one-sided at the domain's faces). */
+static inline void OmegaCell(const SFField *U, const PetscInt n[3], const PetscInt st[3], PetscReal h, PetscInt i, PetscInt j, PetscInt k,
+                             PetscInt q, PetscReal *w, PetscReal *wn, const PetscInt dim)
+{
+  const PetscInt idx[3] = {i, j, k};
+  PetscReal du[3][3] = {{0}}; /* du[c][a] = d u_c / d x_a */
+  for (PetscInt c = 0; c < dim; c++)
+    for (PetscInt ax = 0; ax < dim; ax++) {
+      PetscInt il = PetscMax(idx[ax] - 1, 0), ih = PetscMin(idx[ax] + 1, n[ax] - 1), b = SF_IDX(U, i, j, k);
+      if (ax == c) continue;
+      du[c][ax] = (CELL_U(U, b + (ih - idx[ax]) * st[ax], c, st[c]) - CELL_U(U, b + (il - idx[ax]) * st[ax], c, st[c])) / ((ih - il) * h);
+    }
+  if (dim == 2) w[q] = du[1][0] - du[0][1];
+  else {
+    w[3 * q + 0] = du[2][1] - du[1][2];
+    w[3 * q + 1] = du[0][2] - du[2][0];
+    w[3 * q + 2] = du[1][0] - du[0][1];
+    wn[q] = PetscSqrtReal(w[3 * q] * w[3 * q] + w[3 * q + 1] * w[3 * q + 1] + w[3 * q + 2] * w[3 * q + 2]);
+  }
+}
+
+/* OmegaCell over a run of interior cells [i0, i1) of row (j, k). */
+static inline void OmegaRun(const SFField *U, const PetscInt st[3], PetscReal h, PetscInt i0, PetscInt i1, PetscInt j, PetscInt k, PetscInt q0,
+                               PetscReal *restrict w, PetscReal *restrict wn, const PetscInt dim)
+{
+  const PetscScalar *restrict a = U->a;
+  const PetscReal h2 = 2 * h;
+  PetscInt b = SF_IDX(U, i0, j, k);
+#define D(c, ax) ((0.5 * (a[b + st[ax] + (c)] + a[b + st[ax] + (c) + st[c]]) - 0.5 * (a[b - st[ax] + (c)] + a[b - st[ax] + (c) + st[c]])) / h2)
+  if (dim == 2)
+    for (PetscInt i = i0, q = q0; i < i1; i++, q++, b += st[0]) w[q] = D(1, 0) - D(0, 1);
+  else
+    for (PetscInt i = i0, q = q0; i < i1; i++, q++, b += st[0]) {
+      w[3 * q + 0] = D(2, 1) - D(1, 2);
+      w[3 * q + 1] = D(0, 2) - D(2, 0);
+      w[3 * q + 2] = D(1, 0) - D(0, 1);
+      wn[q] = PetscSqrtReal(w[3 * q] * w[3 * q] + w[3 * q + 1] * w[3 * q + 1] + w[3 * q + 2] * w[3 * q + 2]);
+    }
+#undef D
+}
+
+/* 2. f = eps h (N x omega) at cell q of B, N = grad|omega| / |grad|omega|| from the |omega| of the
+ * neighbours (one-sided at the domain's faces); |omega| in 3D as stage 1 stored it in wn. */
+static inline PetscReal OmegaNorm(const PetscReal *w, const PetscReal *wn, PetscInt q, const PetscInt dim)
+{
+  return dim == 2 ? PetscAbsReal(w[q]) : wn[q];
+}
+
+static inline void ForceFromEta(PetscReal eps, PetscReal h, const PetscReal eta[3], const PetscReal *w, PetscInt q, PetscReal *f, const PetscInt dim)
+{
+  const PetscReal len = PetscSqrtReal(eta[0] * eta[0] + eta[1] * eta[1] + eta[2] * eta[2]);
+  PetscReal N[3];
+  for (PetscInt d = 0; d < 3; d++) N[d] = len > 1e-12 ? eta[d] / len : 0;
+  if (dim == 2) {
+    /* omega = (0, 0, w): the 3D cross product with its zero terms kept (the same rounding) */
+    f[2 * q + 0] = eps * h * (N[1] * w[q] - 0.0);
+    f[2 * q + 1] = eps * h * (0.0 - N[0] * w[q]);
+  } else {
+    const PetscReal *om = w + 3 * q;
+    f[3 * q + 0] = eps * h * (N[1] * om[2] - N[2] * om[1]);
+    f[3 * q + 1] = eps * h * (N[2] * om[0] - N[0] * om[2]);
+    f[3 * q + 2] = eps * h * (N[0] * om[1] - N[1] * om[0]);
+  }
+}
+
+static inline void ForceCell(const PetscInt n[3], const PetscInt cs[3], PetscReal h, PetscReal eps, PetscInt i, PetscInt j, PetscInt k, PetscInt q,
+                             const PetscReal *w, const PetscReal *wn, PetscReal *f, const PetscInt dim)
+{
+  const PetscInt idx[3] = {i, j, k};
+  PetscReal eta[3] = {0, 0, 0};
+  for (PetscInt ax = 0; ax < dim; ax++) {
+    PetscInt il = PetscMax(idx[ax] - 1, 0), ih = PetscMin(idx[ax] + 1, n[ax] - 1);
+    PetscInt ql = q + (il - idx[ax]) * cs[ax], qh = q + (ih - idx[ax]) * cs[ax];
+    eta[ax] = (OmegaNorm(w, wn, qh, dim) - OmegaNorm(w, wn, ql, dim)) / ((ih - il) * h);
+  }
+  ForceFromEta(eps, h, eta, w, q, f, dim);
+}
+
+static inline void ForceRun(const PetscInt cs[3], PetscReal h, PetscReal eps, PetscInt q0, PetscInt q1, const PetscReal *restrict w,
+                            const PetscReal *restrict wn, PetscReal *restrict f, const PetscInt dim)
+{
+  const PetscReal h2 = 2 * h, c = eps * h;
+  if (dim == 2)
+    for (PetscInt q = q0; q < q1; q++) { /* ForceCell's arithmetic, written out (eta[2] = 0 adds +0) */
+      const PetscReal e0 = (PetscAbsReal(w[q + 1]) - PetscAbsReal(w[q - 1])) / h2, e1 = (PetscAbsReal(w[q + cs[1]]) - PetscAbsReal(w[q - cs[1]])) / h2;
+      const PetscReal len = PetscSqrtReal(e0 * e0 + e1 * e1 + 0.0 * 0.0), den = len > 1e-12 ? len : 1;
+      const PetscReal r0 = e0 / den, r1 = e1 / den; /* unconditional (den > 0), so the loop has no branch */
+      const PetscReal n0 = len > 1e-12 ? r0 : 0, n1 = len > 1e-12 ? r1 : 0;
+      f[2 * q + 0] = c * (n1 * w[q] - 0.0);
+      f[2 * q + 1] = c * (0.0 - n0 * w[q]);
+    }
+  else
+    for (PetscInt q = q0; q < q1; q++) {
+      const PetscReal e0 = (wn[q + 1] - wn[q - 1]) / h2, e1 = (wn[q + cs[1]] - wn[q - cs[1]]) / h2, e2 = (wn[q + cs[2]] - wn[q - cs[2]]) / h2;
+      const PetscReal len = PetscSqrtReal(e0 * e0 + e1 * e1 + e2 * e2), den = len > 1e-12 ? len : 1;
+      const PetscReal r0 = e0 / den, r1 = e1 / den, r2 = e2 / den; /* unconditional: den > 0 */
+      const PetscReal n0 = len > 1e-12 ? r0 : 0, n1 = len > 1e-12 ? r1 : 0, n2 = len > 1e-12 ? r2 : 0;
+      const PetscReal *om = w + 3 * q;
+      f[3 * q + 0] = c * (n1 * om[2] - n2 * om[1]);
+      f[3 * q + 1] = c * (n2 * om[0] - n0 * om[2]);
+      f[3 * q + 2] = c * (n0 * om[1] - n1 * om[0]);
+    }
+}
+
+/* The interior runs as kernels of fixed dimension (SF_KERNEL: also compiled for AVX2). */
+SF_KERNEL static void OmegaRun2(const SFField *U, const PetscInt st[3], PetscReal h, PetscInt i0, PetscInt i1, PetscInt j, PetscInt k, PetscInt q0, PetscReal *w, PetscReal *wn)
+{
+  OmegaRun(U, st, h, i0, i1, j, k, q0, w, wn, 2);
+}
+SF_KERNEL static void OmegaRun3(const SFField *U, const PetscInt st[3], PetscReal h, PetscInt i0, PetscInt i1, PetscInt j, PetscInt k, PetscInt q0, PetscReal *w, PetscReal *wn)
+{
+  OmegaRun(U, st, h, i0, i1, j, k, q0, w, wn, 3);
+}
+SF_KERNEL static void ForceRun2(const PetscInt cs[3], PetscReal h, PetscReal eps, PetscInt q0, PetscInt q1, const PetscReal *w, const PetscReal *wn, PetscReal *f)
+{
+  ForceRun(cs, h, eps, q0, q1, w, wn, f, 2);
+}
+SF_KERNEL static void ForceRun3(const PetscInt cs[3], PetscReal h, PetscReal eps, PetscInt q0, PetscInt q1, const PetscReal *w, const PetscReal *wn, PetscReal *f)
+{
+  ForceRun(cs, h, eps, q0, q1, w, wn, f, 3);
+}
+
+/* 3. on a run of interior faces (cells q0..q1 of B, their faces' velocities from u): each component
+ * c gets dt times the mean of f over the cells q - e_c and q. */
+static inline void FaceRun(const PetscInt cs[3], PetscReal dt, PetscInt q0, PetscInt q1, const PetscReal *restrict f, PetscScalar *restrict u, const PetscInt dim)
+{
+  for (PetscInt q = q0; q < q1; q++, u += dim)
+    for (PetscInt c = 0; c < dim; c++) u[c] += dt * 0.5 * (f[dim * (q - cs[c]) + c] + f[dim * q + c]);
+}
+SF_KERNEL static void FaceRun2(const PetscInt cs[3], PetscReal dt, PetscInt q0, PetscInt q1, const PetscReal *f, PetscScalar *u)
+{
+  FaceRun(cs, dt, q0, q1, f, u, 2);
+}
+SF_KERNEL static void FaceRun3(const PetscInt cs[3], PetscReal dt, PetscInt q0, PetscInt q1, const PetscReal *f, PetscScalar *u)
+{
+  FaceRun(cs, dt, q0, q1, f, u, 3);
+}
 
 /* The confinement on the owned faces: u += dt eps h (N x omega), in three loops (see Box). The
  * differences are central, one-sided at the box faces (the cell's own value instead of the one
@@ -93,66 +253,38 @@ static inline void Confinement(const SF *sf, const SFField *U, const Box *B, Pet
   const PetscInt *n = sf->mac->n;
   const PetscInt st[3] = {U->sx, U->sy, U->sz}, cs[3] = {1, B->s1, B->s2};
   const PetscReal h = sf->h, eps = sf->vorticity;
-  PetscReal *w = sf->omega, *f = sf->conf;
+  PetscReal *w = sf->omega, *wn = sf->omega_norm, *f = sf->conf;
   PetscInt rlo[3], rhi[3];
 
-  /* 1. omega = curl u on B: d u_c / d x_a from the cell velocities of the neighbours along a */
+  /* 1. omega on B */
   for (PetscInt k = B->lo[2]; k < B->hi[2]; k++)
-    for (PetscInt j = B->lo[1]; j < B->hi[1]; j++)
-      for (PetscInt i = B->lo[0]; i < B->hi[0]; i++) {
-        const PetscInt idx[3] = {i, j, k}, q = (i - B->lo[0]) + B->s1 * (j - B->lo[1]) + B->s2 * (k - B->lo[2]);
-        PetscReal du[3][3] = {{0}}; /* du[c][a] = d u_c / d x_a */
-        for (PetscInt c = 0; c < dim; c++)
-          for (PetscInt ax = 0; ax < dim; ax++) {
-            PetscInt il = PetscMax(idx[ax] - 1, 0), ih = PetscMin(idx[ax] + 1, n[ax] - 1), b = SF_IDX(U, i, j, k);
-            if (ax == c) continue;
-            du[c][ax] = (CELL_U(U, b + (ih - idx[ax]) * st[ax], c, st[c]) - CELL_U(U, b + (il - idx[ax]) * st[ax], c, st[c])) /
-                        ((ih - il) * h);
-          }
-        if (dim == 2) w[q] = du[1][0] - du[0][1];
-        else {
-          w[3 * q + 0] = du[2][1] - du[1][2];
-          w[3 * q + 1] = du[0][2] - du[2][0];
-          w[3 * q + 2] = du[1][0] - du[0][1];
-        }
-      }
+    for (PetscInt j = B->lo[1]; j < B->hi[1]; j++) {
+      const PetscInt q0 = B->s1 * (j - B->lo[1]) + B->s2 * (k - B->lo[2]) - B->lo[0];
+      PetscInt i0, i1;
+      InteriorRun(j, k, B->lo[0], B->hi[0], n, dim, &i0, &i1);
+      for (PetscInt i = B->lo[0]; i < i0; i++) OmegaCell(U, n, st, h, i, j, k, q0 + i, w, wn, dim);
+      (dim == 2 ? OmegaRun2 : OmegaRun3)(U, st, h, i0, i1, j, k, q0 + i0, w, wn);
+      for (PetscInt i = i1; i < B->hi[0]; i++) OmegaCell(U, n, st, h, i, j, k, q0 + i, w, wn, dim);
+    }
 
-  /* 2. f = eps h (N x omega) on the owned cells and one ring, N = grad|omega| / |grad|omega|| */
+  /* 2. f on the owned cells and one ring */
   for (PetscInt d = 0; d < 3; d++) {
     rlo[d] = PetscMax(flo[d] - (d < dim), B->lo[d]);
     rhi[d] = PetscMin(fhi[d] + (d < dim), B->hi[d]);
   }
   for (PetscInt k = rlo[2]; k < rhi[2]; k++)
-    for (PetscInt j = rlo[1]; j < rhi[1]; j++)
-      for (PetscInt i = rlo[0]; i < rhi[0]; i++) {
-        const PetscInt idx[3] = {i, j, k}, q = (i - B->lo[0]) + B->s1 * (j - B->lo[1]) + B->s2 * (k - B->lo[2]);
-        PetscReal eta[3] = {0, 0, 0}, len, N[3];
-        for (PetscInt ax = 0; ax < dim; ax++) {
-          PetscInt il = PetscMax(idx[ax] - 1, 0), ih = PetscMin(idx[ax] + 1, n[ax] - 1);
-          PetscInt ql = q + (il - idx[ax]) * cs[ax], qh = q + (ih - idx[ax]) * cs[ax];
-          PetscReal ml, mh;
-          if (dim == 2) ml = PetscAbsReal(w[ql]), mh = PetscAbsReal(w[qh]);
-          else {
-            ml = PetscSqrtReal(w[3 * ql] * w[3 * ql] + w[3 * ql + 1] * w[3 * ql + 1] + w[3 * ql + 2] * w[3 * ql + 2]);
-            mh = PetscSqrtReal(w[3 * qh] * w[3 * qh] + w[3 * qh + 1] * w[3 * qh + 1] + w[3 * qh + 2] * w[3 * qh + 2]);
-          }
-          eta[ax] = (mh - ml) / ((ih - il) * h);
-        }
-        len = PetscSqrtReal(eta[0] * eta[0] + eta[1] * eta[1] + eta[2] * eta[2]);
-        for (PetscInt d = 0; d < 3; d++) N[d] = len > 1e-12 ? eta[d] / len : 0;
-        if (dim == 2) {
-          /* omega = (0, 0, w): the 3D cross product with its zero terms kept (the same rounding) */
-          f[2 * q + 0] = eps * h * (N[1] * w[q] - 0.0);
-          f[2 * q + 1] = eps * h * (0.0 - N[0] * w[q]);
-        } else {
-          const PetscReal *om = w + 3 * q;
-          f[3 * q + 0] = eps * h * (N[1] * om[2] - N[2] * om[1]);
-          f[3 * q + 1] = eps * h * (N[2] * om[0] - N[0] * om[2]);
-          f[3 * q + 2] = eps * h * (N[0] * om[1] - N[1] * om[0]);
-        }
-      }
+    for (PetscInt j = rlo[1]; j < rhi[1]; j++) {
+      const PetscInt q0 = B->s1 * (j - B->lo[1]) + B->s2 * (k - B->lo[2]) - B->lo[0];
+      PetscInt i0, i1;
+      InteriorRun(j, k, rlo[0], rhi[0], n, dim, &i0, &i1);
+      for (PetscInt i = rlo[0]; i < i0; i++) ForceCell(n, cs, h, eps, i, j, k, q0 + i, w, wn, f, dim);
+      (dim == 2 ? ForceRun2 : ForceRun3)(cs, h, eps, q0 + i0, q0 + i1, w, wn, f);
+      for (PetscInt i = i1; i < rhi[0]; i++) ForceCell(n, cs, h, eps, i, j, k, q0 + i, w, wn, f, dim);
+    }
 
-  /* 3. u += dt f averaged over the two cells beside each owned free face */
+  /* 3. u += dt f averaged over the two cells beside each owned free face. A face (i,j,k) of
+   * component c lies between cells idx - e_c and idx; it is interior when 1 <= idx[d] <= n[d] - 1
+   * for every d (no padding, no wall), which the fast run below assumes. */
   {
     PetscBool fixed[3][2];
     PetscInt vlo[3], vhi[3];
@@ -160,10 +292,18 @@ static inline void Confinement(const SF *sf, const SFField *U, const Box *B, Pet
       for (PetscInt side = 0; side < 2; side++) fixed[c][side] = (PetscBool)(sf->prob->face[2 * c + side] != SIM_GRID_OPEN);
     /* the owned faces: the owned cells' low faces, and the high boundary layer on the last rank */
     for (PetscInt d = 0; d < 3; d++) vlo[d] = flo[d], vhi[d] = fhi[d] + (d < dim && fhi[d] == n[d] ? 1 : 0);
-    for (PetscInt k = vlo[2], l = 0; k < vhi[2]; k++)
-      for (PetscInt j = vlo[1]; j < vhi[1]; j++)
-        for (PetscInt i = vlo[0]; i < vhi[0]; i++, l++) {
-          const PetscInt idx[3] = {i, j, k};
+    for (PetscInt k = vlo[2], l0 = 0; k < vhi[2]; k++)
+      for (PetscInt j = vlo[1]; j < vhi[1]; j++, l0 += vhi[0] - vlo[0]) {
+        const PetscInt q0 = B->s1 * (j - B->lo[1]) + B->s2 * (k - B->lo[2]) - B->lo[0];
+        const PetscBool row = (PetscBool)(n[0] >= 2 && j >= 1 && j <= n[1] - 1 && (dim < 3 || (k >= 1 && k <= n[2] - 1)));
+        const PetscInt i0 = row ? PetscMax(vlo[0], 1) : vhi[0], i1 = row ? PetscMax(i0, PetscMin(vhi[0], n[0])) : vhi[0];
+        for (PetscInt i = vlo[0]; i < vhi[0]; i++) {
+          const PetscInt idx[3] = {i, j, k}, l = l0 + i - vlo[0];
+          if (i == i0 && i0 < i1) { /* the interior run */
+            (dim == 2 ? FaceRun2 : FaceRun3)(cs, dt, q0 + i0, q0 + i1, f, a + l * dim);
+            i = i1 - 1;
+            continue;
+          }
           for (PetscInt c = 0; c < dim; c++) {
             PetscInt lc[3] = {i, j, k}, hc[3] = {i, j, k}, ql, qh;
             PetscBool pad = PETSC_FALSE;
@@ -176,6 +316,7 @@ static inline void Confinement(const SF *sf, const SFField *U, const Box *B, Pet
             a[l * dim + c] += dt * 0.5 * (f[dim * ql + c] + f[dim * qh + c]);
           }
         }
+      }
   }
 }
 

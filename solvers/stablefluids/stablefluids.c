@@ -356,7 +356,7 @@ static PetscErrorCode Destroy_StableFluids(SimSolver s)
   PetscCall(VecDestroy(&sf->s));
   PetscCall(VecDestroy(&sf->snew));
   PetscCall(VecDestroy(&sf->sl));
-  PetscCall(PetscFree2(sf->omega, sf->conf));
+  PetscCall(PetscFree3(sf->omega, sf->omega_norm, sf->conf));
   PetscCall(VecDestroy(&sf->vb));
   PetscCall(MatDestroy(&sf->vA));
   PetscCall(KSPDestroy(&sf->vksp));
