@@ -44,6 +44,8 @@ PetscErrorCode SimRegisterScenes(SimRegistry reg)
                   SimSceneCreate_DamBreakSWE, "shallow_water");
   ADD_WITH_SOLVER("grid", "swe_drop", "a drop (a hump of water) in a square pool, walls or open; a bottom hill (-swe_drop_bump)",
                   SimSceneCreate_SWEDrop, "shallow_water");
+  ADD_WITH_SOLVER("grid", "wave_tank", "a box floating in a tank of still water, coupled by displaced volume; a wave (-wave_tank_wave, -offset)",
+                  SimSceneCreate_WaveTank, "shallow_water");
   /* particle scenes: particles over a background grid for particle solvers (mpm) */
   ADD_PARTICLES("jelly_blocks", "the 88-line MLS-MPM scene: three blocks (jelly, snow, fluid) fall in a box (-jelly_blocks_plastic, -jelly_blocks_dim)",
                 SimSceneCreate_JellyBlocks);

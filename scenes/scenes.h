@@ -26,6 +26,7 @@ PetscErrorCode SimSceneCreate_LidCavity(SimScene);
 PetscErrorCode SimSceneCreate_SmokePlume(SimScene);
 PetscErrorCode SimSceneCreate_DamBreakSWE(SimScene);
 PetscErrorCode SimSceneCreate_SWEDrop(SimScene);
+PetscErrorCode SimSceneCreate_WaveTank(SimScene);
 PetscErrorCode SimSceneCreate_JellyBlocks(SimScene);
 PetscErrorCode SimSceneCreate_SandColumn(SimScene);
 PetscErrorCode SimSceneCreate_Snowball(SimScene);

@@ -186,3 +186,86 @@ PetscErrorCode SimSceneCreate_SWEDrop(SimScene scene)
   scene->ops.destroy = Destroy_Data;
   PetscFunctionReturn(0);
 }
+
+/* wave_tank: a tank L x W of still water H deep (walls all round) with a box floating at its centre
+ * (the grid problem's parameters floating_box_at, _size, _density; solvers/swe/float.c): lengths bx x by, height bh,
+ * density rho_b, its bottom at H - draft + offset (draft = rho_b bh / rho: at rest for offset 0), and
+ * a wave (0: none): a Gaussian hump of water `wave` high across the tank at L/4. */
+typedef struct {
+  PetscReal length, width, depth, box[3], density, offset, wave, radius;
+  PetscInt n;
+} WaveTank;
+
+static PetscErrorCode Depth_WaveTank(void *ctx, const PetscReal x[3], PetscReal t, PetscReal *h)
+{
+  const WaveTank *d = (WaveTank *)ctx;
+  const PetscReal r = x[0] - 0.25 * d->length;
+
+  *h = d->depth + d->wave * PetscExpReal(-r * r / (d->radius * d->radius));
+  return 0;
+}
+
+static PetscErrorCode Build_WaveTank(SimScene scene, SimProblem problem)
+{
+  WaveTank *d = (WaveTank *)scene->data;
+  SimGridProblem *p;
+  PetscInt three = 3;
+  PetscReal dx, prm[3];
+
+  PetscFunctionBeginUser;
+  PetscCall(SimGridProblemGetDescription(problem, &p));
+  PetscOptionsBegin(PETSC_COMM_WORLD, "wave_tank_", "Shallow-water wave tank with a floating box scene", "");
+  PetscCall(PetscOptionsInt("-n", "cells along the tank", "", d->n, &d->n, NULL));
+  PetscCall(PetscOptionsReal("-length", "tank length L (m)", "", d->length, &d->length, NULL));
+  PetscCall(PetscOptionsReal("-width", "tank width W (m; a whole number of cells)", "", d->width, &d->width, NULL));
+  PetscCall(PetscOptionsReal("-depth", "still-water depth H (m)", "", d->depth, &d->depth, NULL));
+  PetscCall(PetscOptionsRealArray("-box", "the box's lengths along x, y and its height (m)", "", d->box, &three, NULL));
+  PetscCall(PetscOptionsReal("-density", "the box's density (kg/m^3, below the water's 1000)", "", d->density, &d->density, NULL));
+  PetscCall(PetscOptionsReal("-offset", "the box's start above its floating position (m; 0: at rest)", "", d->offset, &d->offset, NULL));
+  PetscCall(PetscOptionsReal("-wave", "height of a hump of water across the tank at L/4 (m; 0: none)", "", d->wave, &d->wave, NULL));
+  PetscCall(PetscOptionsReal("-radius", "the hump's Gaussian width (m)", "", d->radius, &d->radius, NULL));
+  PetscOptionsEnd();
+  dx = d->length / PetscMax(d->n, 1);
+  PetscCheck(d->n >= 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-wave_tank_n must be >= 8 (got %" PetscInt_FMT ")", d->n);
+  PetscCheck(d->length > 0 && d->width > 0 && d->depth > 0 && d->radius > 0 && d->wave >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "-wave_tank_length, -wave_tank_width, -wave_tank_depth, -wave_tank_radius must be > 0 and -wave_tank_wave >= 0");
+  PetscCheck(PetscAbsReal(d->width / dx - PetscFloorReal(d->width / dx + 0.5)) < 1e-9 && d->width / dx > 1.5, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "-wave_tank_width %g m must be a whole number (>= 2) of cells of %g m (-wave_tank_length / -wave_tank_n)", (double)d->width, (double)dx);
+  PetscCheck(d->box[0] > 0 && d->box[1] > 0 && d->box[2] > 0 && d->box[0] < d->length && d->box[1] < d->width, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "-wave_tank_box: lengths > 0 and inside the tank (got %g, %g, %g m)", (double)d->box[0], (double)d->box[1], (double)d->box[2]);
+  PetscCheck(d->density > 0 && d->density < 1000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "-wave_tank_density must be in (0, 1000) kg/m^3 to float (got %g)", (double)d->density);
+  {
+    char opts[64];
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-wave_tank_n %" PetscInt_FMT, d->n));
+    PetscCall(SimCheckSize(PETSC_COMM_SELF, opts, "cells", (PetscReal)d->n * PetscFloorReal(d->width / dx + 0.5), 4));
+  }
+  p->dim = 2;
+  p->n[0] = d->n, p->n[1] = (PetscInt)PetscFloorReal(d->width / dx + 0.5), p->n[2] = 1;
+  p->extent[0] = d->length, p->extent[1] = p->n[1] * dx, p->extent[2] = dx;
+  for (PetscInt f = 0; f < 4; f++) p->face[f] = SIM_GRID_WALL;
+  p->rho = 1000;
+  p->ctx = d;
+  PetscCall(SimGridProblemAddScalar(p, "depth", Depth_WaveTank, NULL));
+  prm[0] = 0.5 * d->length, prm[1] = 0.5 * p->extent[1], prm[2] = d->depth - d->density * d->box[2] / p->rho + d->offset;
+  PetscCall(SimGridProblemSetParameter(p, "floating_box_at", 3, prm));
+  PetscCall(SimGridProblemSetParameter(p, "floating_box_size", 3, d->box));
+  PetscCall(SimGridProblemSetParameter(p, "floating_box_density", 1, &d->density));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimSceneCreate_WaveTank(SimScene scene)
+{
+  WaveTank *d;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&d));
+  d->n = 80;
+  d->length = 4, d->width = 1, d->depth = 0.5;
+  d->box[0] = 0.4, d->box[1] = 0.4, d->box[2] = 0.3;
+  d->density = 500, d->radius = 0.2, d->wave = 0.05;
+  scene->data = d;
+  scene->ops.build = Build_WaveTank;
+  scene->ops.destroy = Destroy_Data;
+  PetscFunctionReturn(0);
+}

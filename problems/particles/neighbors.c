@@ -249,15 +249,12 @@ PetscErrorCode SimNeighborsSetPoints(SimNeighbors nb, PetscInt n, const PetscRea
   PetscFunctionReturn(0);
 }
 
-/* Appends j at buf[len], growing the buffer. */
-static PetscErrorCode BufPush(PetscInt **buf, PetscInt *cap, PetscInt len, PetscInt j)
+/* Grows the buffer to hold at least `need` entries, keeping its contents. */
+static PetscErrorCode BufGrow(PetscInt **buf, PetscInt *cap, PetscInt need)
 {
   PetscFunctionBeginUser;
-  if (len >= *cap) {
-    *cap = PetscMax(1024, 2 * *cap);
-    PetscCall(PetscRealloc(sizeof(PetscInt) * *cap, buf));
-  }
-  (*buf)[len] = j;
+  *cap = PetscMax(PetscMax(1024, 2 * *cap), need);
+  PetscCall(PetscRealloc(sizeof(PetscInt) * *cap, buf));
   PetscFunctionReturn(0);
 }
 
@@ -266,9 +263,9 @@ static PetscErrorCode BufPush(PetscInt **buf, PetscInt *cap, PetscInt len, Petsc
  * (inlined with dim = 2 or 3, so that the distance test of a candidate is straight-line code; the same
  * operations in the same order as a loop over d, so the same lists). */
 static inline __attribute__((always_inline)) PetscErrorCode FindDim(SimNeighbors nb, PetscInt nq, const PetscInt *query, const PetscInt *order,
-                                                                    PetscInt *start, PetscInt *cnt, const PetscInt dim)
+                                                                    PetscInt *start, PetscInt *cnt, const PetscInt dim, const PetscBool half)
 {
-  const PetscInt nx = nb->nc[0], ny = nb->nc[1], nz = nb->nc[2], *perm = nb->perm;
+  const PetscInt nx = nb->nc[0], ny = nb->nc[1], nz = nb->nc[2], *perm = nb->perm, *qmap = nb->qmap;
   /* a cell is skipped when its nearest point is beyond the radius by a relative 1e-6 (far above the
      round-off of the faces' positions, so no neighbour is lost) */
   const PetscReal r2 = nb->r2, cut2 = nb->r2 * (1 + 1e-6), *xs = nb->xs;
@@ -303,6 +300,8 @@ static inline __attribute__((always_inline)) PetscErrorCode FindDim(SimNeighbors
           PetscInt k0, n;
           CellRun(nb, x + nx * (y + (PetscInt64)ny * z), &k0, &n);
           const PetscInt k1 = k0 + n;
+          if (len + n > nb->lcap) PetscCall(BufGrow(&nb->lbuf, &nb->lcap, len + n)); /* room for the whole cell: no check per point */
+          PetscInt *lbuf = nb->lbuf;
           for (PetscInt k = k0; k < k1; k++) {
             const PetscReal *xk = xs + dim * k, d0 = xk[0] - x0, d1 = xk[1] - x1;
             PetscReal d2 = d0 * d0 + d1 * d1;
@@ -310,10 +309,11 @@ static inline __attribute__((always_inline)) PetscErrorCode FindDim(SimNeighbors
               const PetscReal dz = xk[2] - x2;
               d2 += dz * dz;
             }
-            if (d2 < r2 && perm[k] != i) {
-              if (len >= nb->lcap) PetscCall(BufPush(&nb->lbuf, &nb->lcap, len, perm[k]));
-              else nb->lbuf[len] = perm[k];
-              len++;
+            if (d2 < r2) {
+              const PetscInt j = perm[k];
+              /* half: a pair of two queries once, in the list of the lower index */
+              if (half ? !(qmap[j] < 0 || j > i) : j == i) continue;
+              lbuf[len++] = j;
             }
           }
         }
@@ -323,7 +323,7 @@ static inline __attribute__((always_inline)) PetscErrorCode FindDim(SimNeighbors
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode SimNeighborsFind(SimNeighbors nb, PetscInt nq, const PetscInt *query, SimNeighborList *list)
+static PetscErrorCode Find(SimNeighbors nb, PetscInt nq, const PetscInt *query, PetscBool half, SimNeighborList *list)
 {
   PetscInt *order = NULL, total = 0;
 
@@ -358,9 +358,15 @@ PetscErrorCode SimNeighborsFind(SimNeighbors nb, PetscInt nq, const PetscInt *qu
       if (q >= 0) nb->qorder[t++] = q;
     }
     if (t == nq) order = nb->qorder; /* else a point was queried twice: the given order */
+    PetscCheck(t == nq || !half, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Neighbour search: half lists need distinct query points");
   }
-  if (nb->dim == 3) PetscCall(FindDim(nb, nq, query, order, nb->qstart, nb->qcnt, 3));
-  else PetscCall(FindDim(nb, nq, query, order, nb->qstart, nb->qcnt, 2));
+  if (half) {
+    if (nb->dim == 3) PetscCall(FindDim(nb, nq, query, order, nb->qstart, nb->qcnt, 3, PETSC_TRUE));
+    else PetscCall(FindDim(nb, nq, query, order, nb->qstart, nb->qcnt, 2, PETSC_TRUE));
+  } else {
+    if (nb->dim == 3) PetscCall(FindDim(nb, nq, query, order, nb->qstart, nb->qcnt, 3, PETSC_FALSE));
+    else PetscCall(FindDim(nb, nq, query, order, nb->qstart, nb->qcnt, 2, PETSC_FALSE));
+  }
   list->nq = nq;
   list->offset[0] = 0;
   for (PetscInt q = 0; q < nq; q++) list->offset[q + 1] = total += nb->qcnt[q];
@@ -374,6 +380,20 @@ PetscErrorCode SimNeighborsFind(SimNeighbors nb, PetscInt nq, const PetscInt *qu
     PetscInt *dst = list->index + list->offset[q];
     for (PetscInt k = 0; k < nb->qcnt[q]; k++) dst[k] = src[k];
   }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimNeighborsFind(SimNeighbors nb, PetscInt nq, const PetscInt *query, SimNeighborList *list)
+{
+  PetscFunctionBeginUser;
+  PetscCall(Find(nb, nq, query, PETSC_FALSE, list));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimNeighborsFindHalf(SimNeighbors nb, PetscInt nq, const PetscInt *query, SimNeighborList *list)
+{
+  PetscFunctionBeginUser;
+  PetscCall(Find(nb, nq, query, PETSC_TRUE, list));
   PetscFunctionReturn(0);
 }
 

@@ -34,6 +34,11 @@ PetscErrorCode SimNeighborsSetPoints(SimNeighbors nb, PetscInt n, const PetscRea
 /* The neighbour lists of the points query[0..nq) (point indices; NULL: the points 0..nq-1) among
  * all the points; list is grown as needed and reused across calls (SimNeighborListFree frees it). */
 PetscErrorCode SimNeighborsFind(SimNeighbors nb, PetscInt nq, const PetscInt *query, SimNeighborList *list);
+/* Half lists, for sums that take each pair once and add its term to both points: as SimNeighborsFind,
+ * except that a pair of two query points (distinct) is listed once, in the list of the lower point
+ * index; a non-query neighbour (e.g. a boundary particle or a ghost) is listed for every query near
+ * it, as in the full lists. */
+PetscErrorCode SimNeighborsFindHalf(SimNeighbors nb, PetscInt nq, const PetscInt *query, SimNeighborList *list);
 /* The points in Morton order of their cells (perm[k] is the k-th point; valid until the next
  * SimNeighborsSetPoints), e.g. to reorder particle data for locality. */
 PetscErrorCode SimNeighborsGetOrder(SimNeighbors nb, const PetscInt **perm);

@@ -127,7 +127,8 @@ static PetscErrorCode Gather(SimFluid *f, PetscBool ghosts)
   /* neighbours of the own fluid particles among every particle */
   if (ghosts) {
     PetscCall(SimNeighborsSetPoints(f->nb, n + f->ng, f->x));
-    PetscCall(SimNeighborsFind(f->nb, f->nf, f->fluid, &f->list));
+    if (f->half) PetscCall(SimNeighborsFindHalf(f->nb, f->nf, f->fluid, &f->list));
+    else PetscCall(SimNeighborsFind(f->nb, f->nf, f->fluid, &f->list));
   }
   PetscFunctionReturn(0);
 }

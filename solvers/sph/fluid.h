@@ -32,6 +32,7 @@ typedef struct {
   SimParticleGhosts ghosts;
   SimNeighbors nb;
   SimNeighborList list; /* neighbours of this rank's fluid particles: of fluid[q] at q */
+  PetscBool half;       /* half lists (SimNeighborsFindHalf): a pair of own fluid particles only in the list of the lower index */
   /* after SimFluidGather: n own particles, then ng ghosts */
   PetscInt n, ng, nf;
   PetscInt *fluid;      /* nf: own fluid particles (indices < n) */

@@ -10,7 +10,9 @@
  *   v = (x* - x) / h; vorticity confinement f = eps_vc (N x omega), N = grad|omega| / |grad|omega||,
  *     omega_i = sum_j m_j / rho_j (v_j - v_i) x grad_i W_ij; XSPH v_i += c sum_j m_j / rho_j (v_j - v_i) W_ij.
  * The density constraint is unilateral (C_i clamped at 0 from below: a free surface is not pulled
- * together), as in the paper's implementations. */
+ * together), as in the paper's implementations. The pair passes run over half neighbour lists
+ * (SimNeighborsFindHalf): a pair of own fluid particles is evaluated once (distance, W, grad W) and
+ * its terms are added to both particles, with the other's mass. */
 #include "framework/solver_impl.h"
 #include "solvers/sph/fluid.h"
 
@@ -23,6 +25,8 @@ typedef struct {
   PetscReal gravity[3];
   PetscReal *xold, *rho, *lambda, *dx, *w;
   PetscInt capxold, caprho, caplambda, capdx, capw;
+  PetscReal *gs, *s2; /* per particle: the sums of grad_k C_i (3) and of |grad_k C_i|^2 over the half lists */
+  PetscInt capgs, caps2;
   PetscReal *pw, *pg; /* per neighbour-list entry: W_ij and g_ij (grad_i W_ij = g_ij (x_i - x_j)) at the current positions */
   PetscInt cappair;
   PetscReal *mb, *mir; /* per particle: m_j or Psi_b, and that / rho0 */
@@ -94,6 +98,7 @@ static PetscErrorCode SetUp_PBF(SimSolver s)
   PetscCall(SimFluidGeometry(pb->fl, pb->gravity, &pb->spacing, &mass, &height));
   PetscCall(SimFluidDestroy(&pb->fl));
   PetscCall(SimFluidCreate(p, pb->kernel, "-pbf_kernel", pb->support * pb->spacing, &pb->fl));
+  pb->fl->half = PETSC_TRUE; /* the pair passes take each pair of own fluid particles once */
   PetscCall(SimFluidGather(pb->fl));
   PetscCall(SimFluidCounts(pb->fl, &pb->nfluid, &pb->nboundary));
   if (pb->rho0 == 0) pb->rho0 = SimFluidLatticeDensity(&pb->fl->kernel, pb->spacing, mass);
@@ -135,11 +140,22 @@ static PetscErrorCode Masses(PBF *pb)
   PetscFunctionReturn(0);
 }
 
-/* The density of the own fluid particles at the current positions (as SimFluidDensity), keeping each
- * pair's W_ij and gradient factor g_ij (grad_i W_ij = g_ij (x_i - x_j)) for the passes that follow at
- * the same positions; with `lambda`, also the constraint multipliers. One pass over the pairs, for a
- * compile-time dim and kernel (SIM_FLUID_PAIR_DISPATCH); the sums run in the order of SimFluidDensity
- * and of a loop over d, so the values are the same. */
+/* Zeroes the fluid particles' entries (bs reals each) of a per-particle array: the own ones and the
+ * ghosts (a pair's mirror term may go to a ghost fluid particle: the owner's sum replaces it in the
+ * exchange). */
+static inline void ZeroFluid(const SimFluid *f, PetscInt bs, PetscReal *a)
+{
+  for (PetscInt q = 0; q < f->nf; q++)
+    for (PetscInt c = 0; c < bs; c++) a[bs * f->fluid[q] + c] = 0;
+  for (PetscInt j = bs * f->n; j < bs * (f->n + f->ng); j++) a[j] = 0;
+}
+
+/* The density of the own fluid particles at the current positions, keeping each pair's W_ij and
+ * gradient factor g_ij (grad_i W_ij = g_ij (x_i - x_j)) for the passes that follow at the same
+ * positions; with `lambda`, also the constraint multipliers. One pass over the half lists (a pair of
+ * own fluid particles once, its terms added to both), for a compile-time dim and kernel
+ * (SIM_FLUID_PAIR_DISPATCH). The own fluid particles run in increasing index and a pair of two of
+ * them is listed with the lower index, so particle i's sums are complete at the end of its list. */
 static inline __attribute__((always_inline)) void DensityPairsDim(PBF *pb, PetscBool lambda, const PetscInt dim, const SimKernelType kt)
 {
   SimFluid *f = pb->fl;
@@ -147,33 +163,36 @@ static inline __attribute__((always_inline)) void DensityPairsDim(PBF *pb, Petsc
   const PetscReal irho0 = 1 / pb->rho0, eps = pb->eps * pb->D0, w0 = SimKernelW(&f->kernel, 0);
   const PetscReal *x = f->x, *mb = pb->mb, *mir = pb->mir;
   const unsigned char *bnd = f->bnd;
-  PetscReal *pw = pb->pw, *pg = pb->pg;
+  PetscReal *pw = pb->pw, *pg = pb->pg, *rho = pb->rho, *gs = pb->gs, *s2 = pb->s2;
+  const SimKernel kern = f->kernel; /* local copies: the stores below cannot alias them */
 
+  ZeroFluid(f, 1, rho);
+  if (lambda) ZeroFluid(f, 1, s2), ZeroFluid(f, 3, gs);
   for (PetscInt q = 0; q < f->nf; q++) {
     const PetscInt i = f->fluid[q];
-    const PetscReal *xi = x + dim * i;
-    PetscReal sum = f->m[i] * w0, gi[3] = {0, 0, 0}, sum2 = 0;
+    const PetscReal xi[3] = {x[dim * i], x[dim * i + 1], dim == 3 ? x[dim * i + 2] : 0}, mi = mb[i], mri = mir[i];
+    PetscReal sum = rho[i] + mi * w0, gi[3] = {gs[3 * i], gs[3 * i + 1], gs[3 * i + 2]}, sum2 = s2[i];
     for (PetscInt k = off[q]; k < off[q + 1]; k++) {
       const PetscInt j = idx[k];
       const PetscReal *xj = x + dim * j;
-      PetscReal r2 = 0, w, g;
-      for (PetscInt d = 0; d < dim; d++) r2 += (xi[d] - xj[d]) * (xi[d] - xj[d]);
-      SimKernelWGradT(&f->kernel, kt, PetscSqrtReal(r2), &w, &g);
+      PetscReal r2 = 0, xij[3], w, g;
+      for (PetscInt d = 0; d < dim; d++) xij[d] = xi[d] - xj[d], r2 += xij[d] * xij[d];
+      SimKernelWGradT(&kern, kt, PetscSqrtReal(r2), &w, &g);
       pw[k] = w, pg[k] = g;
       sum += mb[j] * w;
       if (lambda) {
         const PetscReal mg = mir[j] * g;
-        if (bnd[j])
-          for (PetscInt d = 0; d < dim; d++) gi[d] += mg * (xi[d] - xj[d]);
-        else
-          for (PetscInt d = 0; d < dim; d++) {
-            const PetscReal gk = mg * (xi[d] - xj[d]);
-            gi[d] += gk;
-            sum2 += gk * gk;
-          }
-      }
+        for (PetscInt d = 0; d < dim; d++) gi[d] += mg * xij[d];
+        if (!bnd[j]) { /* |grad_j C_i|^2 (grad_j C_i = -m_j / rho0 g_ij x_ij) and the mirror terms of j */
+          const PetscReal mgi = mri * g;
+          sum2 += mg * mg * r2;
+          rho[j] += mi * w;
+          s2[j] += mgi * mgi * r2;
+          for (PetscInt d = 0; d < dim; d++) gs[3 * j + d] -= mgi * xij[d];
+        }
+      } else if (!bnd[j]) rho[j] += mi * w;
     }
-    pb->rho[i] = sum;
+    rho[i] = sum;
     if (lambda) {
       const PetscReal C = PetscMax(sum * irho0 - 1, 0);
       for (PetscInt d = 0; d < dim; d++) sum2 += gi[d] * gi[d];
@@ -202,33 +221,42 @@ static inline PetscReal SCorrPow(PetscReal t, PetscReal n, PetscInt ni)
   }
 }
 
-/* The position corrections of the own fluid particles from the pairs' stored W and g, for a
- * compile-time dim (and tensile exponent ni, see SCorrPow). */
+/* The position corrections of the own fluid particles (pb->dx, per particle) from the pairs' stored W
+ * and g over the half lists, for a compile-time dim (and tensile exponent ni, see SCorrPow):
+ * dx_i += m_j / rho0 s_ij g_ij x_ij and dx_j -= m_i / rho0 s_ij g_ij x_ij, s_ij = lambda_i + lambda_j + s_corr. */
 static inline __attribute__((always_inline)) void CorrectDim(PBF *pb, const PetscInt ni, const PetscInt dim, const SimKernelType kt)
 {
   SimFluid *f = pb->fl;
   const PetscInt *off = f->list.offset, *idx = f->list.index;
-  const PetscReal kc = pb->k_corr / pb->D0, Wdq = pb->Wdq;
+  const PetscReal kc = pb->k_corr / pb->D0, Wdq = pb->Wdq, ncorr = pb->n_corr;
   const PetscReal *x = f->x, *mir = pb->mir, *lambda = pb->lambda, *pw = pb->pw, *pg = pb->pg;
   const unsigned char *bnd = f->bnd;
+  PetscReal *dx = pb->dx;
 
   (void)kt;
+  ZeroFluid(f, dim, dx);
   for (PetscInt q = 0; q < f->nf; q++) {
     const PetscInt i = f->fluid[q];
-    const PetscReal *xi = x + dim * i, li = lambda[i];
-    PetscReal dx[3] = {0, 0, 0};
+    const PetscReal xi[3] = {x[dim * i], x[dim * i + 1], dim == 3 ? x[dim * i + 2] : 0}, li = lambda[i], mri = mir[i];
+    PetscReal dxi[3];
+    for (PetscInt d = 0; d < dim; d++) dxi[d] = dx[dim * i + d];
     for (PetscInt k = off[q]; k < off[q + 1]; k++) {
       const PetscInt j = idx[k];
       const PetscReal *xj = x + dim * j, g = pg[k];
-      PetscReal c;
-      if (bnd[j]) c = mir[j] * li;
-      else {
-        const PetscReal sc = kc > 0 ? -kc * SCorrPow(pw[k] / Wdq, pb->n_corr, ni) : 0;
-        c = mir[j] * (li + lambda[j] + sc);
+      if (bnd[j]) {
+        const PetscReal c = mir[j] * li * g;
+        for (PetscInt d = 0; d < dim; d++) dxi[d] += c * (xi[d] - xj[d]);
+      } else {
+        const PetscReal sc = kc > 0 ? -kc * SCorrPow(pw[k] / Wdq, ncorr, ni) : 0, sg = (li + lambda[j] + sc) * g;
+        const PetscReal ci = mir[j] * sg, cj = mri * sg;
+        for (PetscInt d = 0; d < dim; d++) {
+          const PetscReal xij = xi[d] - xj[d];
+          dxi[d] += ci * xij;
+          dx[dim * j + d] -= cj * xij;
+        }
       }
-      for (PetscInt d = 0; d < dim; d++) dx[d] += c * g * (xi[d] - xj[d]);
     }
-    for (PetscInt d = 0; d < dim; d++) pb->dx[dim * q + d] = dx[d];
+    for (PetscInt d = 0; d < dim; d++) dx[dim * i + d] = dxi[d];
   }
 }
 
@@ -255,90 +283,113 @@ static PetscErrorCode Correct(SimSolver s)
   PetscFunctionBeginUser;
   if (pb->k_corr > 0 && ni == 4) SIM_FLUID_PAIR_DISPATCH(f, CorrectDim, pb, 4); /* the default */
   else SIM_FLUID_PAIR_DISPATCH(f, CorrectDim, pb, ni);
-  for (PetscInt q = 0; q < f->nf; q++)
-    for (PetscInt d = 0; d < dim; d++) f->x[dim * f->fluid[q] + d] += pb->dx[dim * q + d];
+  for (PetscInt q = 0; q < f->nf; q++) {
+    const PetscInt i = f->fluid[q];
+    for (PetscInt d = 0; d < dim; d++) f->x[dim * i + d] += pb->dx[dim * i + d];
+  }
   PetscCall(SimFluidExchange(f, dim, f->x));
   PetscFunctionReturn(0);
 }
 
 /* Vorticity confinement and XSPH on the new velocities (ghosts' exchanged first), from the pairs' W and g
- * stored by the last density pass (at the final positions). */
+ * stored by the last density pass (at the final positions), over the half lists (a pair's term added
+ * to both particles, each weighted by the other's m / rho). */
 static PetscErrorCode Velocities(SimSolver s, PetscReal h)
 {
   PBF *pb = (PBF *)s->data;
   SimFluid *f = pb->fl;
   const PetscInt dim = f->dim, nw = dim == 2 ? 1 : 3, *off = f->list.offset, *idx = f->list.index;
+  PetscReal *dv = pb->dx;
 
   PetscFunctionBeginUser;
   PetscCall(SimFluidExchange(f, dim, f->v));
   PetscCall(SimFluidExchange(f, 1, pb->rho));
+  ZeroFluid(f, dim, dv);
   if (pb->vorticity > 0) {
-    /* omega_i = sum_j m_j / rho_j (v_j - v_i) x grad_i W_ij (fluid j) */
+    PetscReal *om = pb->w, *eta = pb->gs;
+    /* omega_i = sum_j m_j / rho_j (v_j - v_i) x grad_i W_ij (fluid j); the pair's (v_j - v_i) x g_ij x_ij
+       is the same for j (grad_j W_ji = -g_ij x_ij, v_i - v_j) */
+    ZeroFluid(f, nw, om);
     for (PetscInt q = 0; q < f->nf; q++) {
       const PetscInt i = f->fluid[q];
-      const PetscReal *xi = f->x + dim * i, *vi = f->v + dim * i;
-      PetscReal om[3] = {0, 0, 0};
+      const PetscReal *xi = f->x + dim * i, *vi = f->v + dim * i, ci = f->m[i] / pb->rho[i];
       for (PetscInt k = off[q]; k < off[q + 1]; k++) {
         const PetscInt j = idx[k];
         const PetscReal *xj = f->x + dim * j, *vj = f->v + dim * j;
         const PetscReal g = pb->pg[k];
-        PetscReal gw[3] = {0, 0, 0}, vji[3] = {0, 0, 0}, c;
+        PetscReal gw[3] = {0, 0, 0}, vji[3] = {0, 0, 0}, cr[3], cj;
         if (f->bnd[j]) continue;
-        c = f->m[j] / pb->rho[j];
+        cj = f->m[j] / pb->rho[j];
         for (PetscInt d = 0; d < dim; d++) gw[d] = g * (xi[d] - xj[d]), vji[d] = vj[d] - vi[d];
-        if (dim == 2) om[0] += c * (vji[0] * gw[1] - vji[1] * gw[0]);
+        if (dim == 2) cr[0] = vji[0] * gw[1] - vji[1] * gw[0];
         else {
-          om[0] += c * (vji[1] * gw[2] - vji[2] * gw[1]);
-          om[1] += c * (vji[2] * gw[0] - vji[0] * gw[2]);
-          om[2] += c * (vji[0] * gw[1] - vji[1] * gw[0]);
+          cr[0] = vji[1] * gw[2] - vji[2] * gw[1];
+          cr[1] = vji[2] * gw[0] - vji[0] * gw[2];
+          cr[2] = vji[0] * gw[1] - vji[1] * gw[0];
         }
+        for (PetscInt d = 0; d < nw; d++) om[nw * i + d] += cj * cr[d], om[nw * j + d] += ci * cr[d];
       }
-      for (PetscInt d = 0; d < nw; d++) pb->w[nw * i + d] = om[d];
     }
-    PetscCall(SimFluidExchange(f, nw, pb->w));
+    PetscCall(SimFluidExchange(f, nw, om));
     /* eta = grad |omega| = sum_j m_j / rho_j |omega_j| grad_i W_ij, N = eta / |eta|, a_i = eps (N x omega_i) */
+    ZeroFluid(f, 3, eta);
     for (PetscInt q = 0; q < f->nf; q++) {
       const PetscInt i = f->fluid[q];
-      const PetscReal *xi = f->x + dim * i, *oi = pb->w + nw * i;
-      PetscReal eta[3] = {0, 0, 0}, en = 0, a[3] = {0, 0, 0};
+      const PetscReal *xi = f->x + dim * i, *oi = om + nw * i;
+      PetscReal oni = 0;
+      for (PetscInt d = 0; d < nw; d++) oni += oi[d] * oi[d];
+      oni = f->m[i] / pb->rho[i] * PetscSqrtReal(oni);
       for (PetscInt k = off[q]; k < off[q + 1]; k++) {
         const PetscInt j = idx[k];
-        const PetscReal *xj = f->x + dim * j, *oj = pb->w + nw * j;
+        const PetscReal *xj = f->x + dim * j, *oj = om + nw * j;
         const PetscReal g = pb->pg[k];
         PetscReal on = 0;
         if (f->bnd[j]) continue;
         for (PetscInt d = 0; d < nw; d++) on += oj[d] * oj[d];
-        for (PetscInt d = 0; d < dim; d++) eta[d] += f->m[j] / pb->rho[j] * PetscSqrtReal(on) * g * (xi[d] - xj[d]);
+        on = f->m[j] / pb->rho[j] * PetscSqrtReal(on);
+        for (PetscInt d = 0; d < dim; d++) {
+          const PetscReal gx = g * (xi[d] - xj[d]);
+          eta[3 * i + d] += on * gx, eta[3 * j + d] -= oni * gx;
+        }
       }
-      for (PetscInt d = 0; d < dim; d++) en += eta[d] * eta[d];
+    }
+    for (PetscInt q = 0; q < f->nf; q++) {
+      const PetscInt i = f->fluid[q];
+      const PetscReal *oi = om + nw * i;
+      PetscReal e[3] = {0, 0, 0}, en = 0, a[3] = {0, 0, 0};
+      for (PetscInt d = 0; d < dim; d++) e[d] = eta[3 * i + d], en += e[d] * e[d];
       en = PetscSqrtReal(en);
       if (en < 1e-12) continue;
-      for (PetscInt d = 0; d < dim; d++) eta[d] /= en;
-      if (dim == 2) a[0] = eta[1] * oi[0], a[1] = -eta[0] * oi[0];
+      for (PetscInt d = 0; d < dim; d++) e[d] /= en;
+      if (dim == 2) a[0] = e[1] * oi[0], a[1] = -e[0] * oi[0];
       else {
-        a[0] = eta[1] * oi[2] - eta[2] * oi[1];
-        a[1] = eta[2] * oi[0] - eta[0] * oi[2];
-        a[2] = eta[0] * oi[1] - eta[1] * oi[0];
+        a[0] = e[1] * oi[2] - e[2] * oi[1];
+        a[1] = e[2] * oi[0] - e[0] * oi[2];
+        a[2] = e[0] * oi[1] - e[1] * oi[0];
       }
-      for (PetscInt d = 0; d < dim; d++) pb->dx[dim * q + d] = h * pb->vorticity * a[d];
+      for (PetscInt d = 0; d < dim; d++) dv[dim * i + d] = h * pb->vorticity * a[d];
     }
-  } else
-    for (PetscInt q = 0; q < dim * f->nf; q++) pb->dx[q] = 0;
-  /* XSPH from the velocities before confinement */
+  }
+  /* XSPH from the velocities before confinement: dv_i += c m_j / rho_j (v_j - v_i) W_ij, and the mirror for j */
   if (pb->xsph > 0)
     for (PetscInt q = 0; q < f->nf; q++) {
       const PetscInt i = f->fluid[q];
-      const PetscReal *vi = f->v + dim * i;
+      const PetscReal *vi = f->v + dim * i, ci = pb->xsph * f->m[i] / pb->rho[i];
       for (PetscInt k = off[q]; k < off[q + 1]; k++) {
         const PetscInt j = idx[k];
         const PetscReal *vj = f->v + dim * j;
         if (f->bnd[j]) continue;
-        const PetscReal c = pb->xsph * f->m[j] / pb->rho[j] * pb->pw[k];
-        for (PetscInt d = 0; d < dim; d++) pb->dx[dim * q + d] += c * (vj[d] - vi[d]);
+        const PetscReal cj = pb->xsph * f->m[j] / pb->rho[j] * pb->pw[k], cw = ci * pb->pw[k];
+        for (PetscInt d = 0; d < dim; d++) {
+          const PetscReal vji = vj[d] - vi[d];
+          dv[dim * i + d] += cj * vji, dv[dim * j + d] -= cw * vji;
+        }
       }
     }
-  for (PetscInt q = 0; q < f->nf; q++)
-    for (PetscInt d = 0; d < dim; d++) f->v[dim * f->fluid[q] + d] += pb->dx[dim * q + d];
+  for (PetscInt q = 0; q < f->nf; q++) {
+    const PetscInt i = f->fluid[q];
+    for (PetscInt d = 0; d < dim; d++) f->v[dim * i + d] += dv[dim * i + d];
+  }
   PetscFunctionReturn(0);
 }
 
@@ -416,6 +467,8 @@ static PetscErrorCode Step_PBF(SimSolver s, PetscReal dt)
     PetscCall(SimFluidEnsure(f, 1, &pb->caplambda, &pb->lambda));
     PetscCall(SimFluidEnsure(f, dim, &pb->capdx, &pb->dx));
     PetscCall(SimFluidEnsure(f, 3, &pb->capw, &pb->w));
+    PetscCall(SimFluidEnsure(f, 3, &pb->capgs, &pb->gs));
+    PetscCall(SimFluidEnsure(f, 1, &pb->caps2, &pb->s2));
     PetscCall(EnsurePairs(pb));
     PetscCall(Masses(pb));
     for (PetscInt it = 0; it < pb->iterations; it++) {
@@ -433,7 +486,12 @@ static PetscErrorCode Step_PBF(SimSolver s, PetscReal dt)
     }
     PetscCall(DMSwarmRestoreField(sw, "x_old", NULL, NULL, (void **)&xo));
     PetscCall(Velocities(s, h));
-    nbrs += f->nf ? (PetscReal)f->list.offset[f->nf] / f->nf : 0;
+    { /* neighbours per fluid particle: a half list's pair of own fluid particles counts for both */
+      const PetscInt ne = f->nf ? f->list.offset[f->nf] : 0;
+      PetscInt own = 0;
+      for (PetscInt k = 0; k < ne; k++) own += f->list.index[k] < f->n && !f->bnd[f->list.index[k]];
+      nbrs += f->nf ? (PetscReal)(ne + own) / f->nf : 0;
+    }
     PetscCall(SimFluidCheckInBox(f, &failed, s->stats.reason, sizeof(s->stats.reason)));
     if (failed) {
       s->stats.outcome = SIM_STEP_FAILED;
@@ -507,6 +565,8 @@ static PetscErrorCode Destroy_PBF(SimSolver s)
   PetscCall(PetscFree(pb->lambda));
   PetscCall(PetscFree(pb->dx));
   PetscCall(PetscFree(pb->w));
+  PetscCall(PetscFree(pb->gs));
+  PetscCall(PetscFree(pb->s2));
   PetscCall(PetscFree(pb->pw));
   PetscCall(PetscFree(pb->pg));
   PetscCall(PetscFree(pb->mb));

@@ -112,6 +112,6 @@ PetscErrorCode SWEVolume(SWE *w, Vec U, PetscReal *volume)
   for (PetscInt l = 0; l < n; l += 3) v += a[l];
   PetscCall(VecRestoreArrayRead(U, &a));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &v, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)U)));
-  *volume = v * w->dx * w->dx;
+  *volume = v * w->dx * w->dx + SWEBoxWater(w);
   PetscFunctionReturn(0);
 }

@@ -100,7 +100,9 @@ static PetscErrorCode SetUp_SWE(SimSolver s)
   mmax = PetscMax(gxm, gym);
   PetscCall(PetscMalloc4(mmax + 4, &w->line[0], mmax + 4, &w->line[1], mmax + 4, &w->line[2], mmax + 4, &w->line[3]));
   PetscCall(PetscMalloc2(SWE_SWEEP_WORK(mmax), &w->work, 3 * mmax, &w->dline));
+  PetscCall(SWEBoxSetUp(w));
   PetscCall(InitialFields(s));
+  PetscCall(SWEBoxPlace(w));
   PetscCall(SWEVolume(w, w->U, &w->volume0));
   PetscFunctionReturn(0);
 }
@@ -174,6 +176,8 @@ static PetscErrorCode Step_SWE(SimSolver s, PetscReal dt)
       PetscCall(VecAXPBY(w->U, 0.5, 0.5, w->U1));
     }
     PetscCall(FixDepths(s, w->U, &failed));
+    if (failed) break;
+    PetscCall(SWEBoxStep(w, h, &failed, s->stats.reason, sizeof(s->stats.reason)));
     if (failed) break;
     remaining = last ? 0 : remaining - h;
   }
@@ -252,6 +256,7 @@ static PetscErrorCode Figures_SWE(SimSolver s, PetscInt *n, const char *names[],
   for (PetscInt i = 0; i < 5; i++) mn[i] = i == 4 ? 0 : PETSC_MIN_REAL;
   for (PetscInt l = 0; l < nl / 3; l++) {
     const PetscReal h = a[3 * l], eta = h + b[l];
+    if (w->box && b[l] >= w->pillar) continue; /* under the floating box */
     const PetscReal sp = h > w->dry ? PetscSqrtReal(a[3 * l + 1] * a[3 * l + 1] + a[3 * l + 2] * a[3 * l + 2]) / h : 0;
     mn[0] = PetscMax(mn[0], -h), mn[1] = PetscMax(mn[1], h), mn[2] = PetscMax(mn[2], -eta), mn[3] = PetscMax(mn[3], eta);
     mn[4] = PetscMax(mn[4], sp);
@@ -270,6 +275,15 @@ static PetscErrorCode Figures_SWE(SimSolver s, PetscInt *n, const char *names[],
   names[*n] = "max_speed", values[(*n)++] = mx[4];
   names[*n] = "cfl", values[(*n)++] = w->cfl;
   names[*n] = "h", values[(*n)++] = w->dx;
+  if (w->box) {
+    /* the floating box: its bottom z_b, its draft eta_r - z_b against the ring's mean surface, the
+       draft at rest M / (rho A), its vertical velocity and the buoyancy over its weight */
+    names[*n] = "box_bottom", values[(*n)++] = w->body.x[2] - w->body.size[2];
+    names[*n] = "box_draft", values[(*n)++] = w->box_eta - (w->body.x[2] - w->body.size[2]);
+    names[*n] = "box_draft_rest", values[(*n)++] = w->body.mass / (w->rho * w->box_area);
+    names[*n] = "box_velocity", values[(*n)++] = w->body.v[2];
+    names[*n] = "box_buoyancy", values[(*n)++] = w->box_force / (w->body.mass * w->g);
+  }
   PetscFunctionReturn(0);
 }
 
@@ -294,20 +308,35 @@ static PetscErrorCode Stash_SWE(SimSolver s, PetscBool restore)
   PetscFunctionBegin;
   if (!w->stash) PetscCall(VecDuplicate(w->U, &w->stash));
   PetscCall(restore ? VecCopy(w->stash, w->U) : VecCopy(w->U, w->stash));
+  if (restore) w->body.x[2] = w->stash_box[0], w->body.v[2] = w->stash_box[1], w->level = w->stash_box[2];
+  else w->stash_box[0] = w->body.x[2], w->stash_box[1] = w->body.v[2], w->stash_box[2] = w->level;
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode Save_SWE(SimSolver s, PetscViewer viewer)
 {
+  SWE *w = (SWE *)s->data;
+
   PetscFunctionBegin;
-  PetscCall(VecView(((SWE *)s->data)->U, viewer));
+  PetscCall(VecView(w->U, viewer));
+  if (w->box) {
+    PetscReal st[3] = {w->body.x[2], w->body.v[2], w->level};
+    PetscCall(PetscViewerBinaryWrite(viewer, st, 3, PETSC_REAL));
+  }
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode Load_SWE(SimSolver s, PetscViewer viewer)
 {
+  SWE *w = (SWE *)s->data;
+
   PetscFunctionBegin;
-  PetscCall(VecLoad(((SWE *)s->data)->U, viewer));
+  PetscCall(VecLoad(w->U, viewer));
+  if (w->box) {
+    PetscReal st[3];
+    PetscCall(PetscViewerBinaryRead(viewer, st, 3, NULL, PETSC_REAL));
+    w->body.x[2] = st[0], w->body.v[2] = st[1], w->level = st[2];
+  }
   PetscFunctionReturn(0);
 }
 
@@ -358,7 +387,7 @@ PetscErrorCode SimSolverCreate_ShallowWater(SimSolver s)
                                    .load = Load_SWE};
   /* the method data a grid problem may carry for it (framework/grid.h), by name */
   static const char *const scalars[] = {"depth", "bottom", NULL};
-  static const char *const parameters[] = {NULL};
+  static const char *const parameters[] = {"floating_box_at", "floating_box_size", "floating_box_density", NULL};
   SimGridProblem *desc;
   const char *name;
   SWE *w;

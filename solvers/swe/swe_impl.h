@@ -13,6 +13,7 @@
 #include <petscdmda.h>
 #include "framework/solver_impl.h"
 #include "problems/grid/grid.h"
+#include "problems/rigid/rigid.h"
 
 typedef enum { SWE_FLUX_HLL = 0, SWE_FLUX_RUSANOV } SWEFluxKind;
 
@@ -57,10 +58,29 @@ typedef struct {
   PetscReal volume0;       /* initial volume (m^3) */
   PetscReal cfl;           /* largest CFL number of the last step's substeps */
   PetscReal *line[4], *work, *dline; /* sweep buffers */
+  /* the floating box (float.c; the grid problem's parameters floating_box_*), heave only */
+  PetscBool box;
+  SimRigidBody body;        /* mass, half extents, centre x[2] and vertical velocity v[2] */
+  PetscReal box_lo[2], box_hi[2]; /* footprint (m) */
+  PetscInt ncov, nring;     /* cells under it, cells next to it (4-neighbours), global */
+  PetscReal box_area;       /* ncov dx^2 (m^2) */
+  PetscReal box_bed, pillar; /* the bed under it; the raised bed of its cells for the flow (m) */
+  PetscReal level;          /* surface of the water column under it (m) */
+  PetscReal box_eta, box_force; /* the ring's mean surface (m), the buoyancy (N), at the last evaluation */
+  PetscReal stash_box[3];
 } SWE;
 
 PetscErrorCode SWEFillGhosts(SWE *w, Vec Ul, PetscBool bottom);
 PetscErrorCode SWERHS(SWE *w, Vec U, Vec R, PetscReal *rate);
-PetscErrorCode SWEVolume(SWE *w, Vec U, PetscReal *volume);
+PetscErrorCode SWEVolume(SWE *w, Vec U, PetscReal *volume); /* the water's, the column under a floating box included */
+/* The floating box (float.c): reads the grid problem's parameters floating_box_at (centre x, y and
+ * the bottom's height, m), floating_box_size (lengths along x, y and height, m), floating_box_density
+ * (kg/m^3); makes its cells an obstacle and starts the column under it; one heave
+ * step of length h after a substep of the flow (failed: grounded, or the ring drawn dry); the water
+ * under it (m^3; 0 without a box). */
+PetscErrorCode SWEBoxSetUp(SWE *w);
+PetscErrorCode SWEBoxPlace(SWE *w);
+PetscErrorCode SWEBoxStep(SWE *w, PetscReal h, PetscBool *failed, char *reason, size_t len);
+PetscReal SWEBoxWater(const SWE *w);
 PetscErrorCode SWEWriteFrame(SWE *w, const char *path);
 PetscErrorCode SWEWriteImage(SWE *w, const char *caption, const char *path);

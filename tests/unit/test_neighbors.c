@@ -61,6 +61,39 @@ static void CheckAgainstBruteForce(PetscInt dim, PetscInt n, const PetscReal *x,
     CHECK_PETSC(SimNeighborListFree(&sub));
     CHECK_PETSC(SimNeighborListFree(&again));
   }
+  /* half lists with two thirds of the points as queries (given in decreasing order): query i lists
+     {j != i within r : j is no query, or j > i}, so that every pair of queries is listed exactly once
+     and a query's non-query neighbours all are */
+  {
+    PetscInt *q, nq = 0, *isq, pairs = 0, once = 0;
+    SimNeighborList half = {0};
+    CHECK_PETSC(PetscMalloc1(n, &q));
+    CHECK_PETSC(PetscCalloc1(n, &isq));
+    for (PetscInt i = n - 1; i >= 0; i--)
+      if (i % 3) q[nq++] = i, isq[i] = 1;
+    CHECK_PETSC(SimNeighborsFindHalf(nb, nq, q, &half));
+    for (PetscInt t = 0; t < nq; t++) {
+      const PetscInt i = q[t], len = half.offset[t + 1] - half.offset[t];
+      PetscInt nbr = 0;
+      for (PetscInt j = 0; j < n; j++) {
+        PetscReal d2 = 0;
+        for (PetscInt d = 0; d < dim; d++) d2 += (x[dim * i + d] - x[dim * j + d]) * (x[dim * i + d] - x[dim * j + d]);
+        if (j != i && d2 < r * r) {
+          if (isq[j]) pairs++;
+          if (!isq[j] || j > i) brute[nbr++] = j;
+        }
+      }
+      ck_assert_msg(len == nbr, "half lists, query %d: %d neighbours found, expected %d", (int)i, (int)len, (int)nbr);
+      qsort(half.index + half.offset[t], len, sizeof(PetscInt), CompareInt);
+      for (PetscInt k = 0; k < nbr; k++) ck_assert_int_eq(half.index[half.offset[t] + k], brute[k]);
+      for (PetscInt k = 0; k < nbr; k++) once += isq[brute[k]];
+    }
+    ck_assert_int_eq(2 * once, pairs); /* each query-query pair once */
+    ck_assert_msg(once > 0, "no pair of queries to test");
+    CHECK_PETSC(SimNeighborListFree(&half));
+    CHECK_PETSC(PetscFree(isq));
+    CHECK_PETSC(PetscFree(q));
+  }
   CHECK_PETSC(PetscFree(brute));
   CHECK_PETSC(SimNeighborListFree(&list));
   CHECK_PETSC(SimNeighborsDestroy(&nb));

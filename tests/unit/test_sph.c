@@ -223,6 +223,61 @@ START_TEST(wcsph_fluid_at_rest_in_a_tank_stays_within_one_percent_for_1000_steps
 }
 END_TEST
 
+/* The equation of state against hydrostatics: in the tank at rest (the hydrostatic start), a fluid
+ * particle at depth d below the free surface (half a spacing above the top row) carries the pressure
+ * p = rho g d of the water above it (rho its SPH density: within its compression, below 1%, of rho0).
+ * Taken away from the walls and the surface (3 spacings: where the summation's support is whole),
+ * after one 0.1 ms step; within 2%: the density sums over neighbours of other depths and masses
+ * (second order in the spacing; measured 0.4%), while a Tait exponent off by one is 1/7 off (measured 15%). */
+START_TEST(wcsph_tank_at_rest_has_hydrostatic_pressure)
+{
+  TestSim t;
+  SimStepOutcome out;
+  SimParticlesInfo in;
+  DM sw;
+  const PetscReal *x, *p, *rho, *mat, *vol;
+  PetscReal ext[5] = {-PETSC_MAX_REAL, -PETSC_MAX_REAL, -PETSC_MAX_REAL, -PETSC_MAX_REAL, 0}, s, g, err = 0, cnt = 0;
+  PetscInt n;
+
+  CHECK_PETSC(TestSimCreateOnComm(PETSC_COMM_WORLD, "tank", "sph", "", &t));
+  CHECK_PETSC(SimSolverStep(t.solver, 1e-4, &out));
+  ck_assert_int_eq(out, SIM_STEP_OK);
+  CHECK_PETSC(SimParticlesGetInfo(t.problem, &in));
+  g = PetscSqrtReal(in.gravity[0] * in.gravity[0] + in.gravity[1] * in.gravity[1] + in.gravity[2] * in.gravity[2]);
+  CHECK_PETSC(SimParticlesGetSwarm(t.problem, &sw));
+  CHECK_PETSC(DMSwarmGetLocalSize(sw, &n));
+  CHECK_PETSC(DMSwarmGetField(sw, SIM_PARTICLES_POSITION, NULL, NULL, (void **)&x));
+  CHECK_PETSC(DMSwarmGetField(sw, "pressure", NULL, NULL, (void **)&p));
+  CHECK_PETSC(DMSwarmGetField(sw, "density", NULL, NULL, (void **)&rho));
+  CHECK_PETSC(DMSwarmGetField(sw, SIM_PARTICLES_MATERIAL, NULL, NULL, (void **)&mat));
+  CHECK_PETSC(DMSwarmGetField(sw, SIM_PARTICLES_VOLUME, NULL, NULL, (void **)&vol));
+  /* the fluid's extent (max y, max x, -min x, -min y) and spacing (2D tank, gravity along -y) */
+  for (PetscInt i = 0; i < n; i++)
+    if (mat[i] >= 0) {
+      ext[0] = PetscMax(ext[0], x[2 * i + 1]), ext[1] = PetscMax(ext[1], x[2 * i]), ext[2] = PetscMax(ext[2], -x[2 * i]);
+      ext[3] = PetscMax(ext[3], -x[2 * i + 1]), ext[4] = PetscMax(ext[4], vol[i]);
+    }
+  ck_assert_int_eq(MPI_Allreduce(MPI_IN_PLACE, ext, 5, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD), MPI_SUCCESS);
+  s = PetscSqrtReal(ext[4]);
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscReal d = ext[0] + 0.5 * s - x[2 * i + 1];
+    if (mat[i] < 0 || d < 3 * s || x[2 * i + 1] < -ext[3] + 3 * s || x[2 * i] > ext[1] - 3 * s || x[2 * i] < -ext[2] + 3 * s) continue;
+    err = PetscMax(err, PetscAbsReal(p[i] - rho[i] * g * d) / (rho[i] * g * d));
+    cnt++;
+  }
+  CHECK_PETSC(DMSwarmRestoreField(sw, SIM_PARTICLES_VOLUME, NULL, NULL, (void **)&vol));
+  CHECK_PETSC(DMSwarmRestoreField(sw, SIM_PARTICLES_MATERIAL, NULL, NULL, (void **)&mat));
+  CHECK_PETSC(DMSwarmRestoreField(sw, "density", NULL, NULL, (void **)&rho));
+  CHECK_PETSC(DMSwarmRestoreField(sw, "pressure", NULL, NULL, (void **)&p));
+  CHECK_PETSC(DMSwarmRestoreField(sw, SIM_PARTICLES_POSITION, NULL, NULL, (void **)&x));
+  ck_assert_int_eq(MPI_Allreduce(MPI_IN_PLACE, &err, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD), MPI_SUCCESS);
+  ck_assert_int_eq(MPI_Allreduce(MPI_IN_PLACE, &cnt, 1, MPIU_REAL, MPIU_SUM, PETSC_COMM_WORLD), MPI_SUCCESS);
+  ck_assert_msg(cnt >= 10, "only %g interior particles", (double)cnt);
+  ck_assert_msg(err < 0.02, "pressure against rho g d: largest relative deviation %g over %g particles", (double)err, (double)cnt);
+  CHECK_PETSC(TestSimDestroy(&t));
+}
+END_TEST
+
 /* PBF (4 iterations per 1 ms step): the compression stays below 1% of rho0 for 1,000 steps and the
  * fluid stays in the tank (every step succeeds). Its particles jitter at the position corrections'
  * speed (compression x spacing / dt, about 0.1-0.4 m/s here; docs/sph.md), so no speed bound. */
@@ -243,6 +298,101 @@ START_TEST(pbf_fluid_at_rest_in_a_tank_stays_within_one_percent_for_1000_steps)
   }
   ck_assert_msg(emax < 0.01, "max compression %g", (double)emax);
   CHECK_PETSC(TestSimDestroy(&t));
+}
+END_TEST
+
+/* ---- PBF's pair terms on free particles (no walls, no gravity: CloudProblem) ---- */
+/* One pbf step of 1 ms on the cloud (options opts); x and v (dim n each) after it, in the swarm's order. */
+static PetscErrorCode PBFCloudStep(PetscInt dim, PetscInt n, const PetscReal *x0, const PetscReal *v0, const PetscReal *m, const char *opts,
+                                   PetscReal *x, PetscReal *v)
+{
+  SimRegistry reg;
+  SimProblem p;
+  SimSolver s;
+  SimStepOutcome out;
+  DM sw;
+  PetscReal *xs, *vs;
+  PetscInt nl;
+
+  PetscFunctionBeginUser;
+  PetscCall(TestSetOptions(opts));
+  PetscCall(TestRegistryCreate(&reg));
+  PetscCall(CloudProblem(PETSC_COMM_SELF, reg, dim, n, x0, v0, m, &p));
+  PetscCall(SimSolverCreate(reg, "pbf", p, &s));
+  PetscCall(SimSolverSetFromOptions(s));
+  PetscCall(SimSolverStep(s, 1e-3, &out));
+  PetscCheck(out == SIM_STEP_OK, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the pbf step failed");
+  PetscCall(SimParticlesGetSwarm(p, &sw));
+  PetscCall(DMSwarmGetLocalSize(sw, &nl));
+  PetscCheck(nl == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "particles lost");
+  PetscCall(DMSwarmGetField(sw, SIM_PARTICLES_POSITION, NULL, NULL, (void **)&xs));
+  PetscCall(DMSwarmGetField(sw, SIM_PARTICLES_VELOCITY, NULL, NULL, (void **)&vs));
+  PetscCall(PetscArraycpy(x, xs, dim * n));
+  PetscCall(PetscArraycpy(v, vs, dim * n));
+  PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_VELOCITY, NULL, NULL, (void **)&vs));
+  PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_POSITION, NULL, NULL, (void **)&xs));
+  PetscCall(SimSolverDestroy(&s));
+  PetscCall(SimProblemDestroy(&p));
+  PetscCall(SimRegistryDestroy(&reg));
+  PetscFunctionReturn(0);
+}
+
+/* A compressed block (spacing 0.9 of the particles' own) of unequal masses with random velocities:
+ * each pair's position corrections are m_j s_ij grad W and -m_i s_ij grad W (lambda_i + lambda_j +
+ * s_corr symmetric), so sum_i m_i dx_i = 0 and the step keeps the momentum to round-off (no gravity,
+ * walls, XSPH or vorticity); the corrections themselves are large. */
+START_TEST(pbf_corrections_conserve_momentum)
+{
+  const PetscInt k = 16, n = k * k;
+  PetscReal x0[2 * 256], v0[2 * 256], m[256], x[2 * 256], v[2 * 256], P0[2] = {0, 0}, P[2] = {0, 0}, dvmax = 0;
+
+  for (PetscInt i = 0; i < n; i++) {
+    m[i] = 0.4 * (1 + 0.1 * PetscSinReal(1.7 * i)); /* volume m / 1000: spacing up to 0.021 m */
+    x0[2 * i] = 0.3 + 0.9 * 0.02 * (i % k) + 0.001 * PetscSinReal(3.1 * i), x0[2 * i + 1] = 0.3 + 0.9 * 0.02 * (i / k) + 0.001 * PetscCosReal(2.3 * i);
+    v0[2 * i] = 0.1 * PetscCosReal(0.9 * i), v0[2 * i + 1] = 0.1 * PetscSinReal(1.3 * i);
+    for (PetscInt d = 0; d < 2; d++) P0[d] += m[i] * v0[2 * i + d];
+  }
+  CHECK_PETSC(PBFCloudStep(2, n, x0, v0, m, "-pbf_xsph 0 -pbf_iterations 3", x, v));
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt d = 0; d < 2; d++) P[d] += m[i] * v[2 * i + d], dvmax = PetscMax(dvmax, PetscAbsReal(v[2 * i + d] - v0[2 * i + d]));
+  ck_assert_msg(dvmax > 0.05, "the corrections are too small to test anything (%g m/s)", (double)dvmax);
+  for (PetscInt d = 0; d < 2; d++)
+    ck_assert_msg(PetscAbsReal(P[d] - P0[d]) < 1e-12 * n * 0.44 * dvmax, "momentum %d: %g -> %g (|dv| up to %g m/s)", (int)d, (double)P0[d], (double)P[d],
+                  (double)dvmax);
+}
+END_TEST
+
+/* Two particles 0.1 h apart, at rest: far below the rest density, so lambda = 0 and only the tensile
+ * term s_corr = -k (W / W(dq h))^4 acts, which repels pairs closer than dq h (Macklin & Mueller
+ * 2013, eq. 13: it counters clustering): they move apart. */
+START_TEST(pbf_tensile_term_repels_close_pairs)
+{
+  const PetscReal m[2] = {0.4, 0.4}, s = 0.02, h = 2 * s, x0[4] = {0.5, 0.5, 0.5 + 0.1 * h, 0.5}, v0[4] = {0, 0, 0, 0};
+  PetscReal x[4], v[4];
+
+  CHECK_PETSC(PBFCloudStep(2, 2, x0, v0, m, "-pbf_xsph 0", x, v));
+  ck_assert_msg(x[2] - x[0] > 0.1 * h * (1 + 1e-6), "the pair at %g m moved to %g m", (double)(0.1 * h), (double)(x[2] - x[0]));
+}
+END_TEST
+
+/* XSPH on two approaching particles (no tensile term, far below rest density: no position correction,
+ * so v = v0 before it): v_i += c m_j / rho_j W_ij (v_j - v_i), rho = m (W(0) + W_ij), so the relative
+ * velocity shrinks by the factor 1 - 2 c m W_ij / rho (equal masses), W at the predicted distance. */
+START_TEST(pbf_xsph_smooths_the_relative_velocity)
+{
+  const PetscReal m[2] = {0.4, 0.4}, s = PetscSqrtReal(0.4 / 1000), h = 2 * s, c = 0.5, dt = 1e-3;
+  const PetscReal x0[4] = {0.5, 0.5, 0.5 + 0.5 * h, 0.5}, v0[4] = {1, 0, -1, 0};
+  PetscReal x[4], v[4], w, w0, rho, expect;
+  SimKernel kern;
+  char opts[64];
+
+  CHECK_PETSC(PetscSNPrintf(opts, sizeof(opts), "-pbf_xsph %g -pbf_scorr_k 0", (double)c));
+  CHECK_PETSC(PBFCloudStep(2, 2, x0, v0, m, opts, x, v));
+  CHECK_PETSC(SimKernelSetUp("cubic", "-k", 2, h, &kern));
+  w = SimKernelW(&kern, 0.5 * h - 2 * dt), w0 = SimKernelW(&kern, 0);
+  rho = m[0] * (w0 + w);
+  expect = -2 * (1 - 2 * c * m[0] * w / rho);
+  ck_assert_msg(PetscAbsReal((v[2] - v[0]) - expect) < 1e-9, "relative velocity %.12g m/s, expected %.12g m/s", (double)(v[2] - v[0]), (double)expect);
 }
 END_TEST
 
@@ -274,6 +424,10 @@ Suite *test_suite(void)
   tcase_add_test(tc, unknown_kernel_is_an_error_listing_the_kernels);
   tcase_add_test(tc, pressure_forces_are_antisymmetric_and_sum_to_zero);
   tcase_add_test(tc, wcsph_fluid_at_rest_in_a_tank_stays_within_one_percent_for_1000_steps);
+  tcase_add_test(tc, wcsph_tank_at_rest_has_hydrostatic_pressure);
+  tcase_add_test(tc, pbf_corrections_conserve_momentum);
+  tcase_add_test(tc, pbf_tensile_term_repels_close_pairs);
+  tcase_add_test(tc, pbf_xsph_smooths_the_relative_velocity);
   tcase_add_test(tc, pbf_fluid_at_rest_in_a_tank_stays_within_one_percent_for_1000_steps);
   tcase_add_test(tc, a_particle_leaving_the_box_fails_the_step_naming_it);
   suite_add_tcase(s, tc);

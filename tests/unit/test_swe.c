@@ -239,6 +239,86 @@ static PetscErrorCode NegativeDepth(void *ctx, const PetscReal x[3], PetscReal t
   return 0;
 }
 
+/* ---- the wave tank's floating box (solvers/swe/float.c), a 4 m x 1 m tank 0.5 m deep at 40 x 10 cells,
+ * a 0.4 x 0.4 x 0.3 m box of 500 kg/m^3 (mass M = 24 kg, footprint A = 0.16 m^2) ---- */
+static const PetscReal tank_len = 4, tank_depth = 0.5, tank_area = 4.0, box_area = 0.16, box_mass = 24, g_tank = 9.81;
+
+/* Placed at Archimedes' draft M / (rho A) = 0.15 m, the box stays there: the buoyancy rho g A d equals
+ * its weight, so nothing moves (round-off only); the volume (field plus the column under the box) is
+ * constant to round-off. */
+START_TEST(floating_box_at_archimedes_draft_stays_at_rest)
+{
+  TestSim t;
+  SimStepOutcome out;
+  PetscReal d, d_rest, v, dv, dvmax = 0;
+
+  CHECK_PETSC(TestSimCreate("wave_tank", "shallow_water", "-wave_tank_n 40 -wave_tank_wave 0", &t));
+  for (int k = 0; k < 200; k++) {
+    CHECK_PETSC(SimSolverStep(t.solver, 1e-2, &out));
+    ck_assert_int_eq(out, SIM_STEP_OK);
+    if (k == 0) {
+      CHECK_PETSC(Figure(t.solver, "box_draft_rest", &d_rest));
+      ck_assert_msg(PetscAbsReal(d_rest - box_mass / (1000 * box_area)) < 1e-12, "draft at rest %g m, M / (rho A) = %g m", (double)d_rest,
+                    (double)(box_mass / (1000 * box_area)));
+    }
+    CHECK_PETSC(Figure(t.solver, "volume_change", &dv));
+    dvmax = PetscMax(dvmax, PetscAbsReal(dv));
+  }
+  CHECK_PETSC(Figure(t.solver, "box_draft", &d));
+  CHECK_PETSC(Figure(t.solver, "box_velocity", &v));
+  ck_assert_msg(PetscAbsReal(d - d_rest) < 1e-9 && PetscAbsReal(v) < 1e-9, "after 2 s: draft %.12g m (at rest %.12g m), velocity %g m/s", (double)d,
+                (double)d_rest, (double)v);
+  ck_assert_msg(dvmax < 1e-13, "relative volume change %g", (double)dvmax);
+  CHECK_PETSC(TestSimDestroy(&t));
+}
+END_TEST
+
+/* Released 3 cm above its draft, the box heaves. (1) The water volume, the column under the box
+ * included, stays constant to round-off while the box pushes water into the field and draws it back.
+ * (2) Its period: the buoyancy rho g A (eta - z_b) against the weight, with the water the box pushes
+ * out raising the free surface A_f = A_tank - A around it by A dz / A_f, is a spring of stiffness
+ * rho g A (1 + A / A_f) on the mass M: T = 2 pi sqrt(M / (rho g A (1 + A / A_f))) (0.76 s; the added
+ * mass of the water is not in this model). Measured between the first two upward crossings of the
+ * draft, before the waves the box radiates come back from the end walls (2 (L/2) / sqrt(g H) = 1.8
+ * s), within 10%: the pushed-out water first piles up next to the box before it spreads (stiffer:
+ * shorter), and the radiated waves damp it (longer). (3) Over 10 s the mean buoyancy equals the weight
+ * to |dv| / (g T) <= 2 vmax / (g T) (Newton: M (v(T) - v(0)) = integral of (F - M g)), so the mean
+ * draft is Archimedes' within 1%. */
+START_TEST(floating_box_heaves_at_its_period_about_archimedes_draft)
+{
+  TestSim t;
+  SimStepOutcome out;
+  const PetscReal dt = 5e-3, Af = tank_area - box_area;
+  const PetscReal T = 2 * PETSC_PI * PetscSqrtReal(box_mass / (1000 * g_tank * box_area * (1 + box_area / Af)));
+  const PetscReal t_back = tank_len / PetscSqrtReal(g_tank * tank_depth);
+  PetscReal d, d_rest, dv, dvmax = 0, prev = 0, up[2] = {0, 0}, mean = 0, vmax = 0, v;
+  PetscInt nup = 0, nsteps = 2000;
+
+  CHECK_PETSC(TestSimCreate("wave_tank", "shallow_water", "-wave_tank_n 40 -wave_tank_wave 0 -wave_tank_offset 0.03", &t));
+  for (PetscInt k = 1; k <= nsteps; k++) {
+    CHECK_PETSC(SimSolverStep(t.solver, dt, &out));
+    ck_assert_int_eq(out, SIM_STEP_OK);
+    if (k == 1) CHECK_PETSC(Figure(t.solver, "box_draft_rest", &d_rest));
+    CHECK_PETSC(Figure(t.solver, "volume_change", &dv));
+    dvmax = PetscMax(dvmax, PetscAbsReal(dv));
+    CHECK_PETSC(Figure(t.solver, "box_draft", &d));
+    CHECK_PETSC(Figure(t.solver, "box_velocity", &v));
+    vmax = PetscMax(vmax, PetscAbsReal(v));
+    mean += d / nsteps;
+    /* the box above its draft: d < d_rest; an upward crossing of the box is d going below d_rest */
+    if (k > 1 && prev - d_rest > 0 && d - d_rest <= 0 && nup < 2 && k * dt < t_back) up[nup++] = (k - 1) * dt + dt * (prev - d_rest) / (prev - d);
+    prev = d;
+  }
+  ck_assert_msg(dvmax < 1e-13, "relative volume change %g", (double)dvmax);
+  ck_assert_msg(nup == 2, "%d upward crossings before the reflections return (%g s)", (int)nup, (double)t_back);
+  ck_assert_msg(PetscAbsReal(up[1] - up[0] - T) < 0.1 * T, "heave period %.4f s, theory %.4f s (%.1f%%)", (double)(up[1] - up[0]), (double)T,
+                (double)(100 * (up[1] - up[0] - T) / T));
+  ck_assert_msg(2 * vmax / (g_tank * nsteps * dt) < 0.01, "the bound on the mean is too loose: vmax %g m/s", (double)vmax);
+  ck_assert_msg(PetscAbsReal(mean - d_rest) < 0.01 * d_rest, "mean draft %.5f m, Archimedes %.5f m", (double)mean, (double)d_rest);
+  CHECK_PETSC(TestSimDestroy(&t));
+}
+END_TEST
+
 START_TEST(bad_input_is_refused_naming_it)
 {
   Channel c = {10.0, 1.0, 1e-3, 0};
@@ -273,6 +353,8 @@ Suite *test_suite(void)
   tcase_add_test(tc, volume_is_constant_to_round_off_with_reflective_walls);
   tcase_add_test(tc, lake_at_rest_stays_at_rest_over_a_hill);
   tcase_add_test(tc, dry_bed_dam_break_keeps_depths_nonnegative);
+  tcase_add_test(tc, floating_box_at_archimedes_draft_stays_at_rest);
+  tcase_add_test(tc, floating_box_heaves_at_its_period_about_archimedes_draft);
   tcase_add_test(tc, bad_input_is_refused_naming_it);
   suite_add_tcase(s, tc);
   return s;
