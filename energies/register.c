@@ -16,6 +16,7 @@ PetscErrorCode SimRegisterEnergies(SimRegistry reg)
   ADD("elastic", "linear tetrahedral FEM, sum of V psi(F) with a registered material (built by the FEM scenes: -<scene>_material)", NULL);
   ADD("triangles", "membrane strain of triangles in 3D, mu A |F - R|^2 with F 3x2 (built by scenes: -cloth_model fem)", NULL);
   ADD("bending", "quadratic isometric bending over interior edges (Bergou et al. 2006; built by scenes: -cloth_model fem)", NULL);
+  ADD("shape_matching", "shape matching (Mueller et al. 2005): rigid, linear or quadratic goals of vertex clusters (FEM scenes: -<scene>_shape k; pbd/xpbd)", NULL);
   ADD("gravity", "-m g . x, from -gravity gx,gy,gz (default 0,-9.81,0)", SimEnergyCreate_Gravity);
   ADD("plane", "penalty plane collider (-colliders plane; -plane_point, -plane_normal, -plane_stiffness)", SimEnergyCreate_Plane);
   ADD("sphere", "penalty sphere collider (-colliders sphere; -sphere_center, -sphere_radius, -sphere_stiffness)", SimEnergyCreate_Sphere);

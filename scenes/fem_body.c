@@ -2,6 +2,7 @@
 #include "scenes/fem_body.h"
 #include "energies/fem.h"
 #include "energies/volume.h"
+#include "energies/shape_matching.h"
 #include "framework/mesh/distribute.h"
 
 /* Applies the partition's vertex numbering to the mesh (positions, tets, triangles) and to a face
@@ -27,7 +28,9 @@ static PetscErrorCode AddFEMBody(SimScene scene, SimModel model, SimMesh *mesh, 
                                  PetscReal default_youngs)
 {
   char name[64], opt[128];
-  PetscReal kvol = 0;
+  PetscReal kvol = 0, kshape = 0, beta = 0.5, spacing = 0;
+  PetscInt mode = SIM_SHAPE_LINEAR, csize = 27;
+  PetscBool elastic = PETSC_TRUE, grid = PETSC_FALSE;
   SimMaterial mat;
   SimEnergy term;
   SimMeshPartition part;
@@ -41,8 +44,23 @@ static PetscErrorCode AddFEMBody(SimScene scene, SimModel model, SimMesh *mesh, 
   PetscCall(PetscOptionsString(opt, "material (pbsim list shows them)", "", name, name, sizeof(name), NULL));
   PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%svolume", prefix));
   PetscCall(PetscOptionsReal(opt, "stiffness k (Pa) of a tet volume term k/(2 V0) (V - V0)^2 (energies/volume.h; 0: none)", "", kvol, &kvol, NULL));
-  PetscOptionsEnd();
   PetscCheck(kvol >= 0, model->comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g must be >= 0", opt, (double)kvol);
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%selastic", prefix));
+  PetscCall(PetscOptionsBool(opt, "add the FEM term of the material (false: a body of shape matching alone; the material still gives the density)", "", elastic,
+                             &elastic, NULL));
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%sshape", prefix));
+  PetscCall(PetscOptionsReal(opt, "stiffness k (N/m) of a shape-matching term (Mueller et al. 2005; energies/shape_matching.h; 0: none)", "", kshape, &kshape, NULL));
+  PetscCheck(kshape >= 0, model->comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g must be >= 0", opt, (double)kshape);
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%sshape_mode", prefix));
+  PetscCall(PetscOptionsEList(opt, "shape matching: the goal's deformation", "", SimShapeModes, 3, SimShapeModes[mode], &mode, NULL));
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%sshape_beta", prefix));
+  PetscCall(PetscOptionsReal(opt, "shape matching: blend beta in [0, 1] of the linear or quadratic fit with the rotation", "", beta, &beta, NULL));
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%sshape_spacing", prefix));
+  PetscCall(PetscOptionsReal(opt, "shape matching: clusters around a lattice of this spacing (m; 0: one cluster per tet)", "", spacing, &spacing, &grid));
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%sshape_size", prefix));
+  PetscCall(PetscOptionsInt(opt, "shape matching: vertices per lattice cluster (the nearest to its centre, <= 27)", "", csize, &csize, NULL));
+  PetscOptionsEnd();
+  PetscCheck(elastic || kshape > 0, model->comm, PETSC_ERR_ARG_WRONG, "-%selastic false needs -%sshape k > 0: the body would have no elasticity", prefix, prefix);
   /* the scene's default stiffness; -<prefix>youngs still overrides it */
   PetscCall(SimMaterialCreateWithDefaults(scene->reg, name, prefix, default_youngs, 0.3, 1000, &mat));
   /* Boundary faces in input numbering (so their order does not depend on the partition), then the
@@ -63,15 +81,36 @@ static PetscErrorCode AddFEMBody(SimScene scene, SimModel model, SimMesh *mesh, 
   PetscCall(SimFEMAddLumpedMass(model, mesh->xyz, mesh->ntet, mesh->tet, mat->par.density));
   PetscCall(PetscMalloc1(4 * part.ncell, &owned));
   for (PetscInt e = 0; e < part.ncell; e++) PetscCall(PetscArraycpy(owned + 4 * e, mesh->tet + 4 * part.cell[e], 4));
-  PetscCall(SimFEMCreate("elastic", mesh->nv, mesh->xyz, part.ncell, owned, mat, &term));
-  term->distributed = (PetscBool)(model->size > 1);
-  PetscCall(SimModelAddTerm(model, term));
+  if (elastic) {
+    PetscCall(SimFEMCreate("elastic", mesh->nv, mesh->xyz, part.ncell, owned, mat, &term));
+    term->distributed = (PetscBool)(model->size > 1);
+    PetscCall(SimModelAddTerm(model, term));
+  } else PetscCall(SimMaterialDestroy(&mat));
   if (kvol > 0) { /* the XPBD volume constraints, on the same cells */
     PetscCall(SimVolumeCreate("volume", mesh->nv, mesh->xyz, part.ncell, owned, kvol, &term));
     term->distributed = (PetscBool)(model->size > 1);
     PetscCall(SimModelAddTerm(model, term));
   }
   PetscCall(PetscFree(owned));
+  if (kshape > 0) { /* shape matching over the whole mesh (replicated), the masses lumped as the FEM term's */
+    PetscReal *vmass;
+    PetscInt nc, *cl = NULL;
+    PetscErrorCode ierr;
+    PetscCheck(model->size == 1, model->comm, PETSC_ERR_SUP, "-%sshape runs on one rank", prefix);
+    PetscCall(PetscCalloc1(mesh->nv, &vmass));
+    for (PetscInt e = 0; e < mesh->ntet; e++) {
+      const PetscInt *t = mesh->tet + 4 * e;
+      const PetscReal V = PetscAbsReal(SimTetVolume(mesh->xyz + 3 * t[0], mesh->xyz + 3 * t[1], mesh->xyz + 3 * t[2], mesh->xyz + 3 * t[3], NULL));
+      for (int a = 0; a < 4; a++) vmass[t[a]] += V / 4;
+    }
+    if (grid) ierr = SimShapeClustersGrid(mesh->nv, mesh->xyz, spacing, csize, &nc, &cl);
+    else ierr = 0, nc = mesh->ntet, csize = 4;
+    if (!ierr) ierr = SimShapeMatchingCreate("shape_matching", mesh->nv, mesh->xyz, vmass, nc, csize, grid ? cl : mesh->tet, mode, beta, kshape, &term);
+    PetscCall(PetscFree(vmass));
+    PetscCall(PetscFree(cl));
+    PetscCall(ierr);
+    PetscCall(SimModelAddTerm(model, term));
+  }
   PetscCall(SimModelSetTopology(model, nface, faces, 0, NULL, mesh->ntet, mesh->tet));
   PetscCall(PetscFree(faces));
   PetscCall(SimMeshPartitionFree(&part));

@@ -44,6 +44,7 @@ static inline void V2Store(PetscReal *p, V2 v)
  * operations in the same order (no fused multiply-add), so bit for bit the SSE2 pairs' results.
  * Macros, not functions: a function taking or returning a 32-byte vector needs AVX itself. */
 typedef double V4 __attribute__((vector_size(32), aligned(8)));
+typedef int V4I __attribute__((vector_size(16)));
 /* GCC 12 warns that the per-particle arrays of broadcast weights (w0, w1, w2 below), each element
  * written before it is read, "may be used uninitialized": a false positive of its vector lowering. */
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -57,6 +58,19 @@ typedef double V4 __attribute__((vector_size(32), aligned(8)));
   do { \
     const V4 v4s_ = (v); \
     __builtin_memcpy((p), &v4s_, sizeof(v4s_)); \
+  } while (0)
+
+/* MPMWeights1 for the quadratic kernel on the three axes of a 3D particle at xq at once (lanes: axes),
+ * its operations lane by lane: base[3], fx[3] and wt[i][d], the weight of node base + i on axis d. */
+#define WEIGHTS3Q(xq, lo4, ih, base, fx, wt) \
+  do { \
+    const V4 x4_ = {(xq)[0], (xq)[1], (xq)[2], (lo4)[3] + 1}, xh_ = (x4_ - V4LOAD(lo4)) * (ih); \
+    const V4I b_ = __builtin_convertvector(xh_ - 0.5, V4I); /* truncation, as the (PetscInt) cast */ \
+    const V4 f_ = xh_ - __builtin_convertvector(b_, V4), a_ = 1.5 - f_, bb_ = f_ - 1.0, c_ = f_ - 0.5; \
+    V4STORE((wt)[0], 0.5 * a_ * a_); \
+    V4STORE((wt)[1], 0.75 - bb_ * bb_); \
+    V4STORE((wt)[2], 0.5 * c_ * c_); \
+    for (int d_ = 0; d_ < 3; d_++) (base)[d_] = b_[d_], (fx)[d_] = f_[d_]; \
   } while (0)
 
 /* The symmetric stress (xx, yy, xy / xx, yy, zz, xy, yz, xz) as a full matrix. */
@@ -89,7 +103,7 @@ static inline __attribute__((always_inline)) void P2G(const int D, const int K, 
   const int affine = T >= 2, mls = T == 3, flip = T == 1;
   const PetscReal h = a->h, ih = 1 / h, dt = a->dt, sfac = mls ? -dt * a->dinv * ih * ih : -dt;
   const PetscInt dof = a->pt.dof, sy = a->pt.sy, sz = a->pt.sz, gs0 = a->pt.gs[0], gs1 = a->pt.gs[1], gs2 = a->pt.gs[2], fslot = flip ? D + 1 : 0, n = a->n;
-  const PetscReal lo[3] = {a->lo[0], a->lo[1], a->lo[2]};
+  const PetscReal lo[3] = {a->lo[0], a->lo[1], a->lo[2]}, lo4[4] = {a->lo[0], a->lo[1], a->lo[2], 0};
   const PetscReal *restrict x = a->x, *restrict vel = a->v, *restrict mass = a->m, *restrict Cf = a->C, *restrict stress = a->stress;
   PetscReal *restrict g = a->g;
   PetscInt *restrict mlo = a->mlo, *restrict mhi = a->mhi;
@@ -100,31 +114,30 @@ static inline __attribute__((always_inline)) void P2G(const int D, const int K, 
     PetscInt base[3] = {0, 0, gs2};
     const PetscReal m = mass[p];
 
-    for (int d = 0; d < D; d++) base[d] = MPMWeights1(K, (x[D * p + d] - lo[d]) * ih, w[d], dw[d], &fx[d]);
+    PetscReal wt[4][4]; /* 3D, quadratic, AVX: the weights by node (WEIGHTS3Q) */
+    if (D == 3 && X && K == 3) WEIGHTS3Q(x + 3 * p, lo4, ih, base, fx, wt);
+    else
+      for (int d = 0; d < D; d++) base[d] = MPMWeights1(K, (x[D * p + d] - lo[d]) * ih, w[d], dw[d], &fx[d]);
     if (D == 2) w[2][0] = 1;
     {
       const PetscInt r = (base[2] - gs2) * ny + base[1] - gs1, b0 = base[0] - gs0;
       mlo[r] = PetscMin(mlo[r], b0), mhi[r] = PetscMax(mhi[r], b0);
     }
-    SymToFull(D, stress + (D == 2 ? 3 : 6) * p, S);
-    for (int r = 0; r < D; r++)
-      for (int c = 0; c < D; c++) {
-        A[r][c] = affine ? m * Cf[D * D * p + D * r + c] : 0;
-        if (mls) A[r][c] += sfac * S[r][c];
-        else G[r][c] = sfac * S[r][c] * ih;
-      }
-    /* w (m v + A (x_i - x_p)) with x_i - x_p = h (o - fx), o the node's offset: q0 + h A o */
-    for (int r = 0; r < D; r++) {
-      q0[r] = m * vel[D * p + r];
-      for (int c = 0; c < D; c++) q0[r] -= h * A[r][c] * fx[c], A[r][c] *= h;
-    }
     if (D == 3 && mls && X) { /* the loop below on the node's four reals at once (AVX): (x, y, z, mass: q = m, A = 0) */
-      const V4 q4 = {q0[0], q0[1], q0[2], m}, a0 = {A[0][0], A[1][0], A[2][0], 0}, a1 = {A[0][1], A[1][1], A[2][1], 0}, a2 = {A[0][2], A[1][2], A[2][2], 0};
+      /* A = h (m C + sfac S) and q0 = m v - sum_c (h A e_c) fx_c as below, by columns of A (lanes: rows) */
+      const PetscReal *Cp = Cf + 9 * p, *t = stress + 6 * p, *vv = vel + 3 * p;
+      const V4 s0 = {t[0], t[3], t[5], 0}, s1 = {t[3], t[1], t[4], 0}, s2 = {t[5], t[4], t[2], 0};
+      const V4 c0 = {Cp[0], Cp[3], Cp[6], 0}, c1 = {Cp[1], Cp[4], Cp[7], 0}, c2 = {Cp[2], Cp[5], Cp[8], 0}, v4 = {vv[0], vv[1], vv[2], 0};
+      const V4 a0 = h * (m * c0 + sfac * s0), a1 = h * (m * c1 + sfac * s1), a2 = h * (m * c2 + sfac * s2);
+      V4 q4 = m * v4;
+      q4 -= a0 * fx[0], q4 -= a1 * fx[1], q4 -= a2 * fx[2];
+      q4[3] = m;
       const V4 one = {1, 1, 1, 1};
       V4 w0[4], w1[4], w2[4], a0i[4], a1j[4], a2k[4]; /* the weights broadcast, A's columns times the offsets: once per particle */
       for (int i = 0; i < K; i++) {
         const PetscReal id = i;
-        w0[i] = w[0][i] * one, w1[i] = w[1][i] * one, w2[i] = w[2][i] * one; /* x 1: exact */
+        if (K == 3) w0[i] = wt[i][0] * one, w1[i] = wt[i][1] * one, w2[i] = wt[i][2] * one; /* x 1: exact */
+        else w0[i] = w[0][i] * one, w1[i] = w[1][i] * one, w2[i] = w[2][i] * one;
         a0i[i] = a0 * id, a1j[i] = a1 * id, a2k[i] = a2 * id;
       }
       for (int k = 0; k < K; k++) {
@@ -140,6 +153,18 @@ static inline __attribute__((always_inline)) void P2G(const int D, const int K, 
         }
       }
       continue;
+    }
+    SymToFull(D, stress + (D == 2 ? 3 : 6) * p, S);
+    for (int r = 0; r < D; r++)
+      for (int c = 0; c < D; c++) {
+        A[r][c] = affine ? m * Cf[D * D * p + D * r + c] : 0;
+        if (mls) A[r][c] += sfac * S[r][c];
+        else G[r][c] = sfac * S[r][c] * ih;
+      }
+    /* w (m v + A (x_i - x_p)) with x_i - x_p = h (o - fx), o the node's offset: q0 + h A o */
+    for (int r = 0; r < D; r++) {
+      q0[r] = m * vel[D * p + r];
+      for (int c = 0; c < D; c++) q0[r] -= h * A[r][c] * fx[c], A[r][c] *= h;
     }
     if (D == 3 && mls) { /* the loop below in pairs of lanes: (x, y), (z, mass: q = m, A = 0) */
       const V2 qa = {q0[0], q0[1]}, qb = {q0[2], m}, a0a = {A[0][0], A[1][0]}, a0b = {A[2][0], 0}, a1a = {A[0][1], A[1][1]}, a1b = {A[2][1], 0};
@@ -437,7 +462,7 @@ static inline __attribute__((always_inline)) void G2P(const int D, const int K, 
   const int affine = T >= 2, mls = T == 3, flip = T == 1;
   const PetscReal h = a->h, ih = 1 / h, dt = a->dt, cfac = a->dinv * ih, alpha = a->flip_ratio;
   const PetscInt dof = a->pt.dof, sy = a->pt.sy, sz = a->pt.sz, gs0 = a->pt.gs[0], gs1 = a->pt.gs[1], gs2 = a->pt.gs[2], n = a->n;
-  const PetscReal lo[3] = {a->lo[0], a->lo[1], a->lo[2]};
+  const PetscReal lo[3] = {a->lo[0], a->lo[1], a->lo[2]}, lo4[4] = {a->lo[0], a->lo[1], a->lo[2], 0};
   const PetscReal *restrict g = a->g;
   PetscReal *restrict x = a->x, *restrict vel = a->v, *restrict Cf = a->C, *Ff = a->F, *F9out = a->F9, *restrict Jt = a->Jtrial; /* F9out may be Ff */
 
@@ -446,13 +471,17 @@ static inline __attribute__((always_inline)) void G2P(const int D, const int K, 
     PetscReal *xp = x + D * p, *vp = vel + D * p, *Fp = Ff + D * D * p, *F9 = F9out + 9 * p;
     PetscInt base[3] = {0, 0, gs2};
 
-    for (int d = 0; d < D; d++) base[d] = MPMWeights1(K, (xp[d] - lo[d]) * ih, w[d], dw[d], &fx[d]);
+    PetscReal wt[4][4]; /* 3D, quadratic, AVX: the weights by node (WEIGHTS3Q) */
+    if (D == 3 && X && K == 3) WEIGHTS3Q(xp, lo4, ih, base, fx, wt);
+    else
+      for (int d = 0; d < D; d++) base[d] = MPMWeights1(K, (xp[d] - lo[d]) * ih, w[d], dw[d], &fx[d]);
     if (D == 2) w[2][0] = 1;
     if (D == 3 && mls && X) { /* the loop below on the node's four reals at once (AVX; the mass lane unused) */
       V4 va = {0, 0, 0, 0}, b0 = {0, 0, 0, 0}, b1 = {0, 0, 0, 0}, b2 = {0, 0, 0, 0}, w0[4], w0i[4], w1[4], w2[4];
       const V4 one = {1, 1, 1, 1};
       for (int i = 0; i < K; i++) { /* the weights broadcast once per particle */
-        w0[i] = w[0][i] * one, w1[i] = w[1][i] * one, w2[i] = w[2][i] * one; /* x 1: exact */
+        if (K == 3) w0[i] = wt[i][0] * one, w1[i] = wt[i][1] * one, w2[i] = wt[i][2] * one; /* x 1: exact */
+        else w0[i] = w[0][i] * one, w1[i] = w[1][i] * one, w2[i] = w[2][i] * one;
         w0i[i] = w0[i] * (PetscReal)i;
       }
       for (int k = 0; k < K; k++) {
@@ -467,10 +496,31 @@ static inline __attribute__((always_inline)) void G2P(const int D, const int K, 
             rv += w0[i] * nd;
             if (i) ri += w0i[i] * nd;
           }
-          va += wjk * rv, b0 += wjk * ri, b1 += wj * rv, b2 += wk * rv;
+          va += wjk * rv, b0 += wjk * ri;
+          if (j) b1 += wj * rv; /* j = 0: + (+0 rv), which leaves the sum (never -0) as it is */
+          if (k) b2 += wk * rv;
         }
       }
-      for (int r = 0; r < 3; r++) v[r] = va[r], Bo[r][0] = b0[r], Bo[r][1] = b1[r], Bo[r][2] = b2[r];
+      { /* the tail below by columns of C (lanes: rows), each lane its operations in their order:
+         * C = (Bo - v fx^T) cfac, F <- F + sum_e (dt C e_e) (e_e^T F) */
+        const V4 c0 = (b0 - va * fx[0]) * cfac, c1 = (b1 - va * fx[1]) * cfac, c2 = (b2 - va * fx[2]) * cfac;
+        const V4 d0 = dt * c0, d1 = dt * c1, d2 = dt * c2;
+        V4 fn[3];
+        PetscReal Fn[9];
+        for (int c = 0; c < 3; c++) {
+          const V4 col = {Fp[c], Fp[3 + c], Fp[6 + c], 0};
+          fn[c] = col + d0 * Fp[c] + d1 * Fp[3 + c] + d2 * Fp[6 + c];
+        }
+        for (int r = 0; r < 3; r++) {
+          Cf[9 * p + 3 * r] = c0[r], Cf[9 * p + 3 * r + 1] = c1[r], Cf[9 * p + 3 * r + 2] = c2[r];
+          vp[r] = va[r];
+          xp[r] += dt * va[r];
+          Fn[3 * r] = fn[0][r], Fn[3 * r + 1] = fn[1][r], Fn[3 * r + 2] = fn[2][r];
+        }
+        for (int q = 0; q < 9; q++) F9[q] = Fn[q];
+        Jt[p] = Fn[0] * (Fn[4] * Fn[8] - Fn[5] * Fn[7]) - Fn[1] * (Fn[3] * Fn[8] - Fn[5] * Fn[6]) + Fn[2] * (Fn[3] * Fn[7] - Fn[4] * Fn[6]);
+      }
+      continue;
     } else     if (D == 3 && mls) { /* the loop below in pairs of lanes (x, y), (z, mass: unused) */
       V2 va = {0, 0}, vb = {0, 0}, b0a = {0, 0}, b0b = {0, 0}, b1a = {0, 0}, b1b = {0, 0}, b2a = {0, 0}, b2b = {0, 0};
       for (int k = 0; k < K; k++) {

@@ -17,8 +17,9 @@
 #include "framework/linalg/svd3.h"
 #include "problems/mesh/mesh.h"
 
-#define PBD_MAX_ROWS 3
-#define PBD_MAX_VERT 12
+#define PBD_MAX_ROWS 27 /* a shape-matching cluster: one row per vertex (blocks of more than 3 rows: ClusterUpdate) */
+#define PBD_MAX_VERT 27
+#define PBD_UPDATE_ROWS 3 /* the rows Update and LaneGroup take (their arrays stay register-sized) */
 #define PBD_COLOR_WORDS 4 /* at most 64 * 4 colours per term */
 #define PBD_LANES 4       /* constraints per group of the fused rotation kernel */
 #define PBD_GRO 32        /* read-only reals per lane of a group: A[12], WA[12], Sinv[6], alpha~, valid */
@@ -401,7 +402,7 @@ static inline __attribute__((always_inline)) void LaneGroup(const PBDBlock *b, P
   const PetscReal *ro = b->gro + E * L * g, *p = b->p;
   PetscReal *rw = b->grw + 3 * nr * L * g;
   const V4 at = Ld4(ro + L * (E - 2)), zero = {0, 0, 0, 0};
-  V4 X[PBD_MAX_VERT][3], rhs[PBD_MAX_ROWS][3], dl[PBD_MAX_ROWS][3], sq = zero;
+  V4 X[4][3], rhs[PBD_UPDATE_ROWS][3], dl[PBD_UPDATE_ROWS][3], sq = zero; /* LaneStencil: at most 4 vertices */
 
   for (PetscInt a = 0; a < nv; a++)
     for (int k = 0; k < 3; k++) {
@@ -575,6 +576,57 @@ static PetscErrorCode Setup_PBD(SimSolver s)
   PetscFunctionReturn(0);
 }
 
+/* Si = (A W A^T + at I)^+ for a block of nr > 3 rows (a shape-matching cluster): the eigenvectors by
+ * cyclic Jacobi rotations (until the off-diagonal is below 1e-15 of the norm), eigenvalues below
+ * 1e-12 of the largest dropped (as for nr <= 3). */
+static PetscErrorCode PseudoInverse(PetscInt nr, PetscInt nv, const PetscReal *Ac, const PetscReal *WAc, PetscReal at, PetscReal *Si)
+{
+  PetscReal S[PBD_MAX_ROWS * PBD_MAX_ROWS], V[PBD_MAX_ROWS * PBD_MAX_ROWS], lmax = 0, norm = 0;
+  PetscInt sweep;
+
+  PetscFunctionBeginUser;
+  for (PetscInt r = 0; r < nr; r++)
+    for (PetscInt q = 0; q < nr; q++) {
+      PetscReal sum = r == q ? at : 0;
+      for (PetscInt a = 0; a < nv; a++) sum += Ac[r * nv + a] * WAc[q * nv + a];
+      S[nr * r + q] = sum, V[nr * r + q] = r == q, norm += sum * sum;
+    }
+  for (sweep = 0; sweep < 60; sweep++) {
+    PetscReal off = 0;
+    for (PetscInt r = 0; r < nr; r++)
+      for (PetscInt q = r + 1; q < nr; q++) off += 2 * S[nr * r + q] * S[nr * r + q];
+    if (off <= 1e-30 * norm) break;
+    for (PetscInt r = 0; r < nr; r++)
+      for (PetscInt q = r + 1; q < nr; q++) {
+        const PetscReal apq = S[nr * r + q];
+        PetscReal theta, t, c, sn;
+        if (apq == 0) continue;
+        theta = (S[nr * q + q] - S[nr * r + r]) / (2 * apq);
+        t = (theta >= 0 ? 1 : -1) / (PetscAbsReal(theta) + PetscSqrtReal(theta * theta + 1));
+        c = 1 / PetscSqrtReal(t * t + 1), sn = t * c;
+        for (PetscInt k = 0; k < nr; k++) { /* S <- S J (columns r, q) */
+          const PetscReal skr = S[nr * k + r], skq = S[nr * k + q];
+          S[nr * k + r] = c * skr - sn * skq, S[nr * k + q] = sn * skr + c * skq;
+        }
+        for (PetscInt k = 0; k < nr; k++) { /* S <- J^T S (rows r, q) */
+          const PetscReal srk = S[nr * r + k], sqk = S[nr * q + k];
+          S[nr * r + k] = c * srk - sn * sqk, S[nr * q + k] = sn * srk + c * sqk;
+        }
+        for (PetscInt k = 0; k < nr; k++) { /* V <- V J */
+          const PetscReal vkr = V[nr * k + r], vkq = V[nr * k + q];
+          V[nr * k + r] = c * vkr - sn * vkq, V[nr * k + q] = sn * vkr + c * vkq;
+        }
+      }
+  }
+  PetscCheck(sweep < 60, PETSC_COMM_SELF, PETSC_ERR_CONV_FAILED, "The eigenvalues of a %" PetscInt_FMT " x %" PetscInt_FMT " constraint block did not converge", nr, nr);
+  for (PetscInt e = 0; e < nr; e++) lmax = PetscMax(lmax, PetscAbsReal(S[nr * e + e]));
+  for (PetscInt e = 0; e < nr; e++) /* eigenvector e is column e of V */
+    if (S[nr * e + e] > 1e-12 * lmax)
+      for (PetscInt r = 0; r < nr; r++)
+        for (PetscInt q = 0; q < nr; q++) Si[r * nr + q] += V[nr * r + e] * V[nr * q + e] / S[nr * e + e];
+  PetscFunctionReturn(0);
+}
+
 /* Sinv_c = (A W A^T + alpha~ I)^+, the block's "effective inverse mass" (Macklin et al. 2016 eq. 18
  * for nrows = 1), for a substep h: alpha~ = 1/(w h^2) (XPBD) or 0 (PBD). The pseudo-inverse (through
  * the eigenvalues) gives the minimum-norm correction when pins leave the block rank-deficient; a
@@ -592,6 +644,10 @@ static PetscErrorCode BuildSinv(PBD *d, PetscReal h)
       b->at[c] = at;
       for (PetscInt r = 0; r < nr * nr; r++) Si[r] = 0;
       if (b->w[c] == 0) continue;
+      if (nr > 3) {
+        PetscCall(PseudoInverse(nr, nv, Ac, WAc, at, Si));
+        continue;
+      }
       for (PetscInt r = 0; r < nr; r++)
         for (PetscInt q = 0; q < nr; q++) {
           PetscReal sum = r == q ? at : 0;
@@ -628,7 +684,7 @@ static inline __attribute__((always_inline)) PetscReal Update(const PetscInt *re
                                                               PetscReal s, PetscBool first, PetscBool wres, const PetscReal *x, PetscReal *xw,
                                                               const PetscInt nv, const PetscInt nr)
 {
-  PetscReal rhs[3 * PBD_MAX_ROWS], dl[3 * PBD_MAX_ROWS], lm[3 * PBD_MAX_ROWS], res = 0;
+  PetscReal rhs[3 * PBD_UPDATE_ROWS], dl[3 * PBD_UPDATE_ROWS], lm[3 * PBD_UPDATE_ROWS], res = 0;
 
   for (PetscInt r = 0; r < 3 * nr; r++) lm[r] = first ? 0 : lam[r]; /* the first sweep of a substep starts from lambda = 0 */
   for (PetscInt r = 0; r < nr; r++) {
@@ -658,6 +714,38 @@ static inline __attribute__((always_inline)) PetscReal Update(const PetscInt *re
   return res;
 }
 
+/* Update for a block of more than PBD_UPDATE_ROWS rows (a shape-matching cluster, up to
+ * PBD_MAX_ROWS), the same arithmetic with arrays of that size; returns |C + alpha~ lambda|^2. */
+static PetscReal ClusterUpdate(const PetscInt *vc, const PetscReal *Ac, const PetscReal *WAc, const PetscReal *Si, PetscReal at, PetscReal *lam,
+                               const PetscReal *p, PetscReal s, PetscBool first, PetscBool wres, const PetscReal *x, PetscReal *xw, PetscInt nv, PetscInt nr)
+{
+  PetscReal rhs[3 * PBD_MAX_ROWS], dl[3 * PBD_MAX_ROWS], res = 0;
+
+  for (PetscInt r = 0; r < nr; r++) {
+    PetscReal C[3] = {-p[3 * r], -p[3 * r + 1], -p[3 * r + 2]};
+    for (PetscInt a = 0; a < nv; a++)
+      for (int k = 0; k < 3; k++) C[k] += Ac[r * nv + a] * x[vc[a] + k];
+    for (int k = 0; k < 3; k++) {
+      rhs[3 * r + k] = -C[k] - at * (first ? 0 : lam[3 * r + k]);
+      if (wres) res += rhs[3 * r + k] * rhs[3 * r + k];
+    }
+  }
+  for (PetscInt r = 0; r < nr; r++)
+    for (int k = 0; k < 3; k++) {
+      PetscReal sum = 0;
+      for (PetscInt q = 0; q < nr; q++) sum += Si[r * nr + q] * rhs[3 * q + k];
+      dl[3 * r + k] = s * sum;
+      lam[3 * r + k] = (first ? 0 : lam[3 * r + k]) + dl[3 * r + k];
+    }
+  for (PetscInt a = 0; a < nv; a++)
+    for (int k = 0; k < 3; k++) {
+      PetscReal d = 0;
+      for (PetscInt r = 0; r < nr; r++) d += WAc[r * nv + a] * dl[3 * r + k];
+      xw[vc[a] + k] += d;
+    }
+  return res;
+}
+
 /* The constraints in slots lo .. hi) of a block, Gauss-Seidel (xw = x) or Jacobi (xw = the
  * accumulator, scale jscale), with the stencil's sizes as literals. p holds the projections of the
  * slots (some) or of the constraints in the term's order. */
@@ -669,6 +757,12 @@ static inline __attribute__((always_inline)) PetscReal Kernel(const PBDBlock *b,
   const PetscReal *restrict A = b->A, *restrict WA = b->WA, *restrict Sinv = b->Sinv, *restrict at = b->at, *restrict js = b->jscale, *restrict p = b->p;
   PetscReal *restrict lambda = b->lambda, res = 0;
 
+  if (nr > PBD_UPDATE_ROWS) {
+    for (PetscInt q = lo; q < hi; q++)
+      res += ClusterUpdate(sv + q * nv, A + q * nr * nv, WA + q * nr * nv, Sinv + q * nr * nr, at[q], lambda + 3 * nr * q, p + 3 * nr * (some ? q : order[q]),
+                           gs ? kk : kk * js[q], first, wres, x, xw, nv, nr);
+    return res;
+  }
   for (PetscInt q = lo; q < hi; q++)
     res += Update(sv + q * nv, A + q * nr * nv, WA + q * nr * nv, Sinv + q * nr * nr, at[q], lambda + 3 * nr * q, p + 3 * nr * (some ? q : order[q]),
                   gs ? kk : kk * js[q], first, wres, x, xw, nv, nr);

@@ -21,3 +21,11 @@ pbsim_cli_test(NAME bench.constrained_suite ARGS bench ${CMAKE_SOURCE_DIR}/bench
 # XPBD tet volume constraints on the bar (energies/volume.c), from its config.
 pbsim_cli_test(NAME run.bar_xpbd_volume ARGS run ${PBSIM_CONFIGS}/bar_xpbd_volume.yaml -steps 3 -beam_n 6 -beam_nw 2 -output_every 0
                -snapshot_every 0 -strict_options -o ${PBSIM_TEST_OUT}/bar_xpbd_volume EXPECT "done: 3 steps")
+# Shape matching (energies/shape_matching.c): the soft box of its config; quadratic goals need clusters
+# of 10 points or more (one per tet has 4); the implicit solvers refuse the term (no Hessian).
+pbsim_cli_test(NAME run.soft_box_shape ARGS run ${PBSIM_CONFIGS}/soft_box_shape.yaml -steps 3 -output_every 0 -snapshot_every 0 -strict_options
+               -o ${PBSIM_TEST_OUT}/soft_box_shape EXPECT "done: 3 steps")
+pbsim_cli_test(NAME bad.shape_quadratic_tets ARGS run -scene drop -drop_n 2 -drop_shape 1e3 -drop_shape_mode quadratic -solver pbd -steps 1
+               -o ${PBSIM_TEST_OUT}/pbd_bad FAIL EXPECT "the quadratic mode needs at least 10")
+pbsim_cli_test(NAME bad.shape_implicit ARGS run -scene drop -drop_n 2 -drop_elastic 0 -drop_shape 1e3 -solver implicit_euler -steps 1
+               -o ${PBSIM_TEST_OUT}/pbd_bad FAIL EXPECT "has no Hessian")

@@ -1,6 +1,7 @@
 /* The mpm solver (solvers/mpm): the B-spline weights, conservation of the transfers (mass and linear
- * momentum for every transfer; angular momentum for APIC and MLS, which PIC loses), a rigidly rotating
- * elastic block, the plasticity return mappings on their yield surfaces, and bad input (a particle
+ * momentum for every transfer; angular momentum for APIC and MLS, which PIC loses), FLIP's blend of
+ * the grid's velocity change, the box walls' conditions on the grid, a rigidly rotating elastic
+ * block, the plasticity return mappings on their yield surfaces, and bad input (a particle
  * leaving the grid, an inverted particle, a substep above the time step limit) failing the step with
  * a message naming it. Under mpirun -np 2 (tests/cli/mpm.cmake) the block tests run across the rank
  * boundary. */
@@ -48,11 +49,12 @@ typedef struct {
   const char *elastic, *plastic;
   PetscReal youngs;
   PetscBool oblong; /* the box 1 x 1.5 (x 1.25) instead of the unit box */
+  PetscReal gravity[3];
 } BlockSpec;
 
 static PetscErrorCode BlockProblem(MPI_Comm comm, SimRegistry reg, const BlockSpec *b, SimProblem *p)
 {
-  const PetscReal lo[3] = {0, 0, 0}, hi[3] = {1, b->oblong ? 1.5 : 1, b->dim == 3 ? (b->oblong ? 1.25 : 1) : 0}, g[3] = {0, 0, 0}, h = 1.0 / b->n, c = 0.5 * (b->lo + b->hi);
+  const PetscReal lo[3] = {0, 0, 0}, hi[3] = {1, b->oblong ? 1.5 : 1, b->dim == 3 ? (b->oblong ? 1.25 : 1) : 0}, *g = b->gravity, h = 1.0 / b->n, c = 0.5 * (b->lo + b->hi);
   SimParticlesMaterial mat = {.label = "block", .youngs = b->youngs, .poisson = 0.3, .density = 1000};
   PetscInt np = 0, m = (PetscInt)PetscFloorReal((b->hi - b->lo) / (0.5 * h) + 1e-9);
   PetscReal *x, *v, *ms, *vol;
@@ -224,6 +226,188 @@ static PetscErrorCode AngularMomentum(SimSolver s, PetscReal L[3])
   }
   PetscFunctionReturn(0);
 }
+
+/* Sets the particles' velocities to a field that varies from particle to particle (the same on any
+ * number of ranks: a function of the id), F = I, C = 0 and zero stress: no elastic force. */
+static PetscErrorCode RandomVelocities(SimProblem p, PetscInt D)
+{
+  DM sw;
+  PetscInt n;
+  PetscReal *v, *id;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimParticlesGetSwarm(p, &sw));
+  PetscCall(DMSwarmGetLocalSize(sw, &n));
+  PetscCall(DMSwarmGetField(sw, SIM_PARTICLES_VELOCITY, NULL, NULL, (void **)&v));
+  PetscCall(DMSwarmGetField(sw, SIM_PARTICLES_ID, NULL, NULL, (void **)&id));
+  for (PetscInt q = 0; q < n; q++)
+    for (PetscInt d = 0; d < D; d++) v[D * q + d] = PetscSinReal(1.3 * id[q] + 2.1 * d) + (d == 0 ? -0.3 : 0.2);
+  PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_ID, NULL, NULL, (void **)&id));
+  PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_VELOCITY, NULL, NULL, (void **)&v));
+  PetscFunctionReturn(0);
+}
+
+/* The velocities by particle id after one substep of a block with varying velocities under gravity
+ * and no stress (F = I), with -mpm_transfer flip at this ratio. */
+static PetscErrorCode FlipSubstep(PetscInt dim, PetscReal ratio, PetscReal dt, PetscReal **vel, PetscReal **v0, PetscInt *nglobal)
+{
+  char opts[128];
+  SimRegistry reg;
+  SimProblem p;
+  SimSolver s;
+  MPM *mpm;
+  DM sw;
+  PetscInt n, strays;
+  PetscReal *v, *id, bad[7], speed;
+  const BlockSpec b = {.dim = dim, .n = dim == 2 ? 16 : 8, .lo = 0.35, .hi = 0.65, .elastic = "fixed_corotated", .plastic = "none", .youngs = 1e4, .gravity = {0.5, -9.81, 2}};
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-mpm_transfer flip -mpm_flip_ratio %g", (double)ratio));
+  PetscCall(TestSetOptions(opts));
+  PetscCall(TestRegistryCreate(&reg));
+  PetscCall(BlockProblem(PETSC_COMM_WORLD, reg, &b, &p));
+  PetscCall(SimSolverCreate(reg, "mpm", p, &s));
+  PetscCall(SimSolverSetFromOptions(s));
+  PetscCall(SimSolverSetUp(s));
+  mpm = (MPM *)s->data;
+  PetscCall(RandomVelocities(p, dim));
+  PetscCall(SimParticlesGetSizes(p, NULL, nglobal));
+  PetscCall(PetscCalloc1(dim * *nglobal, vel));
+  PetscCall(PetscCalloc1(dim * *nglobal, v0));
+  PetscCall(SimParticlesGetSwarm(p, &sw));
+  PetscCall(DMSwarmGetLocalSize(sw, &n));
+  PetscCall(DMSwarmGetField(sw, SIM_PARTICLES_VELOCITY, NULL, NULL, (void **)&v));
+  PetscCall(DMSwarmGetField(sw, SIM_PARTICLES_ID, NULL, NULL, (void **)&id));
+  for (PetscInt q = 0; q < n; q++)
+    for (PetscInt d = 0; d < dim; d++) (*v0)[dim * (PetscInt)id[q] + d] = v[dim * q + d];
+  PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_ID, NULL, NULL, (void **)&id));
+  PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_VELOCITY, NULL, NULL, (void **)&v));
+  PetscCall(MPMParticlesToGrid(s, mpm, dt));
+  PetscCall(MPMGridUpdate(s, mpm, dt));
+  PetscCall(MPMGridToParticles(s, mpm, dt, bad, &speed, &strays));
+  PetscCheck(bad[0] < 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "particle %g in a bad state", (double)bad[0]);
+  PetscCall(DMSwarmGetField(sw, SIM_PARTICLES_VELOCITY, NULL, NULL, (void **)&v));
+  PetscCall(DMSwarmGetField(sw, SIM_PARTICLES_ID, NULL, NULL, (void **)&id));
+  for (PetscInt q = 0; q < n; q++)
+    for (PetscInt d = 0; d < dim; d++) (*vel)[dim * (PetscInt)id[q] + d] = v[dim * q + d];
+  PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_ID, NULL, NULL, (void **)&id));
+  PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_VELOCITY, NULL, NULL, (void **)&v));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, *vel, dim * *nglobal, MPIU_REAL, MPIU_SUM, PETSC_COMM_WORLD));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, *v0, dim * *nglobal, MPIU_REAL, MPIU_SUM, PETSC_COMM_WORLD));
+  PetscCall(SimSolverDestroy(&s));
+  PetscCall(SimProblemDestroy(&p));
+  PetscCall(SimRegistryDestroy(&reg));
+  PetscFunctionReturn(0);
+}
+
+/* FLIP (Brackbill & Ruppel 1986) passes the grid's velocity change to each particle unfiltered: with
+ * no stress, every node of the block gains g dt, so at ratio 1 every particle gains exactly g dt
+ * (sum_i w_ip = 1) while keeping its own velocity; at ratio 0 the result is PIC's, the interpolated
+ * grid velocity, which smooths the particles' differences away; a ratio alpha blends the two
+ * linearly: v(alpha) = alpha (v0 + g dt) + (1 - alpha) v(0). */
+START_TEST(flip_passes_the_grid_velocity_change_to_each_particle)
+{
+  const PetscReal g[3] = {0.5, -9.81, 2}, dt = 1e-3;
+  for (PetscInt dim = 2; dim <= 3; dim++) {
+    PetscReal *v1, *vh, *vp, *v0, smooth = 0, err1 = 0, errh = 0, scale = 0;
+    PetscInt n;
+    CHECK_PETSC(FlipSubstep(dim, 1, dt, &v1, &v0, &n));
+    CHECK_PETSC(PetscFree(v0));
+    CHECK_PETSC(FlipSubstep(dim, 0.3, dt, &vh, &v0, &n));
+    CHECK_PETSC(PetscFree(v0));
+    CHECK_PETSC(FlipSubstep(dim, 0, dt, &vp, &v0, &n));
+    for (PetscInt q = 0; q < n; q++)
+      for (PetscInt d = 0; d < dim; d++) {
+        const PetscInt k = dim * q + d;
+        const PetscReal flip = v0[k] + g[d] * dt;
+        scale = PetscMax(scale, PetscAbsReal(flip));
+        err1 = PetscMax(err1, PetscAbsReal(v1[k] - flip));
+        errh = PetscMax(errh, PetscAbsReal(vh[k] - (0.3 * flip + 0.7 * vp[k])));
+        smooth = PetscMax(smooth, PetscAbsReal(vp[k] - flip));
+      }
+    ck_assert_msg(err1 <= 1e-13 * scale, "%dD flip ratio 1: a particle's velocity differs from v0 + g dt by %g", (int)dim, err1);
+    ck_assert_msg(errh <= 1e-13 * scale, "%dD flip ratio 0.3: not the blend 0.3 FLIP + 0.7 PIC (%g)", (int)dim, errh);
+    ck_assert_msg(smooth > 0.05 * scale, "%dD flip ratio 0 (PIC) keeps each particle's velocity (%g): the test cannot tell the two apart", (int)dim, smooth);
+    CHECK_PETSC(PetscFree(v0));
+    CHECK_PETSC(PetscFree(v1));
+    CHECK_PETSC(PetscFree(vh));
+    CHECK_PETSC(PetscFree(vp));
+  }
+}
+END_TEST
+
+/* The box walls (Stomakhin et al. 2013, section 8) on the grid velocity: a block thrown at the
+ * corner x-, y- with velocities of both signs across it, one substep of PIC with no stress and no
+ * gravity. A node with mass in a wall's layer (within the wall thickness of the side) leaves the
+ * grid update with its free velocity p / m changed by each wall it is in, n the wall's inward normal:
+ * sticky: 0; slip: the normal part removed, v - (v.n) n, both ways; separate: the normal part
+ * removed only while it approaches (v.n < 0). Nodes outside every layer keep p / m. */
+START_TEST(walls_apply_their_condition_on_the_grid)
+{
+  const char *bcs[3] = {"sticky", "slip", "separate"};
+  for (PetscInt dim = 2; dim <= 3; dim++)
+    for (int c = 0; c < 3; c++) {
+      char opts[128];
+      SimRegistry reg;
+      SimProblem p;
+      SimSolver s;
+      MPM *mpm;
+      PetscReal *g, *before, err = 0, scale = 0, th;
+      PetscInt len, in_layer = 0, moved[2] = {0, 0};
+      const PetscInt N = dim == 2 ? 16 : 8;
+      const BlockSpec b = {.dim = dim, .n = N, .lo = 1.1 / N, .hi = 0.45, .elastic = "fixed_corotated", .plastic = "none", .youngs = 1e4};
+
+      CHECK_PETSC(PetscSNPrintf(opts, sizeof(opts), "-mpm_transfer pic -walls %s", bcs[c]));
+      CHECK_PETSC(TestSetOptions(opts));
+      CHECK_PETSC(TestRegistryCreate(&reg));
+      CHECK_PETSC(BlockProblem(PETSC_COMM_WORLD, reg, &b, &p));
+      CHECK_PETSC(SimSolverCreate(reg, "mpm", p, &s));
+      CHECK_PETSC(SimSolverSetFromOptions(s));
+      CHECK_PETSC(SimSolverSetUp(s));
+      mpm = (MPM *)s->data;
+      th = mpm->info.walls.thickness;
+      CHECK_PETSC(RandomVelocities(p, dim));
+      CHECK_PETSC(MPMParticlesToGrid(s, mpm, 1e-4));
+      CHECK_PETSC(VecGetLocalSize(mpm->gl, &len));
+      CHECK_PETSC(PetscMalloc1(len, &before));
+      CHECK_PETSC(VecGetArray(mpm->gl, &g));
+      CHECK_PETSC(PetscArraycpy(before, g, len));
+      CHECK_PETSC(VecRestoreArray(mpm->gl, &g));
+      CHECK_PETSC(MPMGridUpdate(s, mpm, 1e-4));
+      CHECK_PETSC(VecGetArray(mpm->gl, &g));
+      for (PetscInt q = 0; q < len / mpm->dof; q++) {
+        const PetscReal *nb = before + q * mpm->dof, *na = g + q * mpm->dof, m = nb[dim];
+        const PetscInt ijk[3] = {mpm->gs[0] + q % mpm->gm[0], mpm->gs[1] + (q / mpm->gm[0]) % mpm->gm[1], mpm->gs[2] + q / (mpm->gm[0] * mpm->gm[1])};
+        PetscReal v[3] = {0, 0, 0};
+        PetscBool layer = PETSC_FALSE;
+        if (!(m > 0)) continue;
+        for (PetscInt d = 0; d < dim; d++) v[d] = nb[d] / m, scale = PetscMax(scale, PetscAbsReal(v[d]));
+        for (PetscInt d = 0; d < dim; d++) { /* the low side of axis d (the block is far from the high sides) */
+          const PetscReal x = mpm->info.lo[d] + ijk[d] * mpm->info.h;
+          if (x - mpm->info.lo[d] >= th) continue;
+          layer = PETSC_TRUE;
+          moved[v[d] > 0]++;
+          if (c == 0) v[0] = v[1] = v[2] = 0;
+          else if (c == 1 || v[d] < 0) v[d] = 0; /* n = e_d: v - (v.n) n */
+        }
+        in_layer += layer;
+        for (PetscInt d = 0; d < dim; d++) err = PetscMax(err, PetscAbsReal(na[d] - v[d]));
+      }
+      CHECK_PETSC(VecRestoreArray(mpm->gl, &g));
+      CHECK_PETSC(MPI_Allreduce(MPI_IN_PLACE, &err, 1, MPIU_REAL, MPI_MAX, PETSC_COMM_WORLD));
+      CHECK_PETSC(MPI_Allreduce(MPI_IN_PLACE, &scale, 1, MPIU_REAL, MPI_MAX, PETSC_COMM_WORLD));
+      CHECK_PETSC(MPI_Allreduce(MPI_IN_PLACE, &in_layer, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+      CHECK_PETSC(MPI_Allreduce(MPI_IN_PLACE, moved, 2, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+      ck_assert_msg(in_layer > 0 && moved[0] > 0 && moved[1] > 0, "%dD %s: %" PetscInt_FMT " nodes in a wall layer (%" PetscInt_FMT " approaching, %" PetscInt_FMT " leaving): nothing to test",
+                    (int)dim, bcs[c], in_layer, moved[0], moved[1]);
+      ck_assert_msg(err <= 1e-13 * scale, "%dD %s walls: a node's velocity differs from the condition's by %g (velocities ~%g)", (int)dim, bcs[c], err, scale);
+      CHECK_PETSC(PetscFree(before));
+      CHECK_PETSC(SimSolverDestroy(&s));
+      CHECK_PETSC(SimProblemDestroy(&p));
+      CHECK_PETSC(SimRegistryDestroy(&reg));
+    }
+}
+END_TEST
 
 /* A block spinning in free flight (no gravity, away from the walls): APIC and MLS keep its angular
  * momentum to round-off (Jiang et al. 2015), PIC loses a visible part of it every step. The box is
@@ -808,6 +992,8 @@ Suite *test_suite(void)
   tcase_add_test(tc, transfers_conserve_mass_and_momentum);
   tcase_add_test(tc, apic_and_mls_conserve_angular_momentum_pic_loses_it);
   tcase_add_test(tc, rigidly_rotating_block_keeps_F_a_rotation);
+  tcase_add_test(tc, flip_passes_the_grid_velocity_change_to_each_particle);
+  tcase_add_test(tc, walls_apply_their_condition_on_the_grid);
   tcase_add_test(tc, svd2_is_a_rotation_variant_svd);
   tcase_add_test(tc, corotated_fast_path_matches_the_material_library);
   tcase_add_test(tc, snow_returns_onto_its_clamp);
