@@ -1,6 +1,6 @@
 /* The IPC contact term (energies/ipc/ipc.c) on whole runs: its gradient and Hessian against finite
- * differences on a configuration with point-triangle, edge-edge and plane contacts and its projected
- * Hessian PSD; the squishy ball
+ * differences on a configuration with point-triangle, edge-edge and plane contacts and on a sphere
+ * obstacle, and its projected Hessian PSD; the squishy ball
  * and a stack run 200 steps of 1/60 s with the neo-Hookean material, every state admissible (every
  * distance > 0, no crossing, no inverted tet); friction on a slope sticks below tan(angle) and
  * slides above with a = g (sin - mu cos) within 2%; an integrator without the step bound (explicit)
@@ -20,39 +20,28 @@ static PetscErrorCode GetIPC(TestSim *t, SimEnergy *term)
   PetscFunctionReturn(0);
 }
 
-/* Two balls, the upper one resting 40% of dhat above the lower one, the lower one 40% of dhat above
- * the plane: contacts of every kind. Gradient vs central differences of the value; the exact
- * Hessian (psd = false) vs differences of the gradient, on random directions. */
-START_TEST(gradient_and_hessian_match_differences)
+/* The term's gradient against central differences of its value, and its exact Hessian (psd = false,
+ * the blocks of its pattern) against differences of the gradient, at x on 4 directions with a step of
+ * 1e-7 dhat: the largest errors and the largest values they are measured against. */
+static void DerivativeErrors(SimEnergy ipc, PetscInt n, PetscReal *x, PetscReal dhat, PetscReal *errg, PetscReal *scale, PetscReal *errh,
+                             PetscReal *hscale)
 {
-  TestSim t;
-  SimEnergy ipc;
-  SimIPCStats st;
-  PetscReal *x, *g, *g1, *g2, *dir, *Hd, *vals, E1, E2, errg = 0, errh = 0, scale = 0, hscale = 0;
-  PetscInt n, nb, *brow, *bcol;
-  const PetscScalar *x0;
+  PetscReal *g, *g1, *g2, *dir, *Hd, *vals, E1, E2;
+  PetscInt nb, *brow, *bcol;
   PetscBool changed;
 
-  CHECK_PETSC(TestSimCreate("ipc_stack", "implicit_euler", "-ipc_stack_count 2 -ipc_stack_n 2 -ipc_stack_size 0.2 -ipc_stack_gap 1e-4 -gravity 0,0,0 -ipc_dhat 2e-3", &t));
-  CHECK_PETSC(GetIPC(&t, &ipc));
-  n = 3 * t.model->nv;
-  CHECK_PETSC(PetscMalloc6(n, &x, n, &g, n, &g1, n, &g2, n, &dir, n, &Hd));
-  CHECK_PETSC(VecGetArrayRead(t.model->x, &x0));
-  CHECK_PETSC(PetscArraycpy(x, x0, n));
-  CHECK_PETSC(VecRestoreArrayRead(t.model->x, &x0));
-  /* a little noise so that no configuration is exactly symmetric */
-  for (PetscInt i = 0; i < n; i++) x[i] += 1e-5 * PetscSinReal(3.7 * i);
+  *errg = *scale = *errh = *hscale = 0;
   CHECK_PETSC(ipc->ops.update_pattern(ipc, x, &changed));
-  CHECK_PETSC(SimIPCGetStats(ipc, &st));
   CHECK_PETSC(ipc->ops.pattern(ipc, &nb, NULL, NULL));
   ck_assert_msg(nb > 0, "no contact in the test configuration");
+  CHECK_PETSC(PetscMalloc5(n, &g, n, &g1, n, &g2, n, &dir, n, &Hd));
   CHECK_PETSC(PetscMalloc3(9 * nb, &vals, nb, &brow, nb, &bcol));
   CHECK_PETSC(ipc->ops.pattern(ipc, &nb, brow, bcol));
   CHECK_PETSC(PetscArrayzero(g, n));
   CHECK_PETSC(ipc->ops.gradient(ipc, x, NULL, g));
   CHECK_PETSC(ipc->ops.hessian(ipc, x, NULL, PETSC_FALSE, vals));
   for (int trial = 0; trial < 4; trial++) {
-    const PetscReal h = 1e-7 * st.dhat;
+    const PetscReal h = 1e-7 * dhat;
     PetscReal dg = 0, fd;
     for (PetscInt i = 0; i < n; i++) dir[i] = PetscSinReal(1.3 * i + 2.1 * trial + 0.5);
     for (PetscInt i = 0; i < n; i++) x[i] += h * dir[i];
@@ -66,20 +55,51 @@ START_TEST(gradient_and_hessian_match_differences)
     for (PetscInt i = 0; i < n; i++) x[i] += h * dir[i];
     for (PetscInt i = 0; i < n; i++) dg += g[i] * dir[i];
     fd = (E1 - E2) / (2 * h);
-    errg = PetscMax(errg, PetscAbsReal(fd - dg));
-    scale = PetscMax(scale, PetscAbsReal(dg));
+    *errg = PetscMax(*errg, PetscAbsReal(fd - dg));
+    *scale = PetscMax(*scale, PetscAbsReal(dg));
     /* H dir from the blocks */
     CHECK_PETSC(PetscArrayzero(Hd, n));
     for (PetscInt k = 0; k < nb; k++)
       for (int a = 0; a < 3; a++)
         for (int b = 0; b < 3; b++) Hd[3 * brow[k] + a] += vals[9 * k + 3 * a + b] * dir[3 * bcol[k] + b];
     for (PetscInt i = 0; i < n; i++) {
-      errh = PetscMax(errh, PetscAbsReal((g1[i] - g2[i]) / (2 * h) - Hd[i]));
-      hscale = PetscMax(hscale, PetscAbsReal(Hd[i]));
+      *errh = PetscMax(*errh, PetscAbsReal((g1[i] - g2[i]) / (2 * h) - Hd[i]));
+      *hscale = PetscMax(*hscale, PetscAbsReal(Hd[i]));
     }
   }
+  CHECK_PETSC(PetscFree3(vals, brow, bcol));
+  CHECK_PETSC(PetscFree5(g, g1, g2, dir, Hd));
+}
+
+/* Two balls, the upper one resting 40% of dhat above the lower one, the lower one 40% of dhat above
+ * the plane: contacts of every kind. Gradient vs central differences of the value; the exact
+ * Hessian (psd = false) vs differences of the gradient, on random directions. */
+START_TEST(gradient_and_hessian_match_differences)
+{
+  TestSim t;
+  SimEnergy ipc;
+  SimIPCStats st;
+  PetscReal *x, *vals, errg, errh, scale, hscale;
+  PetscInt n, nb, *brow, *bcol;
+  const PetscScalar *x0;
+
+  CHECK_PETSC(TestSimCreate("ipc_stack", "implicit_euler", "-ipc_stack_count 2 -ipc_stack_n 2 -ipc_stack_size 0.2 -ipc_stack_gap 1e-4 -gravity 0,0,0 -ipc_dhat 2e-3", &t));
+  CHECK_PETSC(GetIPC(&t, &ipc));
+  n = 3 * t.model->nv;
+  CHECK_PETSC(PetscMalloc1(n, &x));
+  CHECK_PETSC(VecGetArrayRead(t.model->x, &x0));
+  CHECK_PETSC(PetscArraycpy(x, x0, n));
+  CHECK_PETSC(VecRestoreArrayRead(t.model->x, &x0));
+  /* a little noise so that no configuration is exactly symmetric */
+  for (PetscInt i = 0; i < n; i++) x[i] += 1e-5 * PetscSinReal(3.7 * i);
+  CHECK_PETSC(SimIPCGetStats(ipc, &st));
+  DerivativeErrors(ipc, n, x, st.dhat, &errg, &scale, &errh, &hscale);
   ck_assert_msg(scale > 0 && errg <= 1e-5 * scale, "gradient: error %g of %g", errg, scale);
   ck_assert_msg(hscale > 0 && errh <= 1e-4 * hscale, "Hessian: error %g of %g", errh, hscale);
+  CHECK_PETSC(ipc->ops.pattern(ipc, &nb, NULL, NULL));
+  CHECK_PETSC(PetscMalloc3(9 * nb, &vals, nb, &brow, nb, &bcol));
+  CHECK_PETSC(ipc->ops.pattern(ipc, &nb, brow, bcol));
+  CHECK_PETSC(ipc->ops.hessian(ipc, x, NULL, PETSC_FALSE, vals));
   { /* the projected Hessian (psd = true), assembled: PSD (GSL eigenvalues), and not the exact one */
     double *Hp = NULL, *He = NULL, hmax = 0, diff = 0, lmin = PETSC_MAX_REAL;
     gsl_vector *ev = gsl_vector_alloc(n);
@@ -121,7 +141,55 @@ START_TEST(gradient_and_hessian_match_differences)
     CHECK_PETSC(PetscFree2(Hp, He));
   }
   CHECK_PETSC(PetscFree3(vals, brow, bcol));
-  CHECK_PETSC(PetscFree6(x, g, g1, g2, dir, Hd));
+  CHECK_PETSC(PetscFree(x));
+  CHECK_PETSC(TestSimDestroy(&t));
+  CHECK_PETSC(TestSetOptions(NULL));
+}
+END_TEST
+
+/* A sphere obstacle (radius 5 cm) half of dhat from a corner of a box, along the corner's diagonal:
+ * the point-sphere distance's gradient and Hessian, with its curvature term 2 phi (I - n n^T) / |r|,
+ * against differences (the directions have tangential parts, which only that term sees). */
+START_TEST(sphere_obstacle_derivatives)
+{
+  const char *base = "-ipc_stack_count 1 -ipc_stack_n 2 -ipc_stack_size 0.2 -gravity 0,0,0 -ipc_dhat 2e-3";
+  TestSim t;
+  SimEnergy ipc;
+  SimIPCStats st;
+  PetscReal *x, c[3] = {0, 0, 0}, u[3], len = 0, r = 0.05, errg, errh, scale, hscale;
+  PetscInt n, far = 0;
+  const PetscScalar *x0;
+  char opts[512];
+
+  /* the box alone: its vertices, a vertex farthest from the centroid, dhat */
+  CHECK_PETSC(TestSimCreate("ipc_stack", "implicit_euler", base, &t));
+  CHECK_PETSC(GetIPC(&t, &ipc));
+  CHECK_PETSC(SimIPCGetStats(ipc, &st));
+  n = 3 * t.model->nv;
+  CHECK_PETSC(PetscMalloc1(n, &x));
+  CHECK_PETSC(VecGetArrayRead(t.model->x, &x0));
+  CHECK_PETSC(PetscArraycpy(x, x0, n));
+  CHECK_PETSC(VecRestoreArrayRead(t.model->x, &x0));
+  CHECK_PETSC(TestSimDestroy(&t));
+  for (PetscInt v = 0; v < n / 3; v++)
+    for (int d = 0; d < 3; d++) c[d] += x[3 * v + d] / (n / 3);
+  for (PetscInt v = 1; v < n / 3; v++) {
+    PetscReal dv = 0, df = 0;
+    for (int d = 0; d < 3; d++) dv += PetscSqr(x[3 * v + d] - c[d]), df += PetscSqr(x[3 * far + d] - c[d]);
+    if (dv > df) far = v;
+  }
+  for (int d = 0; d < 3; d++) u[d] = x[3 * far + d] - c[d], len += u[d] * u[d];
+  len = PetscSqrtReal(len);
+  for (int d = 0; d < 3; d++) u[d] /= len;
+  CHECK_PETSC(PetscSNPrintf(opts, sizeof(opts), "%s -ipc_sphere_radius %g -ipc_sphere_center %.17g,%.17g,%.17g", base, (double)r,
+                            (double)(x[3 * far] + (r + 0.5 * st.dhat) * u[0]), (double)(x[3 * far + 1] + (r + 0.5 * st.dhat) * u[1]),
+                            (double)(x[3 * far + 2] + (r + 0.5 * st.dhat) * u[2])));
+  CHECK_PETSC(TestSimCreate("ipc_stack", "implicit_euler", opts, &t));
+  CHECK_PETSC(GetIPC(&t, &ipc));
+  DerivativeErrors(ipc, n, x, st.dhat, &errg, &scale, &errh, &hscale);
+  ck_assert_msg(scale > 0 && errg <= 1e-5 * scale, "sphere: gradient error %g of %g", errg, scale);
+  ck_assert_msg(hscale > 0 && errh <= 1e-4 * hscale, "sphere: Hessian error %g of %g", errh, hscale);
+  CHECK_PETSC(PetscFree(x));
   CHECK_PETSC(TestSimDestroy(&t));
   CHECK_PETSC(TestSetOptions(NULL));
 }
@@ -243,6 +311,7 @@ Suite *test_suite(void)
   TCase *tc = tcase_create("ipc");
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, gradient_and_hessian_match_differences);
+  tcase_add_test(tc, sphere_obstacle_derivatives);
   tcase_add_test(tc, squishy_ball_200_steps);
   tcase_add_test(tc, stack_200_steps);
   tcase_add_test(tc, friction_on_a_slope);
