@@ -142,6 +142,19 @@ START_TEST(classification_gives_the_distance)
         best = PetscMin(best, d2);
       }
     ck_assert_msg(s <= best * (1 + 1e-12) + 1e-14 && s >= best - h2 * PetscSqrtReal(best) - h2 * h2, "EE trial %d: %g vs sampled %g", trial, s, best);
+    /* PE: samples of the segment (x1, x2) against the point x0 */
+    best = PETSC_MAX_REAL;
+    s = IPCSqDistance(IPC_STENCIL_PE, x, IPCClassify(IPC_STENCIL_PE, x), NULL, NULL);
+    for (int i = 0; i <= 4 * N; i++) {
+      const PetscReal u = (PetscReal)i / (4 * N);
+      PetscReal d2 = 0;
+      for (int c = 0; c < 3; c++) {
+        const PetscReal q = x[3 + c] + u * (x[6 + c] - x[3 + c]) - x[c];
+        d2 += q * q;
+      }
+      best = PetscMin(best, d2);
+    }
+    ck_assert_msg(s <= best * (1 + 1e-12) + 1e-14 && s >= best - h2 * PetscSqrtReal(best) - h2 * h2, "PE trial %d: %g vs sampled %g", trial, s, best);
   }
   { /* exactly parallel edges, overlapping: the distance between the lines */
     const PetscReal x[12] = {0, 0, 0, 1, 0, 0, 0.5, 0.3, 0, 2, 0.3, 0};
