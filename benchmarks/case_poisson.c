@@ -8,6 +8,7 @@
  * <case>_solve_timing.csv: label,series,unknowns,iterations,setup_ms,solve_ms,median_ms,ms_per_iteration,
  * bound_ms_per_iteration (timings; the bound from the STREAM bandwidth when stream_mb > 0). */
 #include "benchmarks/cases.h"
+#include "framework/text.h"
 #include "benchmarks/stream.h"
 #include "solvers/stablefluids/stablefluids.h"
 
@@ -130,8 +131,7 @@ PetscErrorCode BenchPoissonSeries(const BenchCase *c, PetscInt point, char *seri
     stride /= c->sweep[s].n;
     k = (point / stride) % c->sweep[s].n;
     if (!strcmp(c->sweep[s].option, "poisson_n")) continue;
-    if (series[0]) PetscCall(PetscStrlcat(series, "/", len));
-    PetscCall(PetscStrlcat(series, c->sweep[s].label[k], len));
+    PetscCall(SimStrAppendItem(series, "/", c->sweep[s].label[k], len));
   }
   if (!series[0]) PetscCall(PetscStrncpy(series, c->name, len));
   PetscFunctionReturn(0);

@@ -10,6 +10,7 @@
  * oversubscribed,status; <case>_speedup_timing.csv: label,ranks,time_ms,speedup,efficiency,stream_gbs,
  * stream_speedup,fraction_of_stream_bound. */
 #include <stdlib.h>
+#include "framework/text.h"
 #include <unistd.h>
 #include "benchmarks/cases.h"
 
@@ -55,8 +56,8 @@ static PetscErrorCode CleanEnvironment(char *buf, size_t len)
     for (size_t r = 0; r < sizeof(runtime) / sizeof(runtime[0]); r++) match = (PetscBool)(match || !strncmp(*e, runtime[r], strlen(runtime[r])));
     if (!match) continue;
     PetscCall(PetscStrncpy(name, *e, (size_t)(eq - *e) + 1));
-    PetscCall(PetscStrlcat(buf, " -u ", len));
-    PetscCall(PetscStrlcat(buf, name, len));
+    PetscCall(SimStrAppend(buf, " -u ", len));
+    PetscCall(SimStrAppend(buf, name, len));
   }
   PetscFunctionReturn(0);
 }

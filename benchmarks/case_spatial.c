@@ -8,6 +8,7 @@
  * dt / 2^k to t_end (the sweep doubles the resolution each point, so the Courant number stays fixed
  * and the error is the method's, time and space together). */
 #include <math.h>
+#include "framework/text.h"
 #include "benchmarks/cases.h"
 #include "benchmarks/metrics.h"
 
@@ -33,8 +34,8 @@ static PetscErrorCode FindFigure(SimRun run, const char *name, const char *key, 
       *value = values[k];
       PetscFunctionReturn(0);
     }
-    PetscCall(PetscStrlcat(list, k ? ", " : "", sizeof(list)));
-    PetscCall(PetscStrlcat(list, names[k], sizeof(list)));
+    PetscCall(SimStrAppend(list, k ? ", " : "", sizeof(list)));
+    PetscCall(SimStrAppend(list, names[k], sizeof(list)));
   }
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "case '%s': %s '%s' is not a figure of this run; its figures are: %s", c->name, key, name,
           n ? list : "(none)");

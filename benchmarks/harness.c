@@ -1,6 +1,7 @@
 /* The suite loop: options, output directory, each case through its metric's driver, timings, figures,
  * then summary.json and report.md (see harness.h). */
 #include <errno.h>
+#include "framework/text.h"
 #include <limits.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -31,9 +32,9 @@ static PetscErrorCode WriteTimingCSV(BenchContext *bc, BenchCaseResult *res)
   PetscFunctionBeginUser;
   for (PetscInt e = 0; e < BENCH_NEVENTS; e++) {
     PetscCall(PetscSNPrintf(col, sizeof(col), ",%s_ms", BenchEventName(e)));
-    PetscCall(PetscStrlcat(header, col, sizeof(header)));
+    PetscCall(SimStrAppend(header, col, sizeof(header)));
   }
-  PetscCall(PetscStrlcat(header, ",other_ms,throughput,peak_rss_mb", sizeof(header)));
+  PetscCall(SimStrAppend(header, ",other_ms,throughput,peak_rss_mb", sizeof(header)));
   PetscCall(BenchCSVOpen(bc, res, "_timing", header, &fp));
   res->nfiles--; /* listed by the report separately: not a file of reproducible numbers */
   for (PetscInt i = 0; i < res->nruns; i++) {
@@ -83,8 +84,7 @@ static PetscErrorCode NeverUsed(const BenchCaseResult *res, PetscInt n, const ch
     if (tok[0] != '-' || !((tok[1] >= 'a' && tok[1] <= 'z') || (tok[1] >= 'A' && tok[1] <= 'Z')))
       continue; /* values, e.g. -9.81 */
     if (!UnreadEverywhere(res, n, tok) || HasToken(buf, tok)) continue;
-    if (buf[0]) PetscCall(PetscStrlcat(buf, " ", len));
-    PetscCall(PetscStrlcat(buf, tok, len));
+    PetscCall(SimStrAppendItem(buf, " ", tok, len));
   }
   PetscFunctionReturn(0);
 }
@@ -304,8 +304,8 @@ static PetscErrorCode RunSuite(MPI_Comm comm, SimRegistry reg, const char *suite
                           strcmp(style, suite->figure_style) ? (bc.paper ? " -bench_style paper" : " -bench_style screen") : "",
                           set_cases ? " -bench_cases " : ""));
   for (PetscInt i = 0; i < nnames; i++) {
-    if (i) PetscCall(PetscStrlcat(prov.command, ",", sizeof(prov.command)));
-    PetscCall(PetscStrlcat(prov.command, names[i], sizeof(prov.command)));
+    if (i) PetscCall(SimStrAppend(prov.command, ",", sizeof(prov.command)));
+    PetscCall(SimStrAppend(prov.command, names[i], sizeof(prov.command)));
   }
   PetscCall(BenchPlotsAvailable(&plots));
   if (!plots)

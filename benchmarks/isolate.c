@@ -1,5 +1,6 @@
 /* Isolated runs: options database push/pop, error capture, output muting and timing (see isolate.h). */
 #include "benchmarks/isolate.h"
+#include "framework/text.h"
 
 /* The first error message of a run (PETSc calls the handler again at every level it unwinds). */
 typedef struct {
@@ -86,9 +87,9 @@ static PetscErrorCode RecordUnused(PetscOptions db, char *buf, size_t len)
   buf[0] = 0;
   PetscCall(PetscOptionsLeftGet(db, &n, &names, &values));
   for (PetscInt i = 0; i < n; i++) {
-    if (i) PetscCall(PetscStrlcat(buf, " ", len));
-    PetscCall(PetscStrlcat(buf, "-", len));
-    PetscCall(PetscStrlcat(buf, names[i], len));
+    if (i) PetscCall(SimStrAppend(buf, " ", len));
+    PetscCall(SimStrAppend(buf, "-", len));
+    PetscCall(SimStrAppend(buf, names[i], len));
   }
   PetscCall(PetscOptionsLeftRestore(db, &n, &names, &values));
   PetscFunctionReturn(0);

@@ -1,6 +1,7 @@
 /* gnuplot scripts for each metric's figures, and running them (see plots.h). Column numbers refer
  * to the CSV layouts written by the case drivers (cases.h) and the harness's <case>_timing.csv. */
 #include <stdio.h>
+#include "framework/text.h"
 #include <stdlib.h>
 #include <sys/stat.h>
 #include "benchmarks/plots.h"
@@ -85,7 +86,7 @@ static PetscErrorCode PerLabel(Script *s, const char *file, int xcol, int ycol, 
     Style(i, st, sizeof(st));
     PetscCall(PetscSNPrintf(item, sizeof(item), "%s'%s' using (strcol(1) eq \"%s\"%s%s ? $%d : 1/0):%d with %s %s title \"%s\"",
                             cmd[0] ? ", \\\n  " : "", file, L, filter ? " && " : "", filter ? filter : "", xcol, ycol, style, st, L));
-    PetscCall(PetscStrlcat(cmd, item, len));
+    PetscCall(SimStrAppend(cmd, item, len));
   }
   PetscFunctionReturn(0);
 }
@@ -111,10 +112,10 @@ static PetscErrorCode Slopes(PetscInt n, const int p[], PetscReal x0, PetscReal 
   for (PetscInt k = 0; k < n; k++) {
     PetscCall(PetscSNPrintf(item, sizeof(item), ", \\\n  %.6e*(x/%.6e)**%d with lines dashtype 3 lw 1 lc rgb 'gray50' notitle", (double)y0,
                             (double)x0, p[k]));
-    PetscCall(PetscStrlcat(cmd, item, len));
+    PetscCall(SimStrAppend(cmd, item, len));
     PetscCall(PetscSNPrintf(item, sizeof(item), "set label 'slope %d' at %.6e,%.6e left offset 0.5,0 textcolor rgb 'gray30'\n", p[k], (double)x1,
                             (double)(y0 * PetscPowReal(x1 / x0, p[k]))));
-    PetscCall(PetscStrlcat(setup, item, slen));
+    PetscCall(SimStrAppend(setup, item, slen));
   }
   PetscFunctionReturn(0);
 }
@@ -186,7 +187,7 @@ static PetscErrorCode SeriesOf(Script *s, const char *file, const char *option, 
     Style(k, st, sizeof(st));
     PetscCall(PetscSNPrintf(item, sizeof(item), "%s'< grep -F \",%s,\" %s' using %s with %s %s title \"%s\"", cmd[0] ? ", \\\n  " : "", series,
                             file, usingspec, style, st, series));
-    PetscCall(PetscStrlcat(cmd, item, len));
+    PetscCall(SimStrAppend(cmd, item, len));
   }
   PetscFunctionReturn(0);
 }
@@ -257,9 +258,9 @@ static PetscErrorCode StabilityFigures(Script *s, char *cmd, size_t len)
   /* the probes without a finite error (blow-up, failure) at the top */
   PetscCall(PetscSNPrintf(item, sizeof(item), ", \\\n  '%s' every ::1 using 2:(($5 > 0 && $5 < 1e300) ? 1/0 : %.6e) with points pt 2 ps 1.5 lc rgb 'red' title 'blew up / failed'",
                           file, (double)top));
-  PetscCall(PetscStrlcat(cmd, item, len));
+  PetscCall(SimStrAppend(cmd, item, len));
   PetscCall(PetscSNPrintf(item, sizeof(item), ", \\\n  %.6g with lines dashtype 2 lc rgb 'red' title 'threshold'", (double)s->res->c->threshold));
-  PetscCall(PetscStrlcat(cmd, item, len));
+  PetscCall(SimStrAppend(cmd, item, len));
   for (PetscInt i = 0; i < s->res->nrows; i++) {
     const BenchValue *v = BenchResultFind(s->res, s->res->rows[i].label, "stable_dt");
     char st[96];
@@ -268,7 +269,7 @@ static PetscErrorCode StabilityFigures(Script *s, char *cmd, size_t len)
     *strstr(st, " pt") = 0; /* colour and dash only */
     PetscCall(PetscSNPrintf(item, sizeof(item), "set arrow from %.6e, graph 0 to %.6e, graph 1 nohead %s lw 1.5\n", (double)v->value,
                             (double)v->value, st));
-    PetscCall(PetscStrlcat(setup, item, sizeof(setup)));
+    PetscCall(SimStrAppend(setup, item, sizeof(setup)));
   }
   PetscCall(Figure(s, "probes", "Stability search: max energy error of each probe vs dt; crosses at the top: probes that blew up or failed; vertical lines: the stable dt found per label",
                    setup, cmd));
@@ -347,7 +348,7 @@ static PetscErrorCode TimeFigure(Script *s, char *cmd, size_t len)
     static const int pattern[6] = {3, 4, 5, 1, 6, 2}; /* solid, hatches, cross-hatches: apart in greyscale */
     PetscCall(PetscSNPrintf(item, sizeof(item), "%s'%s_timing.csv' every ::1 using %d%s title '%s' fs pattern %d lc rgb '%s'", k ? ", \\\n  " : "",
                             s->res->c->name, col[k], k ? "" : ":xtic(1)", name[k], pattern[k], palette[(k + 1) % 8]));
-    PetscCall(PetscStrlcat(cmd, item, len));
+    PetscCall(SimStrAppend(cmd, item, len));
   }
   PetscCall(PetscSNPrintf(setup, sizeof(setup),
                           "set style data histograms\nset style histogram rowstacked\nset style fill pattern border -1\nset boxwidth 0.7\n"
@@ -409,7 +410,7 @@ static PetscErrorCode PerSeries(Script *s, const char *file, int xcol, int ycol,
                             "%s'< grep -F \",%s,\" %s' using %d:%d with %s lc rgb '%s' dashtype %d pt %d title \"%s%s\"",
                             cmd[0] ? ", \\\n  " : "", series, file, xcol, ycol, style, palette[k % 8], dash ? dash : (int)(1 + k % 5),
                             marker[k % 8], series, suffix));
-    PetscCall(PetscStrlcat(cmd, item, len));
+    PetscCall(SimStrAppend(cmd, item, len));
   }
   PetscFunctionReturn(0);
 }
@@ -503,7 +504,7 @@ static PetscErrorCode OscillationFigures(Script *s, char *cmd, size_t len)
   PetscCall(PerLabel(s, file, 3, 4, NULL, NULL, "lines lw 1.2", cmd, len));
   PetscCall(PetscSNPrintf(item, sizeof(item), ", \\\n  '%s_reference.csv' every ::1 using 1:2 with lines lw 2.5 lc rgb 'gray60' dashtype 1 title 'reference'",
                           s->res->c->name));
-  PetscCall(PetscStrlcat(cmd, item, len));
+  PetscCall(SimStrAppend(cmd, item, len));
   PetscCall(Figure(s, "signal", "The oscillating signal over time (the free vertices' mass-weighted mean position) and the reference",
                    "set xlabel 'time (s)'\nset ylabel 'signal (m)'\n", cmd));
   PetscFunctionReturn(0);

@@ -1,5 +1,6 @@
 /* Result rows, run records and file lists of a case (see results.h). */
 #include "benchmarks/results.h"
+#include "framework/text.h"
 
 PetscErrorCode BenchResultInit(BenchCaseResult *r, const BenchCase *c)
 {
@@ -138,8 +139,7 @@ PetscErrorCode BenchRowSetTimings(BenchRow *row, const BenchTiming *t)
 PetscErrorCode BenchRowNote(BenchRow *row, const char *text)
 {
   PetscFunctionBeginUser;
-  if (row->note[0]) PetscCall(PetscStrlcat(row->note, "; ", sizeof(row->note)));
-  PetscCall(PetscStrlcat(row->note, text, sizeof(row->note)));
+  PetscCall(SimStrAppendItem(row->note, "; ", text, sizeof(row->note)));
   PetscFunctionReturn(0);
 }
 

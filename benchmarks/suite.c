@@ -3,6 +3,7 @@
  * `-case_dt 0.01`) and sequences into comma-separated values, so a case's keys are the options
  * under the prefix "<case>_". */
 #include <math.h>
+#include "framework/text.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,8 +189,7 @@ static PetscErrorCode SplitTimeKeys(Loader *L, const char *c, BenchSweep *s, Pet
       else s->steps[v] = (PetscInt)x;
       continue;
     }
-    if (run[0]) PetscCall(PetscStrlcat(run, " ", sizeof(run)));
-    PetscCall(PetscStrlcat(run, tok, sizeof(run)));
+    PetscCall(SimStrAppendItem(run, " ", tok, sizeof(run)));
   }
   PetscCheck(run[0], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: case '%s': sweep value '%s' of sweep_%s has no value for -%s", L->path,
              c, s->label[v], s->option, s->option);
@@ -539,8 +539,8 @@ static PetscErrorCode MetricNames(char *buf, size_t len)
   PetscFunctionBeginUser;
   buf[0] = 0;
   for (PetscInt m = 0; m < BENCH_NMETRICS; m++) {
-    PetscCall(PetscStrlcat(buf, m ? ", " : "", len));
-    PetscCall(PetscStrlcat(buf, metrics[m].name, len));
+    PetscCall(SimStrAppend(buf, m ? ", " : "", len));
+    PetscCall(SimStrAppend(buf, metrics[m].name, len));
   }
   PetscFunctionReturn(0);
 }
@@ -768,8 +768,8 @@ PetscErrorCode BenchCasePoint(const BenchCase *c, PetscInt i, char *label, size_
     size_t n;
     stride /= c->sweep[s].n;
     k = (i / stride) % c->sweep[s].n;
-    if (s) PetscCall(PetscStrlcat(label, "/", llen));
-    PetscCall(PetscStrlcat(label, c->sweep[s].label[k], llen));
+    if (s) PetscCall(SimStrAppend(label, "/", llen));
+    PetscCall(SimStrAppend(label, c->sweep[s].label[k], llen));
     if (!olen || !c->sweep[s].run[k]) continue; /* a sweep of dt, t_end or steps: BenchCasePointTime */
     PetscCall(PetscStrlen(options, &n));
     PetscCall(PetscSNPrintf(options + n, olen - n, " -%s %s", c->sweep[s].option, c->sweep[s].run[k]));
@@ -822,8 +822,7 @@ PetscErrorCode BenchCasePointSeries(const BenchCase *c, PetscInt i, const char *
     stride /= c->sweep[s].n;
     k = (i / stride) % c->sweep[s].n;
     if (!strcmp(c->sweep[s].option, option)) continue;
-    if (series[0]) PetscCall(PetscStrlcat(series, "/", len));
-    PetscCall(PetscStrlcat(series, c->sweep[s].label[k], len));
+    PetscCall(SimStrAppendItem(series, "/", c->sweep[s].label[k], len));
   }
   if (!series[0]) PetscCall(PetscStrncpy(series, c->name, len));
   PetscFunctionReturn(0);

@@ -1,6 +1,7 @@
 /* The `pbsim` executable: run a simulation, run a benchmark suite, list what is registered, or
  * print usage. Every bad input ends in one line `pbsim: error: ...` and a non-zero exit. */
 #include <ctype.h>
+#include "framework/text.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,8 +172,8 @@ static PetscErrorCode CheckUnusedOptions(void)
   for (PetscInt i = 0; i < n && !strict; i++)
     PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "pbsim: warning: option -%s was never used (misspelled, or not an option of this scene/solver? -help lists them)\n", names[i]));
   for (PetscInt i = 0; i < n && strict; i++) {
-    PetscCall(PetscStrlcat(list, i ? ", -" : "-", sizeof(list)));
-    PetscCall(PetscStrlcat(list, names[i], sizeof(list)));
+    PetscCall(SimStrAppend(list, i ? ", -" : "-", sizeof(list)));
+    PetscCall(SimStrAppend(list, names[i], sizeof(list)));
   }
   unused = n; /* LeftRestore zeroes n */
   PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));

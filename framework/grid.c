@@ -1,5 +1,6 @@
 /* SimGridProblem: defaults and checks of the grid-problem descriptor, its named scalar fields and parameters. */
 #include "framework/grid.h"
+#include "framework/text.h"
 
 static const char *const face_names[] = {"wall", "slip", "open", "inflow"};
 
@@ -123,8 +124,8 @@ static PetscErrorCode JoinNames(const char *const names[], char *out, size_t len
   PetscFunctionBeginUser;
   out[0] = 0;
   for (PetscInt i = 0; names && names[i]; i++) {
-    if (i) PetscCall(PetscStrlcat(out, ", ", len));
-    PetscCall(PetscStrlcat(out, names[i], len));
+    if (i) PetscCall(SimStrAppend(out, ", ", len));
+    PetscCall(SimStrAppend(out, names[i], len));
   }
   if (!out[0]) PetscCall(PetscStrncpy(out, "none", len));
   PetscFunctionReturn(0);

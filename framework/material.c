@@ -1,6 +1,7 @@
 /* Materials: creation by registered name with validated E, nu, density (Lame conversion), and the
  * dispatchers that check arguments and results around each material's batched ops. */
 #include "framework/material.h"
+#include "framework/text.h"
 
 /* Checks E > 0, -1 < nu < 0.5, density > 0; `opt` is the option prefix text ("-bunny_") or NULL
  * for explicit parameters, so that the message names what the user actually set. */
@@ -187,8 +188,8 @@ static PetscErrorCode FindParam(SimMaterial mat, const char *param, const SimMat
       *p = &mat->params[k];
       PetscFunctionReturn(0);
     }
-    PetscCall(PetscStrlcat(names, k ? ", " : "", sizeof(names)));
-    PetscCall(PetscStrlcat(names, mat->params[k].name, sizeof(names)));
+    PetscCall(SimStrAppend(names, k ? ", " : "", sizeof(names)));
+    PetscCall(SimStrAppend(names, mat->params[k].name, sizeof(names)));
   }
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Material '%s' has no parameter '%s' (its parameters: %s)", mat->name,
           param, mat->nparams ? names : "none");

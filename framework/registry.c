@@ -1,5 +1,6 @@
 /* The registry: one growable table of (name, help, constructor, flags) rows per kind. */
 #include "framework/registry.h"
+#include "framework/text.h"
 
 typedef struct {
   SimRegEntry *rows;
@@ -93,8 +94,8 @@ PetscErrorCode SimRegistryNames(SimRegistry reg, SimKind kind, char *buf, size_t
   PetscFunctionBeginUser;
   buf[0] = 0;
   for (PetscInt i = 0; i < reg->table[kind].n; i++) {
-    if (i) PetscCall(PetscStrlcat(buf, ", ", len));
-    PetscCall(PetscStrlcat(buf, reg->table[kind].rows[i].name, len));
+    if (i) PetscCall(SimStrAppend(buf, ", ", len));
+    PetscCall(SimStrAppend(buf, reg->table[kind].rows[i].name, len));
   }
   PetscFunctionReturn(0);
 }
@@ -123,8 +124,7 @@ PetscErrorCode SimRegistrySolversFor(SimRegistry reg, const char *type, char *bu
   buf[0] = 0;
   for (PetscInt i = 0; i < t->n; i++) {
     if (!SimRegistrySolverFits(&t->rows[i], type)) continue;
-    if (buf[0]) PetscCall(PetscStrlcat(buf, ", ", len));
-    PetscCall(PetscStrlcat(buf, t->rows[i].name, len));
+    PetscCall(SimStrAppendItem(buf, ", ", t->rows[i].name, len));
   }
   PetscFunctionReturn(0);
 }
@@ -137,8 +137,7 @@ PetscErrorCode SimRegistryScenesFor(SimRegistry reg, const SimRegEntry *solver, 
   buf[0] = 0;
   for (PetscInt i = 0; i < t->n; i++) {
     if (!SimRegistrySolverFits(solver, t->rows[i].problem)) continue;
-    if (buf[0]) PetscCall(PetscStrlcat(buf, ", ", len));
-    PetscCall(PetscStrlcat(buf, t->rows[i].name, len));
+    PetscCall(SimStrAppendItem(buf, ", ", t->rows[i].name, len));
   }
   PetscFunctionReturn(0);
 }

@@ -3,6 +3,7 @@
  * Nothing here knows what kind of problem it runs: every kind-specific act is a problem or solver
  * op (framework/problem.h, framework/solver.h). */
 #include <errno.h>
+#include "framework/text.h"
 #include <sys/stat.h>
 #include "framework/sim.h"
 #include "framework/io/directory.h"
@@ -317,8 +318,8 @@ static PetscErrorCode BlowUpAdvice(SimRun r, const SimStepStats *stats, char *bu
   PetscCall(SimRegistrySolversFor(r->reg, type, fit, sizeof(fit)));
   for (char *save = NULL, *name = strtok_r(fit, ", ", &save); name; name = strtok_r(NULL, ", ", &save)) {
     if (!strcmp(name, r->solver_name)) continue;
-    PetscCall(PetscStrlcat(others, others[0] ? ", " : "", sizeof(others)));
-    PetscCall(PetscStrlcat(others, name, sizeof(others)));
+    PetscCall(SimStrAppend(others, others[0] ? ", " : "", sizeof(others)));
+    PetscCall(SimStrAppend(others, name, sizeof(others)));
   }
   if (stats && stats->nonlinear_its > 0)
     PetscCall(PetscSNPrintf(buf, len, "Try a smaller -dt (now %g), or let solver '%s' iterate more or to a tighter tolerance (-help lists its options)%s%s.",

@@ -2,6 +2,7 @@
  * in 2D and 3D, on MPI. Options, set-up (the materials, the node grid), the step as substeps of the
  * four phases in transfer.c, the time step limit, the energy and the figures. docs/mpm.md. */
 #include "solvers/mpm/mpm.h"
+#include "framework/text.h"
 
 /* The transfer schemes and kernels as data. */
 static const MPMTransfer transfers[] = {
@@ -60,8 +61,8 @@ static PetscErrorCode SetFromOptions_MPM(SimSolver s, PetscOptionItems *PetscOpt
   PetscOptionsHeadEnd();
   for (size_t k = 0; k < sizeof(transfers) / sizeof(transfers[0]); k++) {
     if (!strcmp(transfer, transfers[k].name)) mpm->transfer = &transfers[k], found = PETSC_TRUE;
-    PetscCall(PetscStrlcat(names, k ? ", " : "", sizeof(names)));
-    PetscCall(PetscStrlcat(names, transfers[k].name, sizeof(names)));
+    PetscCall(SimStrAppend(names, k ? ", " : "", sizeof(names)));
+    PetscCall(SimStrAppend(names, transfers[k].name, sizeof(names)));
   }
   PetscCheck(found, s->comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "-mpm_transfer: unknown transfer '%s' (%s)", transfer, names);
   found = PETSC_FALSE;

@@ -1,6 +1,7 @@
 /* The plasticity registry of the mpm solver (one row per return mapping) and the SVD helpers the
  * models share; "none" (purely elastic) is here, the others in snow.c, sand.c, fluid.c. */
 #include "solvers/mpm/mpm.h"
+#include "framework/text.h"
 #include "framework/linalg/svd3.h"
 #include <immintrin.h>
 
@@ -26,8 +27,8 @@ PetscErrorCode MPMPlasticityNames(char *buf, size_t len)
   PetscFunctionBeginUser;
   buf[0] = 0;
   for (size_t k = 0; k < sizeof(types) / sizeof(types[0]); k++) {
-    if (k) PetscCall(PetscStrlcat(buf, ", ", len));
-    PetscCall(PetscStrlcat(buf, types[k]->name, len));
+    if (k) PetscCall(SimStrAppend(buf, ", ", len));
+    PetscCall(SimStrAppend(buf, types[k]->name, len));
   }
   PetscFunctionReturn(0);
 }

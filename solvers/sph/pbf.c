@@ -14,6 +14,7 @@
  * (SimNeighborsFindHalf): a pair of own fluid particles is evaluated once (distance, W, grad W) and
  * its terms are added to both particles, with the other's mass. */
 #include "framework/solver_impl.h"
+#include "framework/text.h"
 #include "solvers/sph/fluid.h"
 
 typedef struct {
@@ -458,7 +459,7 @@ static PetscErrorCode Step_PBF(SimSolver s, PetscReal dt)
     PetscCall(SimFluidCheckInBox(f, &failed, s->stats.reason, sizeof(s->stats.reason)));
     if (failed) {
       s->stats.outcome = SIM_STEP_FAILED;
-      PetscCall(PetscStrlcat(s->stats.reason, " (lower -dt or raise -pbf_substeps)", sizeof(s->stats.reason)));
+      PetscCall(SimStrAppend(s->stats.reason, " (lower -dt or raise -pbf_substeps)", sizeof(s->stats.reason)));
       PetscFunctionReturn(0);
     }
     PetscCall(SimFluidScatter(f));
@@ -495,7 +496,7 @@ static PetscErrorCode Step_PBF(SimSolver s, PetscReal dt)
     PetscCall(SimFluidCheckInBox(f, &failed, s->stats.reason, sizeof(s->stats.reason)));
     if (failed) {
       s->stats.outcome = SIM_STEP_FAILED;
-      PetscCall(PetscStrlcat(s->stats.reason, " (lower -dt or raise -pbf_substeps)", sizeof(s->stats.reason)));
+      PetscCall(SimStrAppend(s->stats.reason, " (lower -dt or raise -pbf_substeps)", sizeof(s->stats.reason)));
       PetscFunctionReturn(0);
     }
     PetscCall(StoreFields(s));

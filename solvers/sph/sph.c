@@ -5,6 +5,7 @@
  * gravity; symplectic Euler with an XSPH position correction. The step dt of the run is split into
  * substeps that keep the CFL, force and viscous limits (docs/sph.md). */
 #include "framework/solver_impl.h"
+#include "framework/text.h"
 #include "solvers/sph/fluid.h"
 
 typedef struct {
@@ -231,7 +232,7 @@ static PetscErrorCode Step_SPH(SimSolver s, PetscReal dt)
       PetscCall(SimFluidCheckInBox(f, &failed, s->stats.reason, sizeof(s->stats.reason)));
       if (failed) {
         s->stats.outcome = SIM_STEP_FAILED;
-        PetscCall(PetscStrlcat(s->stats.reason, " (lower -dt or -sph_cfl, or raise the speed of sound: lower -sph_mach)", sizeof(s->stats.reason)));
+        PetscCall(SimStrAppend(s->stats.reason, " (lower -dt or -sph_cfl, or raise the speed of sound: lower -sph_mach)", sizeof(s->stats.reason)));
       }
       if (failed) PetscFunctionReturn(0);
     }

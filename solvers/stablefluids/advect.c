@@ -6,6 +6,7 @@
  * backtrace for all the scalars of a cell, and the velocity evaluated once per backtrace stage
  * with each axis located once per sample grid. */
 #include "solvers/stablefluids/sf_impl.h"
+#include "framework/text.h"
 
 /* The schemes, as Butcher tableaux of the backtrace dx/ds = -u(x) (Bridson sec. 3.1 recommends
  * RK2 at least and Ralston's RK3 for accuracy). */
@@ -31,8 +32,8 @@ PetscErrorCode SFAdvectionFind(const char *name, const SFAdvection **adv)
       *adv = &schemes[s];
       PetscFunctionReturn(0);
     }
-    PetscCall(PetscStrlcat(valid, s ? ", " : "", sizeof(valid)));
-    PetscCall(PetscStrlcat(valid, schemes[s].name, sizeof(valid)));
+    PetscCall(SimStrAppend(valid, s ? ", " : "", sizeof(valid)));
+    PetscCall(SimStrAppend(valid, schemes[s].name, sizeof(valid)));
   }
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown -sf_advection '%s'. Valid: %s", name, valid);
 }

@@ -1,6 +1,7 @@
 /* Solver "ts": the Lagrangian model as the first-order ODE u' = f(u), u = [x; v], handed to PETSc TS
  * so that every PETSc integrator (RK family, BDF, theta, generalized-alpha, adaptive control) runs on it. */
 #include <petscts.h>
+#include "framework/text.h"
 #include "framework/solver_impl.h"
 #include "problems/mesh/mesh.h"
 #include "solvers/ts/ts_bridge.h"
@@ -206,8 +207,7 @@ static PetscErrorCode CheckType_TS(void)
   PetscCall(PetscFunctionListGet(TSList, &names, &n));
   for (int i = 0; i < n; i++) {
     if (!names[i]) continue; /* PETSc 3.18 counts one NULL entry past the end */
-    if (valid[0]) PetscCall(PetscStrlcat(valid, ", ", sizeof(valid)));
-    PetscCall(PetscStrlcat(valid, names[i], sizeof(valid)));
+    PetscCall(SimStrAppendItem(valid, ", ", names[i], sizeof(valid)));
   }
   PetscCall(PetscFree(names));
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown -ts_type '%s'; PETSc TS types: %s", type, valid);

@@ -13,6 +13,7 @@
 #include "framework/io/png.h"
 #include "framework/io/progress.h"
 #include "framework/io/vtk.h"
+#include "framework/text.h"
 
 /* A unit square, slightly tilted so that it is not seen edge-on, split into two triangles. */
 static const PetscReal kQuadXYZ[12] = {0, 0, 0, 1, 0.1, 0, 1, 0.3, 1, 0, 0.2, 1};
@@ -677,6 +678,30 @@ START_TEST(test_progress)
 }
 END_TEST
 
+/* ---- bounded string building ---- */
+
+/* The guard bytes after a 8-byte buffer must survive every append: PetscStrlcat, which this
+ * replaced, wrote its terminator one byte past a full buffer. */
+START_TEST(test_str_append)
+{
+  char mem[12], *buf = mem;
+
+  memset(mem, '#', sizeof(mem));
+  buf[0] = 0;
+  CHECK_PETSC(SimStrAppendItem(buf, ", ", "ab", 8));
+  ck_assert_str_eq(buf, "ab");
+  CHECK_PETSC(SimStrAppendItem(buf, ", ", "cd", 8));
+  ck_assert_str_eq(buf, "ab, cd");
+  CHECK_PETSC(SimStrAppend(buf, "efghij", 8)); /* 6 + 6 > 7: truncated, still terminated */
+  ck_assert_str_eq(buf, "ab, cde");
+  CHECK_PETSC(SimStrAppend(buf, "x", 8)); /* full: unchanged */
+  ck_assert_str_eq(buf, "ab, cde");
+  for (int i = 8; i < 12; i++) ck_assert_int_eq(mem[i], '#');
+  CHECK_PETSC(SimStrAppend(buf, NULL, 8));
+  ck_assert_str_eq(buf, "ab, cde");
+}
+END_TEST
+
 Suite *test_suite(void)
 {
   Suite *s = suite_create("io");
@@ -693,6 +718,7 @@ Suite *test_suite(void)
   tcase_add_test(png, test_png_cloth_64);
   tcase_add_test(misc, test_write_to_missing_directory);
   tcase_add_test(misc, test_progress);
+  tcase_add_test(misc, test_str_append);
   tcase_set_timeout(png, 120);
   suite_add_tcase(s, vtk);
   suite_add_tcase(s, csv);
