@@ -5,6 +5,8 @@
  * exactly (the gyroscopic term). docs/rigid.md. */
 #include "framework/solver_impl.h"
 #include "problems/rigid/rigid.h"
+#include "solvers/rigid/contact.h"
+#include "solvers/rigid/vec3.h"
 
 /* A contact point between body a and body b (b = -1: a plane): the normal n points from b to a. */
 typedef struct {
@@ -22,6 +24,7 @@ typedef struct {
   PetscBool warm;
   PetscInt nc, cap, nprev;
   Contact *c, *prev;
+  SimRigidContactList found; /* the narrow phase's output (contact.h) */
   PetscReal (*jl)[6];   /* accumulated joint impulses (3 linear, 3 angular) */
 } Rigid;
 
@@ -49,20 +52,6 @@ static PetscErrorCode SetFromOptions_Rigid(SimSolver s, PetscOptionItems *PetscO
   PetscFunctionReturn(0);
 }
 
-/* ---- small vector helpers ---- */
-static inline void Cross(const PetscReal *a, const PetscReal *b, PetscReal *c)
-{
-  PetscReal r0 = a[1] * b[2] - a[2] * b[1], r1 = a[2] * b[0] - a[0] * b[2], r2 = a[0] * b[1] - a[1] * b[0];
-  c[0] = r0, c[1] = r1, c[2] = r2;
-}
-static inline PetscReal Dot(const PetscReal *a, const PetscReal *b)
-{
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-static inline void MatVec(const PetscReal *M, const PetscReal *v, PetscReal *o)
-{
-  for (int i = 0; i < 3; i++) o[i] = M[3 * i] * v[0] + M[3 * i + 1] * v[1] + M[3 * i + 2] * v[2];
-}
 /* Inverse of a symmetric positive semi-definite 3x3 (0 where singular). */
 static void Inverse3(const PetscReal *A, PetscReal *B)
 {
@@ -121,197 +110,26 @@ static PetscReal EffectiveMass(const SimRigidBodies *B, PetscInt a, PetscInt b, 
   return k > 0 ? 1.0 / k : 0;
 }
 
-/* ---- narrow phase ---- */
+/* ---- contacts (solvers/rigid/contact.c) ---- */
 
-static PetscErrorCode AddContact(Rigid *d, PetscInt a, PetscInt b, PetscInt key, const PetscReal *n, const PetscReal *p, PetscReal pen)
+/* The contacts at the current positions, with the solver's impulse fields cleared. */
+static PetscErrorCode Collide(Rigid *d, const SimRigidBodies *B)
 {
-  Contact *c;
-
   PetscFunctionBeginUser;
-  if (d->nc == d->cap) {
-    d->cap = 2 * d->cap + 64;
+  PetscCall(SimRigidCollide(B, &d->found));
+  if (d->found.n > d->cap) {
+    d->cap = d->found.n;
     PetscCall(PetscRealloc(d->cap * sizeof(Contact), &d->c));
     PetscCall(PetscRealloc(d->cap * sizeof(Contact), &d->prev));
   }
-  c = &d->c[d->nc++];
-  PetscCall(PetscMemzero(c, sizeof(*c)));
-  c->a = a, c->b = b, c->key = key, c->pen = pen;
-  for (int k = 0; k < 3; k++) c->n[k] = n[k], c->p[k] = p[k];
-  PetscFunctionReturn(0);
-}
-
-/* The corners of a box in world coordinates, corner k at signs (k&1, k&2, k&4). */
-static void BoxCorners(const SimRigidBody *b, PetscReal xc[8][3])
-{
-  PetscReal R[9];
-  SimQuatToMatrix(b->q, R);
-  for (int k = 0; k < 8; k++) {
-    const PetscReal l[3] = {(k & 1 ? 1 : -1) * b->size[0], (k & 2 ? 1 : -1) * b->size[1], (k & 4 ? 1 : -1) * b->size[2]};
-    MatVec(R, l, xc[k]);
-    for (int i = 0; i < 3; i++) xc[k][i] += b->x[i];
+  d->nc = d->found.n;
+  for (PetscInt q = 0; q < d->nc; q++) {
+    const SimRigidContact *g = &d->found.c[q];
+    Contact *c = &d->c[q];
+    PetscCall(PetscMemzero(c, sizeof(*c)));
+    c->a = g->a, c->b = g->b, c->key = g->key, c->pen = g->pen;
+    for (int k = 0; k < 3; k++) c->n[k] = g->n[k], c->p[k] = g->p[k];
   }
-}
-
-/* A world point in box b's frame. */
-static void ToBox(const SimRigidBody *b, const PetscReal *p, PetscReal *l)
-{
-  PetscReal R[9], r[3];
-  SimQuatToMatrix(b->q, R);
-  for (int i = 0; i < 3; i++) r[i] = p[i] - b->x[i];
-  for (int i = 0; i < 3; i++) l[i] = R[i] * r[0] + R[3 + i] * r[1] + R[6 + i] * r[2];
-}
-
-/* Box a against box b by the separating-axis test on the six face axes (edge-edge axes are not
- * tested): the axis of least overlap gives the normal and the reference face; the incident box's
- * corners below that face and within its extent (5% tolerance, so the aligned boxes of a stack keep
- * their corners) are the contacts. */
-static PetscErrorCode BoxBox(Rigid *d, const SimRigidBodies *B, PetscInt a, PetscInt b, PetscInt key)
-{
-  const SimRigidBody *A = &B->body[a], *Bb = &B->body[b];
-  PetscReal Ra[9], Rb[9], dx[3], best = PETSC_MAX_REAL, n[3] = {0, 0, 0};
-  int ref = -1, axis = -1; /* ref 0: face of a, 1: face of b */
-
-  PetscFunctionBeginUser;
-  SimQuatToMatrix(A->q, Ra);
-  SimQuatToMatrix(Bb->q, Rb);
-  for (int k = 0; k < 3; k++) dx[k] = A->x[k] - Bb->x[k];
-  for (int s = 0; s < 2; s++)
-    for (int ax = 0; ax < 3; ax++) {
-      const PetscReal *R = s ? Rb : Ra;
-      const PetscReal u[3] = {R[ax], R[3 + ax], R[6 + ax]};
-      PetscReal ra = 0, rb = 0, dist = PetscAbsReal(Dot(dx, u)), overlap;
-      for (int k = 0; k < 3; k++) {
-        ra += A->size[k] * PetscAbsReal(u[0] * Ra[k] + u[1] * Ra[3 + k] + u[2] * Ra[6 + k]);
-        rb += Bb->size[k] * PetscAbsReal(u[0] * Rb[k] + u[1] * Rb[3 + k] + u[2] * Rb[6 + k]);
-      }
-      overlap = ra + rb - dist;
-      if (overlap <= 0) PetscFunctionReturn(0); /* separated */
-      if (overlap < best - 1e-12 * (ra + rb)) {
-        best = overlap, ref = s, axis = ax;
-        for (int k = 0; k < 3; k++) n[k] = (Dot(dx, u) >= 0 ? 1 : -1) * u[k]; /* from b to a */
-      }
-    }
-  {
-    /* reference box F (face normal fn, outward toward the incident box), incident box I */
-    const SimRigidBody *F = ref ? Bb : A, *Inc = ref ? A : Bb;
-    const PetscReal *RF = ref ? Rb : Ra;
-    PetscReal fn[3], xc[8][3], plane;
-    for (int k = 0; k < 3; k++) fn[k] = ref ? n[k] : -n[k];
-    plane = Dot(F->x, fn) + F->size[axis];
-    BoxCorners(Inc, xc);
-    for (int c = 0; c < 8; c++) {
-      const PetscReal depth = plane - Dot(xc[c], fn);
-      PetscReal r[3];
-      PetscBool within = PETSC_TRUE;
-      if (depth <= 0) continue;
-      for (int k = 0; k < 3; k++) r[k] = xc[c][k] - F->x[k];
-      for (int t = 0; t < 3; t++) {
-        const PetscReal lt = r[0] * RF[t] + r[1] * RF[3 + t] + r[2] * RF[6 + t];
-        if (t != axis && PetscAbsReal(lt) > 1.05 * F->size[t]) within = PETSC_FALSE;
-      }
-      if (within) PetscCall(AddContact(d, a, b, key + 8 * ref + c, n, xc[c], depth));
-    }
-  }
-  PetscFunctionReturn(0);
-}
-
-/* Sphere a against box b: the closest point of the box (or the face of least penetration when the
- * centre is inside). */
-static PetscErrorCode SphereBox(Rigid *d, const SimRigidBodies *B, PetscInt a, PetscInt b, PetscInt key)
-{
-  const SimRigidBody *s = &B->body[a], *bx = &B->body[b];
-  PetscReal l[3], cl[3], R[9], cw[3], n[3], dist = 0;
-  PetscBool inside = PETSC_TRUE;
-
-  PetscFunctionBeginUser;
-  ToBox(bx, s->x, l);
-  for (int i = 0; i < 3; i++) {
-    cl[i] = PetscMin(PetscMax(l[i], -bx->size[i]), bx->size[i]);
-    if (cl[i] != l[i]) inside = PETSC_FALSE;
-  }
-  SimQuatToMatrix(bx->q, R);
-  if (inside) {
-    PetscReal best = PETSC_MAX_REAL;
-    int axis = 0;
-    for (int i = 0; i < 3; i++)
-      if (bx->size[i] - PetscAbsReal(l[i]) < best) best = bx->size[i] - PetscAbsReal(l[i]), axis = i;
-    for (int i = 0; i < 3; i++) n[i] = (l[axis] > 0 ? 1 : -1) * R[3 * i + axis];
-    cl[axis] = (l[axis] > 0 ? 1 : -1) * bx->size[axis];
-    MatVec(R, cl, cw);
-    for (int i = 0; i < 3; i++) cw[i] += bx->x[i];
-    PetscCall(AddContact(d, a, b, key, n, cw, best + s->size[0]));
-    PetscFunctionReturn(0);
-  }
-  MatVec(R, cl, cw);
-  for (int i = 0; i < 3; i++) cw[i] += bx->x[i], n[i] = s->x[i] - cw[i], dist += n[i] * n[i];
-  dist = PetscSqrtReal(dist);
-  if (dist >= s->size[0] || dist == 0) PetscFunctionReturn(0);
-  for (int i = 0; i < 3; i++) n[i] /= dist;
-  PetscCall(AddContact(d, a, b, key, n, cw, s->size[0] - dist));
-  PetscFunctionReturn(0);
-}
-
-/* Every contact at the current positions. Keys: (pair index) * 32 + feature. */
-static PetscErrorCode Collide(Rigid *d, const SimRigidBodies *B)
-{
-  const PetscInt nb = B->nbody;
-
-  PetscFunctionBeginUser;
-  d->nc = 0;
-  for (PetscInt i = 0; i < nb; i++) {
-    const SimRigidBody *b = &B->body[i];
-    if (b->inv_mass == 0) continue;
-    for (PetscInt k = 0; k < B->nplane; k++) {
-      const SimRigidPlane *pl = &B->plane[k];
-      const PetscInt key = ((i * (nb + B->nplane)) + nb + k) * 32;
-      if (b->shape == SIM_RIGID_SPHERE) {
-        PetscReal dist = 0, p[3];
-        for (int e = 0; e < 3; e++) dist += (b->x[e] - pl->point[e]) * pl->normal[e];
-        dist -= b->size[0];
-        for (int e = 0; e < 3; e++) p[e] = b->x[e] - b->size[0] * pl->normal[e];
-        if (dist < 0) PetscCall(AddContact(d, i, -1 - k, key, pl->normal, p, -dist));
-      } else {
-        PetscReal xc[8][3];
-        BoxCorners(b, xc);
-        for (int c = 0; c < 8; c++) {
-          PetscReal dist = 0;
-          for (int e = 0; e < 3; e++) dist += (xc[c][e] - pl->point[e]) * pl->normal[e];
-          if (dist < 0) PetscCall(AddContact(d, i, -1 - k, key + c, pl->normal, xc[c], -dist));
-        }
-      }
-    }
-  }
-  for (PetscInt i = 0; i < nb; i++)
-    for (PetscInt j = i + 1; j < nb; j++) {
-      const SimRigidBody *a = &B->body[i], *b = &B->body[j];
-      const PetscInt key = (i * (nb + B->nplane) + j) * 32;
-      PetscReal dx[3], dist2 = 0, reach = 0;
-      if (a->inv_mass == 0 && b->inv_mass == 0) continue;
-      for (int e = 0; e < 3; e++) {
-        dx[e] = a->x[e] - b->x[e], dist2 += dx[e] * dx[e];
-      }
-      for (int e = 0; e < 3; e++) reach += a->size[e] * a->size[e] * (a->shape == SIM_RIGID_BOX) + b->size[e] * b->size[e] * (b->shape == SIM_RIGID_BOX);
-      reach = (a->shape == SIM_RIGID_SPHERE ? a->size[0] : 0) + (b->shape == SIM_RIGID_SPHERE ? b->size[0] : 0) + PetscSqrtReal(reach) * 1.0001;
-      if (dist2 >= reach * reach * 4) continue; /* bounding spheres apart */
-      if (a->shape == SIM_RIGID_SPHERE && b->shape == SIM_RIGID_SPHERE) {
-        const PetscReal dist = PetscSqrtReal(dist2), pen = a->size[0] + b->size[0] - dist;
-        PetscReal n[3], p[3];
-        if (pen <= 0 || dist == 0) continue;
-        for (int e = 0; e < 3; e++) n[e] = dx[e] / dist, p[e] = b->x[e] + (b->size[0] - 0.5 * pen) * n[e];
-        PetscCall(AddContact(d, i, j, key, n, p, pen));
-      } else if (a->shape == SIM_RIGID_BOX && b->shape == SIM_RIGID_BOX) {
-        PetscCall(BoxBox(d, B, i, j, key));
-      } else if (a->shape == SIM_RIGID_SPHERE) PetscCall(SphereBox(d, B, i, j, key));
-      else {
-        PetscInt n0 = d->nc;
-        PetscCall(SphereBox(d, B, j, i, key));
-        if (d->nc > n0) { /* make body a = i the first: flip the normal */
-          Contact *c = &d->c[n0];
-          c->a = i, c->b = j;
-          for (int e = 0; e < 3; e++) c->n[e] = -c->n[e];
-        }
-      }
-    }
   PetscFunctionReturn(0);
 }
 
@@ -691,6 +509,7 @@ static PetscErrorCode Destroy_Rigid(SimSolver s)
   PetscCall(PetscFree(d->c));
   PetscCall(PetscFree(d->prev));
   PetscCall(PetscFree(d->jl));
+  PetscCall(SimRigidContactListDestroy(&d->found));
   PetscCall(PetscFree(s->data));
   PetscFunctionReturn(0);
 }
