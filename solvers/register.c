@@ -18,6 +18,7 @@ PetscErrorCode SimSolverCreate_StableFluids(SimSolver);
 PetscErrorCode SimSolverCreate_PBD(SimSolver);
 PetscErrorCode SimSolverCreate_XPBD(SimSolver);
 PetscErrorCode SimSolverCreate_Rigid(SimSolver);
+PetscErrorCode SimSolverCreate_XPBDRigid(SimSolver);
 PetscErrorCode SimSolverCreate_MPM(SimSolver);
 PetscErrorCode SimSolverCreate_SPH(SimSolver);
 PetscErrorCode SimSolverCreate_PBF(SimSolver);
@@ -47,6 +48,7 @@ PetscErrorCode SimRegisterSolvers(SimRegistry reg)
   ADD("xpbd", "XPBD (Macklin et al. 2016): PBD with compliance 1/k, so the stiffness does not depend on iterations or dt; small steps (-pbd_substeps)", SimSolverCreate_XPBD, 0, "mesh");
   ADD("ts", "PETSc TS on the model as a first-order ODE: any -ts_type (rk, bdf, theta, alpha, ...), adaptive", SimSolverCreate_TS, 0, "mesh");
   ADD("rigid", "rigid bodies by sequential impulses: contact with restitution and Coulomb friction, warm starting, ball/hinge/fixed joints (-rigid_iterations)", SimSolverCreate_Rigid, 0, "rigid");
+  ADD("xpbd_rigid", "rigid bodies by XPBD (Mueller et al. 2020): substeps, position corrections with compliance, friction and restitution, joints with limits (-xpbd_rigid_substeps)", SimSolverCreate_XPBDRigid, 0, "rigid");
   /* grid solvers: Eulerian methods on grid scenes */
   ADD("stablefluids", "Stable Fluids on a MAC grid: semi-Lagrangian advection, smoke, viscosity, MGPCG projection (-sf_advection rk2|rk3|bfecc)",
       SimSolverCreate_StableFluids, SIM_REG_MPI, "grid");

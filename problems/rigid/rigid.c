@@ -81,6 +81,25 @@ void SimRigidInertia(const SimRigidBody *b, PetscReal Iw[9])
   WorldTensor(b, b->Ib, Iw);
 }
 
+static void MatVec3(const PetscReal M[9], const PetscReal v[3], PetscReal o[3])
+{
+  for (int i = 0; i < 3; i++) o[i] = M[3 * i] * v[0] + M[3 * i + 1] * v[1] + M[3 * i + 2] * v[2];
+}
+
+void SimRigidFreeRotate(SimRigidBody *b, PetscReal h)
+{
+  PetscReal Iw[9], L[3], Iinv[9], wm[3];
+  SimRigidBody mid = *b;
+  SimRigidInertia(b, Iw);
+  MatVec3(Iw, b->w, L);
+  SimQuatIntegrate(mid.q, b->w, 0.5 * h);
+  SimRigidInverseInertia(&mid, Iinv);
+  MatVec3(Iinv, L, wm);
+  SimQuatIntegrate(b->q, wm, h);
+  SimRigidInverseInertia(b, Iinv);
+  MatVec3(Iinv, L, b->w);
+}
+
 void SimRigidAngularMomentum(const SimRigidBodies *B, PetscReal L[3])
 {
   L[0] = L[1] = L[2] = 0;
@@ -216,6 +235,49 @@ PetscErrorCode SimRigidProblemAddJoint(SimProblem p, SimJointType type, PetscInt
     SimQuatMultiply(qbinv, qa, j->qrel);
   }
   PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimRigidProblemSetHingeLimits(SimProblem p, PetscInt joint, PetscReal lo, PetscReal hi)
+{
+  Rigid *r = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(GetRigid(p, &r));
+  PetscCheck(joint >= 0 && joint < r->bodies.njoint, p->comm, PETSC_ERR_ARG_OUTOFRANGE, "Hinge limits on joint %" PetscInt_FMT ": there are %" PetscInt_FMT " joints",
+             joint, r->bodies.njoint);
+  PetscCheck(r->bodies.joint[joint].type == SIM_JOINT_HINGE, p->comm, PETSC_ERR_ARG_WRONG, "Hinge limits on joint %" PetscInt_FMT ", which is not a hinge", joint);
+  PetscCheck(lo <= 0 && hi >= 0 && lo > -PETSC_PI && hi < PETSC_PI, p->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "Hinge limits [%g, %g] rad: need -pi < lo <= 0 <= hi < pi (the set-up angle is 0)", (double)lo, (double)hi);
+  r->bodies.joint[joint].limited = PETSC_TRUE;
+  r->bodies.joint[joint].lo = lo, r->bodies.joint[joint].hi = hi;
+  PetscFunctionReturn(0);
+}
+
+/* A unit vector across the unit vector a. */
+static void Across(const PetscReal a[3], PetscReal u[3])
+{
+  const PetscReal e[3] = {PetscAbsReal(a[0]) > 0.57 ? 0 : 1, PetscAbsReal(a[0]) > 0.57 ? 1 : 0, 0};
+  PetscReal n;
+  u[0] = a[1] * e[2] - a[2] * e[1], u[1] = a[2] * e[0] - a[0] * e[2], u[2] = a[0] * e[1] - a[1] * e[0];
+  n = PetscSqrtReal(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+  for (int d = 0; d < 3; d++) u[d] /= n;
+}
+
+/* A reference vector u across a's axis turns with a; its rest image in b's frame is qrel u (q_a u =
+ * q_b qrel u at set-up). The angle from the second to the first about a's axis. */
+PetscReal SimRigidHingeAngle(const SimRigidBodies *B, const SimRigidJoint *j)
+{
+  const SimRigidBody *a = &B->body[j->a];
+  PetscReal u[3], ub[3], wa[3], wb[3], n[3], c[3], s;
+  Across(j->axis_a, u);
+  SimQuatRotate(j->qrel, u, ub);
+  SimQuatRotate(a->q, u, wa);
+  if (j->b >= 0) SimQuatRotate(B->body[j->b].q, ub, wb);
+  else wb[0] = ub[0], wb[1] = ub[1], wb[2] = ub[2];
+  SimQuatRotate(a->q, j->axis_a, n);
+  c[0] = wb[1] * wa[2] - wb[2] * wa[1], c[1] = wb[2] * wa[0] - wb[0] * wa[2], c[2] = wb[0] * wa[1] - wb[1] * wa[0];
+  s = c[0] * n[0] + c[1] * n[1] + c[2] * n[2];
+  return PetscAtan2Real(s, wa[0] * wb[0] + wa[1] * wb[1] + wa[2] * wb[2]);
 }
 
 /* ---- output: the shapes as triangles ---- */

@@ -27,13 +27,16 @@ typedef struct {
 
 /* A joint between body a and body b (b = -1: the world). anchor_a is in a's body frame, anchor_b in
  * b's (the world frame when b = -1); they coincide. Hinge: axis_a, axis_b (unit, body frames) stay
- * aligned. Fixed: the relative orientation stays that of the set-up. (Hinge limits: not yet.) */
+ * aligned. Fixed: the relative orientation stays that of the set-up. A hinge with limits keeps its
+ * angle (a's turn relative to b about the axis, 0 at set-up, radians) within [lo, hi]. */
 typedef struct {
   SimJointType type;
   PetscInt a, b;
   PetscReal anchor_a[3], anchor_b[3];
   PetscReal axis_a[3], axis_b[3];
   PetscReal qrel[4]; /* fixed/hinge: q_b^-1 q_a at set-up (the rest relative orientation) */
+  PetscBool limited; /* hinge: the angle is kept within [lo, hi] */
+  PetscReal lo, hi;
 } SimRigidJoint;
 
 /* Transparent: the solver's loops read the arrays directly. */
@@ -60,6 +63,11 @@ PetscErrorCode SimRigidProblemAddPlane(SimProblem problem, const PetscReal point
 PetscErrorCode SimRigidProblemAddJoint(SimProblem problem, SimJointType type, PetscInt a, PetscInt b, const PetscReal anchor_a[3],
                                        const PetscReal anchor_b[3], const PetscReal axis_a[3], const PetscReal axis_b[3]);
 
+/* Limits [lo, hi] (radians, lo <= 0 <= hi: the set-up angle is 0) on the angle of hinge `joint`. */
+PetscErrorCode SimRigidProblemSetHingeLimits(SimProblem problem, PetscInt joint, PetscReal lo, PetscReal hi);
+/* The angle of hinge j (a's turn relative to b about a's axis since set-up), in (-pi, pi]. */
+PetscReal SimRigidHingeAngle(const SimRigidBodies *bodies, const SimRigidJoint *j);
+
 /* Quaternion and frame helpers (q = (w, x, y, z), unit). */
 void SimQuatToMatrix(const PetscReal q[4], PetscReal R[9]);                /* row-major rotation, body to world */
 void SimQuatMultiply(const PetscReal a[4], const PetscReal b[4], PetscReal c[4]); /* c = a b */
@@ -69,5 +77,9 @@ void SimQuatIntegrate(PetscReal q[4], const PetscReal w[3], PetscReal h);
 /* The world inverse inertia R Ib^-1 R^T (0 for a static body) and the world inertia R Ib R^T. */
 void SimRigidInverseInertia(const SimRigidBody *b, PetscReal Iinv[9]);
 void SimRigidInertia(const SimRigidBody *b, PetscReal Iw[9]);
+/* Free rotation over h that keeps the world angular momentum L = I(q) w exactly: q turns by the
+ * midpoint angular velocity I(q_mid)^-1 L, then w = I(q_{n+1})^-1 L. The gyroscopic term w x I w
+ * is in it (a body spinning about its intermediate axis tumbles). */
+void SimRigidFreeRotate(SimRigidBody *b, PetscReal h);
 /* Total angular momentum about the origin, sum x_i x m_i v_i + I_i w_i (kg m^2/s). */
 void SimRigidAngularMomentum(const SimRigidBodies *bodies, PetscReal L[3]);

@@ -33,22 +33,22 @@ static void BoxCorners(const SimRigidBody *b, PetscReal xc[8][3])
 
 /* ---- against a plane: the body's points below it ---- */
 
-typedef PetscErrorCode (*PlaneFn)(SimRigidContactList *, const SimRigidBody *, PetscInt i, const SimRigidPlane *, PetscInt plane, PetscInt key);
+typedef PetscErrorCode (*PlaneFn)(SimRigidContactList *, const SimRigidBody *, PetscInt i, const SimRigidPlane *, PetscInt plane, PetscInt key, PetscReal margin);
 
-static PetscErrorCode SpherePlane(SimRigidContactList *L, const SimRigidBody *b, PetscInt i, const SimRigidPlane *pl, PetscInt k, PetscInt key)
+static PetscErrorCode SpherePlane(SimRigidContactList *L, const SimRigidBody *b, PetscInt i, const SimRigidPlane *pl, PetscInt k, PetscInt key, PetscReal margin)
 {
   PetscReal dist = 0, pa[3], pb[3];
 
   PetscFunctionBeginUser;
   for (int e = 0; e < 3; e++) dist += (b->x[e] - pl->point[e]) * pl->normal[e];
   dist -= b->size[0];
-  if (dist >= 0) PetscFunctionReturn(0);
+  if (dist >= margin) PetscFunctionReturn(0);
   for (int e = 0; e < 3; e++) pa[e] = b->x[e] - b->size[0] * pl->normal[e], pb[e] = pa[e] - dist * pl->normal[e];
   PetscCall(Add(L, i, -1 - k, key, pl->normal, pa, pa, pb, -dist));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode BoxPlane(SimRigidContactList *L, const SimRigidBody *b, PetscInt i, const SimRigidPlane *pl, PetscInt k, PetscInt key)
+static PetscErrorCode BoxPlane(SimRigidContactList *L, const SimRigidBody *b, PetscInt i, const SimRigidPlane *pl, PetscInt k, PetscInt key, PetscReal margin)
 {
   PetscReal xc[8][3];
 
@@ -57,7 +57,7 @@ static PetscErrorCode BoxPlane(SimRigidContactList *L, const SimRigidBody *b, Pe
   for (int c = 0; c < 8; c++) {
     PetscReal dist = 0, pb[3];
     for (int e = 0; e < 3; e++) dist += (xc[c][e] - pl->point[e]) * pl->normal[e];
-    if (dist >= 0) continue;
+    if (dist >= margin) continue;
     for (int e = 0; e < 3; e++) pb[e] = xc[c][e] - dist * pl->normal[e];
     PetscCall(Add(L, i, -1 - k, key + c, pl->normal, xc[c], xc[c], pb, -dist));
   }
@@ -66,9 +66,9 @@ static PetscErrorCode BoxPlane(SimRigidContactList *L, const SimRigidBody *b, Pe
 
 /* ---- between two bodies: a before b, the normal from b to a ---- */
 
-typedef PetscErrorCode (*PairFn)(SimRigidContactList *, const SimRigidBodies *, PetscInt a, PetscInt b, PetscInt key);
+typedef PetscErrorCode (*PairFn)(SimRigidContactList *, const SimRigidBodies *, PetscInt a, PetscInt b, PetscInt key, PetscReal margin);
 
-static PetscErrorCode SphereSphere(SimRigidContactList *L, const SimRigidBodies *B, PetscInt i, PetscInt j, PetscInt key)
+static PetscErrorCode SphereSphere(SimRigidContactList *L, const SimRigidBodies *B, PetscInt i, PetscInt j, PetscInt key, PetscReal margin)
 {
   const SimRigidBody *a = &B->body[i], *b = &B->body[j];
   PetscReal dx[3], dist, pen, n[3], p[3], pa[3], pb[3];
@@ -76,7 +76,7 @@ static PetscErrorCode SphereSphere(SimRigidContactList *L, const SimRigidBodies 
   PetscFunctionBeginUser;
   for (int e = 0; e < 3; e++) dx[e] = a->x[e] - b->x[e];
   dist = PetscSqrtReal(Dot(dx, dx)), pen = a->size[0] + b->size[0] - dist;
-  if (pen <= 0 || dist == 0) PetscFunctionReturn(0);
+  if (pen <= -margin || dist == 0) PetscFunctionReturn(0);
   for (int e = 0; e < 3; e++) {
     n[e] = dx[e] / dist, p[e] = b->x[e] + (b->size[0] - 0.5 * pen) * n[e];
     pa[e] = a->x[e] - a->size[0] * n[e], pb[e] = b->x[e] + b->size[0] * n[e];
@@ -87,7 +87,7 @@ static PetscErrorCode SphereSphere(SimRigidContactList *L, const SimRigidBodies 
 
 /* Sphere a against box b: the closest point of the box (or, the centre inside, the face of least
  * penetration). */
-static PetscErrorCode SphereBox(SimRigidContactList *L, const SimRigidBodies *B, PetscInt a, PetscInt b, PetscInt key)
+static PetscErrorCode SphereBox(SimRigidContactList *L, const SimRigidBodies *B, PetscInt a, PetscInt b, PetscInt key, PetscReal margin)
 {
   const SimRigidBody *s = &B->body[a], *bx = &B->body[b];
   PetscReal l[3], cl[3], R[9], cw[3], n[3], pa[3], r[3], dist = 0, pen;
@@ -113,7 +113,7 @@ static PetscErrorCode SphereBox(SimRigidContactList *L, const SimRigidBodies *B,
     MatVec(R, cl, cw);
     for (int i = 0; i < 3; i++) cw[i] += bx->x[i], n[i] = s->x[i] - cw[i], dist += n[i] * n[i];
     dist = PetscSqrtReal(dist);
-    if (dist >= s->size[0] || dist == 0) PetscFunctionReturn(0);
+    if (dist >= s->size[0] + margin || dist == 0) PetscFunctionReturn(0);
     for (int i = 0; i < 3; i++) n[i] /= dist;
     pen = s->size[0] - dist;
   }
@@ -124,12 +124,12 @@ static PetscErrorCode SphereBox(SimRigidContactList *L, const SimRigidBodies *B,
 }
 
 /* Box a against sphere b: the sphere-box test with the roles swapped back. */
-static PetscErrorCode BoxSphere(SimRigidContactList *L, const SimRigidBodies *B, PetscInt a, PetscInt b, PetscInt key)
+static PetscErrorCode BoxSphere(SimRigidContactList *L, const SimRigidBodies *B, PetscInt a, PetscInt b, PetscInt key, PetscReal margin)
 {
   const PetscInt n0 = L->n;
 
   PetscFunctionBeginUser;
-  PetscCall(SphereBox(L, B, b, a, key));
+  PetscCall(SphereBox(L, B, b, a, key, margin));
   for (PetscInt q = n0; q < L->n; q++) {
     SimRigidContact *c = &L->c[q];
     c->a = a, c->b = b;
@@ -145,7 +145,7 @@ static PetscErrorCode BoxSphere(SimRigidContactList *L, const SimRigidBodies *B,
  * the axis of least overlap gives the normal and the reference face; the incident box's corners
  * below that face and within its extent (5% tolerance, so the aligned boxes of a stack keep their
  * corners) are the contacts. */
-static PetscErrorCode BoxBox(SimRigidContactList *L, const SimRigidBodies *B, PetscInt a, PetscInt b, PetscInt key)
+static PetscErrorCode BoxBox(SimRigidContactList *L, const SimRigidBodies *B, PetscInt a, PetscInt b, PetscInt key, PetscReal margin)
 {
   const SimRigidBody *A = &B->body[a], *Bb = &B->body[b];
   PetscReal Ra[9], Rb[9], dx[3], best = PETSC_MAX_REAL, n[3] = {0, 0, 0};
@@ -165,7 +165,7 @@ static PetscErrorCode BoxBox(SimRigidContactList *L, const SimRigidBodies *B, Pe
         rb += Bb->size[k] * PetscAbsReal(u[0] * Rb[k] + u[1] * Rb[3 + k] + u[2] * Rb[6 + k]);
       }
       overlap = ra + rb - dist;
-      if (overlap <= 0) PetscFunctionReturn(0); /* separated */
+      if (overlap <= -margin) PetscFunctionReturn(0); /* separated */
       if (overlap < best - 1e-12 * (ra + rb)) {
         best = overlap, ref = s, axis = ax;
         for (int k = 0; k < 3; k++) n[k] = (Dot(dx, u) >= 0 ? 1 : -1) * u[k]; /* from b to a */
@@ -183,7 +183,7 @@ static PetscErrorCode BoxBox(SimRigidContactList *L, const SimRigidBodies *B, Pe
       const PetscReal depth = plane - Dot(xc[c], fn);
       PetscReal r[3], other[3];
       PetscBool within = PETSC_TRUE;
-      if (depth <= 0) continue;
+      if (depth <= -margin) continue;
       for (int k = 0; k < 3; k++) r[k] = xc[c][k] - F->x[k];
       for (int t = 0; t < 3; t++) {
         const PetscReal lt = r[0] * RF[t] + r[1] * RF[3 + t] + r[2] * RF[6 + t];
@@ -208,7 +208,14 @@ static PetscReal Reach(const SimRigidBody *b)
   return b->shape == SIM_RIGID_SPHERE ? b->size[0] : PetscSqrtReal(Dot(b->size, b->size));
 }
 
-PetscErrorCode SimRigidCollide(const SimRigidBodies *B, SimRigidContactList *L)
+static PetscBool Joined(const SimRigidBodies *B, PetscInt i, PetscInt j)
+{
+  for (PetscInt q = 0; q < B->njoint; q++)
+    if ((B->joint[q].a == i && B->joint[q].b == j) || (B->joint[q].a == j && B->joint[q].b == i)) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
+PetscErrorCode SimRigidCollide(const SimRigidBodies *B, PetscReal margin, PetscBool skip_joined, SimRigidContactList *L)
 {
   const PetscInt nb = B->nbody, stride = nb + B->nplane;
 
@@ -217,16 +224,17 @@ PetscErrorCode SimRigidCollide(const SimRigidBodies *B, SimRigidContactList *L)
   for (PetscInt i = 0; i < nb; i++) {
     const SimRigidBody *b = &B->body[i];
     if (b->inv_mass == 0) continue;
-    for (PetscInt k = 0; k < B->nplane; k++) PetscCall(plane_fn[b->shape](L, b, i, &B->plane[k], k, (i * stride + nb + k) * SIM_RIGID_KEY_FEATURES));
+    for (PetscInt k = 0; k < B->nplane; k++) PetscCall(plane_fn[b->shape](L, b, i, &B->plane[k], k, (i * stride + nb + k) * SIM_RIGID_KEY_FEATURES, margin));
   }
   for (PetscInt i = 0; i < nb; i++)
     for (PetscInt j = i + 1; j < nb; j++) {
       const SimRigidBody *a = &B->body[i], *b = &B->body[j];
-      PetscReal dx[3], reach = 1.0001 * (Reach(a) + Reach(b));
+      PetscReal dx[3], reach = 1.0001 * (Reach(a) + Reach(b)) + margin;
       if (a->inv_mass == 0 && b->inv_mass == 0) continue;
       for (int e = 0; e < 3; e++) dx[e] = a->x[e] - b->x[e];
       if (Dot(dx, dx) >= reach * reach) continue; /* bounding spheres apart */
-      PetscCall(pair_fn[a->shape][b->shape](L, B, i, j, (i * stride + j) * SIM_RIGID_KEY_FEATURES));
+      if (skip_joined && Joined(B, i, j)) continue;
+      PetscCall(pair_fn[a->shape][b->shape](L, B, i, j, (i * stride + j) * SIM_RIGID_KEY_FEATURES, margin));
     }
   PetscFunctionReturn(0);
 }
@@ -237,4 +245,11 @@ PetscErrorCode SimRigidContactListDestroy(SimRigidContactList *L)
   PetscCall(PetscFree(L->c));
   L->n = L->cap = 0;
   PetscFunctionReturn(0);
+}
+
+void SimRigidContactMaterial(const SimRigidBodies *B, PetscInt a, PetscInt b, PetscReal *mu, PetscReal *e)
+{
+  const PetscReal fb = b >= 0 ? B->body[b].friction : B->plane[-1 - b].friction, eb = b >= 0 ? B->body[b].restitution : B->plane[-1 - b].restitution;
+  *e = PetscMax(B->body[a].restitution, eb);
+  *mu = PetscSqrtReal(B->body[a].friction * fb);
 }

@@ -116,7 +116,7 @@ static PetscReal EffectiveMass(const SimRigidBodies *B, PetscInt a, PetscInt b, 
 static PetscErrorCode Collide(Rigid *d, const SimRigidBodies *B)
 {
   PetscFunctionBeginUser;
-  PetscCall(SimRigidCollide(B, &d->found));
+  PetscCall(SimRigidCollide(B, 0, PETSC_FALSE, &d->found));
   if (d->found.n > d->cap) {
     d->cap = d->found.n;
     PetscCall(PetscRealloc(d->cap * sizeof(Contact), &d->c));
@@ -164,14 +164,7 @@ static PetscErrorCode PreStep(Rigid *d, SimRigidBodies *B)
     c->kn = EffectiveMass(B, c->a, bb, c->ra, c->rb, c->n);
     c->kt[0] = EffectiveMass(B, c->a, bb, c->ra, c->rb, c->t1);
     c->kt[1] = EffectiveMass(B, c->a, bb, c->ra, c->rb, c->t2);
-    if (c->b >= 0) {
-      e = PetscMax(B->body[c->a].restitution, B->body[c->b].restitution);
-      mu = PetscSqrtReal(B->body[c->a].friction * B->body[c->b].friction);
-    } else {
-      const SimRigidPlane *pl = &B->plane[-1 - c->b];
-      e = PetscMax(B->body[c->a].restitution, pl->restitution);
-      mu = PetscSqrtReal(B->body[c->a].friction * pl->friction);
-    }
+    SimRigidContactMaterial(B, c->a, c->b, &mu, &e);
     c->mu = mu;
     PointVelocity(B, c->a, c->ra, ua);
     PointVelocity(B, bb, c->rb, ub);
@@ -318,27 +311,6 @@ static void SolveJoints(Rigid *d, SimRigidBodies *B, PetscReal h)
   }
 }
 
-/* Free rotation over h that keeps the world angular momentum L = I(q) w of the step's velocity:
- * q by the midpoint angular velocity I(q_mid)^-1 L, then w = I(q_{n+1})^-1 L. The gyroscopic term
- * w x I w is in it (a body spinning about an intermediate axis tumbles). */
-static void Rotate(SimRigidBody *b, PetscReal h)
-{
-  PetscReal Iw[9], L[3], Iinv[9], qm[4], wm[3];
-  SimRigidInertia(b, Iw);
-  MatVec(Iw, b->w, L);
-  for (int k = 0; k < 4; k++) qm[k] = b->q[k];
-  SimQuatIntegrate(qm, b->w, 0.5 * h);
-  {
-    SimRigidBody tmp = *b;
-    for (int k = 0; k < 4; k++) tmp.q[k] = qm[k];
-    SimRigidInverseInertia(&tmp, Iinv);
-  }
-  MatVec(Iinv, L, wm);
-  SimQuatIntegrate(b->q, wm, h);
-  SimRigidInverseInertia(b, Iinv);
-  MatVec(Iinv, L, b->w);
-}
-
 /* Position correction (Catto's non-linear Gauss-Seidel lite): each penetrating contact pushes the
  * bodies apart along n by beta (pen - slop), split by their effective masses; velocities untouched. */
 static void CorrectPositions(Rigid *d, SimRigidBodies *B)
@@ -417,7 +389,7 @@ static PetscErrorCode Step_Rigid(SimSolver s, PetscReal h)
     SimRigidBody *b = &B->body[i];
     if (b->inv_mass == 0) continue;
     for (int k = 0; k < 3; k++) b->x[k] += h * b->v[k];
-    Rotate(b, h);
+    SimRigidFreeRotate(b, h);
   }
   /* keep this step's impulses for the next warm start, then correct the positions */
   PetscCall(PetscArraycpy(d->prev, d->c, d->nc));
