@@ -117,18 +117,20 @@ static PetscErrorCode Build_Cradle(SimScene scene, SimProblem p)
 
 /* A chain of -chain_n links (boxes 0.2 x 0.04 x 0.04 m) joined end to end by -chain_joint joints
  * (ball, hinges about z, or fixed), the first one joined to the world; it starts horizontal and
- * swings down. */
+ * swings down. -chain_limit: each hinge turns at most that many degrees from the start. */
 static PetscErrorCode Build_Chain(SimScene scene, SimProblem p)
 {
   static const char *const types[] = {"ball", "hinge", "fixed"};
   PetscInt n = 20, type = 0;
-  PetscReal half[3] = {0.1, 0.02, 0.02}, zaxis[3] = {0, 0, 1};
+  PetscReal half[3] = {0.1, 0.02, 0.02}, zaxis[3] = {0, 0, 1}, limit = 0;
 
   PetscFunctionBeginUser;
   PetscOptionsBegin(PETSC_COMM_SELF, "chain_", "Chain of linked bodies", "");
   PetscCall(PetscOptionsInt("-n", "number of links (>= 1)", "", n, &n, NULL));
   PetscCall(PetscOptionsEList("-joint", "joint between links", "", types, 3, types[type], &type, NULL));
+  PetscCall(PetscOptionsReal("-limit", "hinges: each turns at most this far either way (degrees, in (0, 180); 0: no limit)", "", limit, &limit, NULL));
   PetscOptionsEnd();
+  PetscCheck(limit >= 0 && limit < 180, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-chain_limit must be in [0, 180) degrees (got %g)", (double)limit);
   PetscCheck(n >= 1 && n <= 10000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-chain_n must be in [1, 10000] (got %" PetscInt_FMT ")", n);
   for (PetscInt i = 0; i < n; i++) {
     const PetscReal x[3] = {(2 * i + 1) * half[0], 0, 0};
@@ -137,6 +139,7 @@ static PetscErrorCode Build_Chain(SimScene scene, SimProblem p)
     PetscCall(SimRigidProblemAddBody(p, SIM_RIGID_BOX, half, 500, x, NULL, 0.3, 0, "chain link", &id));
     if (i == 0) PetscCall(SimRigidProblemAddJoint(p, (SimJointType)type, id, -1, left, origin, zaxis, zaxis));
     else PetscCall(SimRigidProblemAddJoint(p, (SimJointType)type, id, id - 1, left, right, zaxis, zaxis));
+    if (limit > 0 && type == SIM_JOINT_HINGE) PetscCall(SimRigidProblemSetHingeLimits(p, i, -limit * PETSC_PI / 180, limit * PETSC_PI / 180));
   }
   PetscFunctionReturn(0);
 }

@@ -26,6 +26,7 @@ typedef struct {
   Contact *c, *prev;
   SimRigidContactList found; /* the narrow phase's output (contact.h) */
   PetscReal (*jl)[6];   /* accumulated joint impulses (3 linear, 3 angular) */
+  PetscReal *jlim;      /* accumulated impulse of each hinge's limit in this step (not warm started) */
 } Rigid;
 
 static PetscErrorCode SetFromOptions_Rigid(SimSolver s, PetscOptionItems *PetscOptionsObject)
@@ -219,6 +220,39 @@ static void SolveContacts(Rigid *d, SimRigidBodies *B)
   }
 }
 
+/* A hinge's limit, one-sided on the nearer limit: with C the angle's distance to it (>= 0 within),
+ * the rate of C is kept >= -C / h within (speculative: this step does not cross the limit) and
+ * >= -beta_joint C / h past it (the excess comes back); the accumulated impulse stays >= 0 (it only
+ * pushes away from the limit). */
+static void HingeLimit(Rigid *d, SimRigidBodies *B, PetscInt q, PetscReal h)
+{
+  const SimRigidJoint *j = &B->joint[q];
+  SimRigidBody *a = &B->body[j->a], *b = j->b >= 0 ? &B->body[j->b] : NULL;
+  const PetscReal phi = SimRigidHingeAngle(B, j);
+  const PetscReal sgn = phi - j->lo < j->hi - phi ? 1 : -1, C = sgn > 0 ? phi - j->lo : j->hi - phi; /* rate of C = sgn dphi/dt */
+  PetscReal axis[3], Ia[9], Ib[9] = {0}, Iax[3], k, rate, l0, dl, bias;
+  SimQuatRotate(a->q, j->axis_a, axis);
+  SimRigidInverseInertia(a, Ia);
+  if (b) SimRigidInverseInertia(b, Ib);
+  for (int m = 0; m < 9; m++) Ia[m] += Ib[m];
+  MatVec(Ia, axis, Iax);
+  k = Dot(axis, Iax);
+  if (k <= 0) return;
+  rate = sgn * (Dot(a->w, axis) - (b ? Dot(b->w, axis) : 0));
+  bias = C >= 0 ? C / h : d->beta_joint * C / h;
+  l0 = d->jlim[q];
+  d->jlim[q] = PetscMax(l0 + (-rate - bias) / k, 0);
+  dl = sgn * (d->jlim[q] - l0);
+  for (int s = 0; s < 2; s++) {
+    SimRigidBody *bd = s ? b : a;
+    PetscReal Iinv[9], dw[3];
+    if (!bd || bd->inv_mass == 0) continue;
+    SimRigidInverseInertia(bd, Iinv);
+    MatVec(Iinv, axis, dw);
+    for (int m = 0; m < 3; m++) bd->w[m] += (s ? -1 : 1) * dl * dw[m];
+  }
+}
+
 /* Joints: the anchors' relative velocity (3 rows, with a Baumgarte term for the drift) and, for
  * fixed joints, the relative angular velocity (3 rows); hinges keep the two axes aligned (the
  * angular velocity across the axis). */
@@ -307,6 +341,7 @@ static void SolveJoints(Rigid *d, SimRigidBodies *B, PetscReal h)
         for (int k = 0; k < 3; k++) bd->w[k] += (s ? -1 : 1) * dwb[k];
       }
       for (int k = 0; k < 3; k++) d->jl[q][3 + k] += L[k];
+      if (j->type == SIM_JOINT_HINGE && j->limited) HingeLimit(d, B, q, h);
     }
   }
 }
@@ -351,6 +386,8 @@ static PetscErrorCode Step_Rigid(SimSolver s, PetscReal h)
   PetscFunctionBeginUser;
   PetscCall(SimRigidProblemGetBodies(s->problem, &B));
   if (!d->jl) PetscCall(PetscCalloc1(B->njoint + 1, &d->jl));
+  if (!d->jlim) PetscCall(PetscCalloc1(B->njoint + 1, &d->jlim));
+  for (PetscInt q = 0; q < B->njoint; q++) d->jlim[q] = 0;
   PetscCall(PetscLogEventBegin(s->ev.force, 0, 0, 0, 0));
   PetscCall(Collide(d, B));
   PetscCall(PetscLogEventEnd(s->ev.force, 0, 0, 0, 0));
@@ -481,6 +518,7 @@ static PetscErrorCode Destroy_Rigid(SimSolver s)
   PetscCall(PetscFree(d->c));
   PetscCall(PetscFree(d->prev));
   PetscCall(PetscFree(d->jl));
+  PetscCall(PetscFree(d->jlim));
   PetscCall(SimRigidContactListDestroy(&d->found));
   PetscCall(PetscFree(s->data));
   PetscFunctionReturn(0);

@@ -36,3 +36,5 @@ pbsim_restart_test(rigid_cradle 1 STEPS 30 EVERY 11 ARGS -scene cradle)
 pbsim_restart_test(mpm_jelly 1 STEPS 6 EVERY 3 ARGS -scene jelly_blocks -jelly_blocks_n 32 -jelly_blocks_particles 200 -dt 2e-3)
 pbsim_restart_test(mpm_jelly_2ranks 2 STEPS 6 EVERY 3 ARGS -scene jelly_blocks -jelly_blocks_n 32 -jelly_blocks_particles 200 -dt 2e-3)
 pbsim_restart_test(rigid_chain_hinge 1 STEPS 40 EVERY 15 ARGS -scene chain -chain_n 5 -chain_joint hinge -dt 0.0083333333333333)
+# XPBD rigid bodies keep no state between steps: the problem's checkpoint is all of it
+pbsim_restart_test(rigid_stack_xpbd 1 STEPS 30 EVERY 11 ARGS -scene stack -stack_n 4 -solver xpbd_rigid -xpbd_rigid_substeps 5)

@@ -18,3 +18,15 @@ pbsim_cli_test(NAME bad.slope_angle ARGS run -scene slope -slope_angle 95 -steps
 pbsim_cli_test(NAME bad.rigid_solver_on_mesh ARGS run -scene cloth -cloth_n 4 -solver rigid -steps 1 -o ${PBSIM_TEST_OUT}/rigid_bad FAIL
                EXPECT "rigid")
 pbsim_cli_test(NAME bad.xpbd_on_rigid ARGS run -scene stack -solver xpbd -steps 1 -o ${PBSIM_TEST_OUT}/rigid_bad FAIL EXPECT "xpbd")
+# XPBD rigid bodies (solvers/rigid/xpbd_rigid.c): the 20-link hinge chain from its config, a limited
+# hinge chain, the stack; bad options refused.
+pbsim_cli_test(NAME run.chain_xpbd ARGS run ${PBSIM_CONFIGS}/chain_xpbd.yaml -steps 20 -strict_options -o ${PBSIM_TEST_OUT}/chain_xpbd
+               EXPECT "done: 20 steps")
+pbsim_cli_test(NAME run.chain_limit ARGS run -scene chain -chain_n 4 -chain_joint hinge -chain_limit 30 -solver xpbd_rigid -steps 10
+               -strict_options -o ${PBSIM_TEST_OUT}/chain_limit EXPECT "done: 10 steps")
+pbsim_cli_test(NAME run.stack_xpbd ARGS run -scene stack -stack_n 4 -solver xpbd_rigid -xpbd_rigid_substeps 10 -steps 10 -strict_options
+               -o ${PBSIM_TEST_OUT}/stack_xpbd EXPECT "done: 10 steps")
+pbsim_cli_test(NAME bad.xpbd_rigid_substeps ARGS run -scene stack -solver xpbd_rigid -xpbd_rigid_substeps 0 -steps 1 -o ${PBSIM_TEST_OUT}/rigid_bad
+               FAIL EXPECT "-xpbd_rigid_substeps 0 is out of range")
+pbsim_cli_test(NAME bad.chain_limit ARGS run -scene chain -chain_joint hinge -chain_limit 200 -steps 1 -o ${PBSIM_TEST_OUT}/rigid_bad FAIL
+               EXPECT "-chain_limit must be in")
