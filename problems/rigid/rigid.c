@@ -5,6 +5,8 @@
 #include "framework/io/vtk.h"
 #include "framework/io/png.h"
 #include "problems/rigid/rigid.h"
+#include "problems/rigid/hull.h"
+#include "problems/rigid/mass.h"
 
 typedef struct {
   SimRigidBodies bodies;
@@ -29,6 +31,28 @@ void SimQuatToMatrix(const PetscReal q[4], PetscReal R[9])
   R[0] = 1 - 2 * (y * y + z * z), R[1] = 2 * (x * y - w * z), R[2] = 2 * (x * z + w * y);
   R[3] = 2 * (x * y + w * z), R[4] = 1 - 2 * (x * x + z * z), R[5] = 2 * (y * z - w * x);
   R[6] = 2 * (x * z - w * y), R[7] = 2 * (y * z + w * x), R[8] = 1 - 2 * (x * x + y * y);
+}
+
+void SimQuatFromMatrix(const PetscReal R[9], PetscReal q[4])
+{
+  /* Shepperd's method: the largest of the four candidates keeps the division well conditioned */
+  const PetscReal tr = R[0] + R[4] + R[8];
+  PetscReal s, n;
+  if (tr > 0) {
+    s = 2 * PetscSqrtReal(1 + tr);
+    q[0] = 0.25 * s, q[1] = (R[7] - R[5]) / s, q[2] = (R[2] - R[6]) / s, q[3] = (R[3] - R[1]) / s;
+  } else if (R[0] > R[4] && R[0] > R[8]) {
+    s = 2 * PetscSqrtReal(1 + R[0] - R[4] - R[8]);
+    q[0] = (R[7] - R[5]) / s, q[1] = 0.25 * s, q[2] = (R[1] + R[3]) / s, q[3] = (R[2] + R[6]) / s;
+  } else if (R[4] > R[8]) {
+    s = 2 * PetscSqrtReal(1 + R[4] - R[0] - R[8]);
+    q[0] = (R[2] - R[6]) / s, q[1] = (R[1] + R[3]) / s, q[2] = 0.25 * s, q[3] = (R[5] + R[7]) / s;
+  } else {
+    s = 2 * PetscSqrtReal(1 + R[8] - R[0] - R[4]);
+    q[0] = (R[3] - R[1]) / s, q[1] = (R[2] + R[6]) / s, q[2] = (R[5] + R[7]) / s, q[3] = 0.25 * s;
+  }
+  n = PetscSqrtReal(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  for (int k = 0; k < 4; k++) q[k] /= n;
 }
 
 void SimQuatMultiply(const PetscReal a[4], const PetscReal b[4], PetscReal c[4])
@@ -181,6 +205,66 @@ PetscErrorCode SimRigidProblemAddBody(SimProblem p, SimRigidShape shape, const P
   PetscFunctionReturn(0);
 }
 
+/* The hull's faces, its vertices compacted (only those on the hull), the mass properties of the
+ * solid at density 1 (its shape; the density scales them), then the body: a box of the hull's
+ * bounding extents for AddBody's checks, given the hull's mass, inertia and frame. */
+PetscErrorCode SimRigidProblemAddHull(SimProblem p, PetscInt n, const PetscReal *xyz, PetscReal density, const PetscReal x[3], const PetscReal q[4],
+                                      PetscReal friction, PetscReal restitution, const char *what, PetscInt *id)
+{
+  Rigid *r = NULL;
+  PetscInt nf, *f, *map, nv = 0, bid;
+  PetscReal m, com[3], In[9], Ip[3], R[9], qp[4], q0[4] = {1, 0, 0, 0}, half[3] = {0, 0, 0}, xc[3], *v;
+  SimRigidHull *h;
+  SimRigidBody *b;
+
+  PetscFunctionBeginUser;
+  PetscCall(GetRigid(p, &r));
+  PetscCheck(density >= 0, p->comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: density %g must be >= 0 (0: static)", what, (double)density);
+  PetscCall(SimConvexHull(n, xyz, &nf, &f));
+  PetscCall(PetscMalloc2(n, &map, 3 * n, &v));
+  for (PetscInt i = 0; i < n; i++) map[i] = -1;
+  for (PetscInt k = 0; k < 3 * nf; k++) {
+    if (map[f[k]] < 0) {
+      for (int d = 0; d < 3; d++) v[3 * nv + d] = xyz[3 * f[k] + d];
+      map[f[k]] = nv++;
+    }
+    f[k] = map[f[k]];
+  }
+  PetscCall(SimMeshMassProperties(nv, v, nf, f, 1.0, &m, com, In));
+  PetscCall(SimInertiaPrincipal(In, Ip, R));
+  /* vertices in the principal frame about the centre of mass: R^T (v - com) */
+  for (PetscInt i = 0; i < nv; i++) {
+    PetscReal t[3];
+    for (int d = 0; d < 3; d++) t[d] = v[3 * i + d] - com[d];
+    for (int d = 0; d < 3; d++) v[3 * i + d] = R[d] * t[0] + R[3 + d] * t[1] + R[6 + d] * t[2], half[d] = PetscMax(half[d], PetscAbsReal(v[3 * i + d]));
+  }
+  /* the body: q_body = q R (mesh frame to world after principal to mesh), x = x + q com */
+  if (q) {
+    PetscReal nq = PetscSqrtReal(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    PetscCheck(nq > 0, p->comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: orientation quaternion is zero", what);
+    for (int d = 0; d < 4; d++) q0[d] = q[d] / nq;
+  }
+  SimQuatFromMatrix(R, qp);
+  SimQuatMultiply(q0, qp, qp);
+  SimQuatRotate(q0, com, xc);
+  for (int d = 0; d < 3; d++) xc[d] += x[d];
+  PetscCall(SimRigidProblemAddBody(p, SIM_RIGID_BOX, half, density, xc, qp, friction, restitution, what, &bid));
+  b = &r->bodies.body[bid];
+  b->shape = SIM_RIGID_HULL;
+  b->mass = density * m, b->inv_mass = b->mass > 0 ? 1.0 / b->mass : 0;
+  for (int d = 0; d < 3; d++) b->Ib[d] = density * Ip[d];
+  PetscCall(PetscRealloc((r->bodies.nhull + 1) * sizeof(SimRigidHull), &r->bodies.hull));
+  h = &r->bodies.hull[r->bodies.nhull];
+  h->nv = nv, h->nf = nf;
+  PetscCall(PetscMalloc1(3 * nv, &h->v));
+  PetscCall(PetscArraycpy(h->v, v, 3 * nv));
+  h->f = f;
+  b->hull = r->bodies.nhull++;
+  PetscCall(PetscFree2(map, v));
+  if (id) *id = bid;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimRigidProblemAddPlane(SimProblem p, const PetscReal point[3], const PetscReal normal[3], PetscReal friction, PetscReal restitution)
 {
   Rigid *r = NULL;
@@ -293,8 +377,9 @@ static PetscErrorCode BuildRender(SimProblem p, Rigid *r)
 
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < B->nbody; i++) {
-    nv += B->body[i].shape == SIM_RIGID_BOX ? 8 : SPHERE_NU * (SPHERE_NV - 2) + 2;
-    nt += B->body[i].shape == SIM_RIGID_BOX ? 12 : 2 * SPHERE_NU * (SPHERE_NV - 2);
+    const SimRigidShape sh = B->body[i].shape;
+    nv += sh == SIM_RIGID_BOX ? 8 : sh == SIM_RIGID_HULL ? B->hull[B->body[i].hull].nv : SPHERE_NU * (SPHERE_NV - 2) + 2;
+    nt += sh == SIM_RIGID_BOX ? 12 : sh == SIM_RIGID_HULL ? B->hull[B->body[i].hull].nf : 2 * SPHERE_NU * (SPHERE_NV - 2);
     for (int d = 0; d < 3; d++) {
       const PetscReal rad = PetscMax(PetscMax(B->body[i].size[0], B->body[i].size[1]), B->body[i].size[2]);
       lo[d] = PetscMin(lo[d], B->body[i].x[d] - rad), hi[d] = PetscMax(hi[d], B->body[i].x[d] + rad);
@@ -310,7 +395,15 @@ static PetscErrorCode BuildRender(SimProblem p, Rigid *r)
   for (PetscInt i = 0; i < B->nbody; i++) {
     const SimRigidBody *b = &B->body[i];
     const PetscInt v0 = iv;
-    if (b->shape == SIM_RIGID_BOX) {
+    if (b->shape == SIM_RIGID_HULL) {
+      const SimRigidHull *h = &B->hull[b->hull];
+      for (PetscInt k = 0; k < h->nv; k++, iv++) {
+        for (int d = 0; d < 3; d++) r->local[3 * iv + d] = h->v[3 * k + d];
+        r->owner[iv] = i;
+      }
+      for (PetscInt k = 0; k < 3 * h->nf; k++) tri[3 * it + k] = v0 + h->f[k];
+      it += h->nf;
+    } else if (b->shape == SIM_RIGID_BOX) {
       static const int quad[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
       for (int k = 0; k < 8; k++, iv++) {
         r->local[3 * iv] = (k & 1 ? 1 : -1) * b->size[0], r->local[3 * iv + 1] = (k & 2 ? 1 : -1) * b->size[1], r->local[3 * iv + 2] = (k & 4 ? 1 : -1) * b->size[2];
@@ -564,6 +657,11 @@ static PetscErrorCode Destroy_Rigid(SimProblem p)
   PetscCall(PetscFree(r->bodies.body));
   PetscCall(PetscFree(r->bodies.plane));
   PetscCall(PetscFree(r->bodies.joint));
+  for (PetscInt k = 0; k < r->bodies.nhull; k++) {
+    PetscCall(PetscFree(r->bodies.hull[k].v));
+    PetscCall(PetscFree(r->bodies.hull[k].f));
+  }
+  PetscCall(PetscFree(r->bodies.hull));
   PetscCall(PetscFree(r->stash));
   PetscCall(SimModelDestroy(&r->render));
   if (r->owner) PetscCall(PetscFree3(r->local, r->owner, r->xr));

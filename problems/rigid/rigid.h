@@ -4,20 +4,29 @@
 #pragma once
 #include "framework/problem.h"
 
-typedef enum { SIM_RIGID_SPHERE = 0, SIM_RIGID_BOX = 1 } SimRigidShape;
+typedef enum { SIM_RIGID_SPHERE = 0, SIM_RIGID_BOX = 1, SIM_RIGID_HULL = 2 } SimRigidShape;
+#define SIM_RIGID_NSHAPES 3
 typedef enum { SIM_JOINT_BALL = 0, SIM_JOINT_HINGE = 1, SIM_JOINT_FIXED = 2 } SimJointType;
 
 /* One body. Units SI. A body with mass 0 is static (infinite mass, never moves). */
 typedef struct {
   SimRigidShape shape;
-  PetscReal size[3];      /* sphere: radius in size[0]; box: half extents along the body axes */
+  PetscReal size[3];      /* sphere: radius in size[0]; box: half extents along the body axes; hull: of its bounding box */
   PetscReal mass, inv_mass;
   PetscReal Ib[3];        /* principal moments of inertia in the body frame, kg m^2 (diagonal) */
   PetscReal x[3], q[4];   /* centre of mass; orientation as a unit quaternion (w, x, y, z), body to world */
   PetscReal v[3], w[3];   /* linear and angular velocity (world frame) */
   PetscReal friction;     /* Coulomb coefficient mu (pairs combine as sqrt(mu_a mu_b)) */
   PetscReal restitution;  /* e in [0, 1] (pairs take the larger) */
+  PetscInt hull;          /* hull shape: its index in SimRigidBodies.hull */
 } SimRigidBody;
+
+/* A convex hull's shape in its body's frame (principal axes, the centre of mass at the origin). */
+typedef struct {
+  PetscInt nv, nf;
+  PetscReal *v; /* 3 * nv */
+  PetscInt *f;  /* 3 * nf outward triangles */
+} SimRigidHull;
 
 /* An infinite plane: the free side is where (x - point) . normal > 0. */
 typedef struct {
@@ -46,6 +55,8 @@ typedef struct {
   SimRigidPlane *plane;
   SimRigidJoint *joint;
   PetscReal gravity[3];
+  PetscInt nhull;
+  SimRigidHull *hull;
 } SimRigidBodies;
 
 /* Constructor of the registration (problems/register.c). */
@@ -57,6 +68,12 @@ PetscErrorCode SimRigidProblemGetBodies(SimProblem problem, SimRigidBodies **bod
  * with half extents). *id (may be NULL) is its index. Bad sizes or density are errors naming `what`. */
 PetscErrorCode SimRigidProblemAddBody(SimProblem problem, SimRigidShape shape, const PetscReal size[3], PetscReal density, const PetscReal x[3],
                                       const PetscReal q[4], PetscReal friction, PetscReal restitution, const char *what, PetscInt *id);
+/* Adds the convex hull of n points (xyz, in the frame of the mesh they come from) as a body of the
+ * given density (0: static), the mesh frame placed at x with orientation q (NULL: identity): its
+ * mass, centre of mass and inertia are the hull's (problems/rigid/mass.h), its body frame the
+ * principal axes at the centre of mass. */
+PetscErrorCode SimRigidProblemAddHull(SimProblem problem, PetscInt n, const PetscReal *xyz, PetscReal density, const PetscReal x[3], const PetscReal q[4],
+                                      PetscReal friction, PetscReal restitution, const char *what, PetscInt *id);
 PetscErrorCode SimRigidProblemAddPlane(SimProblem problem, const PetscReal point[3], const PetscReal normal[3], PetscReal friction,
                                        PetscReal restitution);
 /* Adds a joint (see SimRigidJoint); the world anchor of b = -1 is given in anchor_b. */
@@ -69,6 +86,7 @@ PetscErrorCode SimRigidProblemSetHingeLimits(SimProblem problem, PetscInt joint,
 PetscReal SimRigidHingeAngle(const SimRigidBodies *bodies, const SimRigidJoint *j);
 
 /* Quaternion and frame helpers (q = (w, x, y, z), unit). */
+void SimQuatFromMatrix(const PetscReal R[9], PetscReal q[4]); /* R a rotation (row-major) */
 void SimQuatToMatrix(const PetscReal q[4], PetscReal R[9]);                /* row-major rotation, body to world */
 void SimQuatMultiply(const PetscReal a[4], const PetscReal b[4], PetscReal c[4]); /* c = a b */
 void SimQuatRotate(const PetscReal q[4], const PetscReal v[3], PetscReal out[3]);

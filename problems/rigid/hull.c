@@ -1,0 +1,160 @@
+/* Incremental 3D convex hull. O(n F) (F hull faces): meant for the few hundred vertices of a body's
+ * shape, run once at set-up. */
+#include <petscsys.h>
+#include "problems/rigid/hull.h"
+
+typedef struct {
+  PetscInt v[3];
+  PetscReal n[3], d; /* unit outward normal, n . x = d on the face */
+  PetscBool alive;
+} Face;
+
+typedef struct {
+  const PetscReal *x;
+  Face *f;
+  PetscInt nf, cap;
+} Hull;
+
+static PetscErrorCode AddFace(Hull *H, PetscInt a, PetscInt b, PetscInt c)
+{
+  const PetscReal *pa = H->x + 3 * a, *pb = H->x + 3 * b, *pc = H->x + 3 * c;
+  PetscReal e1[3], e2[3], len;
+  Face *f;
+
+  PetscFunctionBeginUser;
+  if (H->nf == H->cap) {
+    H->cap = 2 * H->cap + 32;
+    PetscCall(PetscRealloc(H->cap * sizeof(Face), &H->f));
+  }
+  f = &H->f[H->nf++];
+  f->v[0] = a, f->v[1] = b, f->v[2] = c, f->alive = PETSC_TRUE;
+  for (int k = 0; k < 3; k++) e1[k] = pb[k] - pa[k], e2[k] = pc[k] - pa[k];
+  f->n[0] = e1[1] * e2[2] - e1[2] * e2[1], f->n[1] = e1[2] * e2[0] - e1[0] * e2[2], f->n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+  len = PetscSqrtReal(f->n[0] * f->n[0] + f->n[1] * f->n[1] + f->n[2] * f->n[2]);
+  for (int k = 0; k < 3; k++) f->n[k] = len > 0 ? f->n[k] / len : 0;
+  f->d = f->n[0] * pa[0] + f->n[1] * pa[1] + f->n[2] * pa[2];
+  PetscFunctionReturn(0);
+}
+
+static PetscReal Dist2(const PetscReal *a, const PetscReal *b)
+{
+  return (a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]);
+}
+
+/* Whether the alive face holding the directed edge (b, a) is visible. */
+static PetscBool TwinVisible(const Hull *H, const PetscBool *vis, PetscInt a, PetscInt b)
+{
+  for (PetscInt g = 0; g < H->nf; g++) {
+    const Face *f = &H->f[g];
+    if (!f->alive) continue;
+    for (int e = 0; e < 3; e++)
+      if (f->v[e] == b && f->v[(e + 1) % 3] == a) return vis[g];
+  }
+  return PETSC_FALSE;
+}
+
+PetscErrorCode SimConvexHull(PetscInt n, const PetscReal *x, PetscInt *nf, PetscInt **faces)
+{
+  Hull H = {x, NULL, 0, 0};
+  PetscInt i0 = 0, i1 = -1, i2 = -1, i3 = -1, nh = 0, *hor = NULL, caph = 0, *order;
+  PetscReal lo[3], hi[3], eps = 0, best, c[3], *key;
+  PetscBool *vis = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCheck(n >= 4, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "A convex hull needs at least 4 points (got %" PetscInt_FMT ")", n);
+  for (int k = 0; k < 3; k++) lo[k] = hi[k] = x[k];
+  for (PetscInt i = 0; i < n; i++)
+    for (int k = 0; k < 3; k++) lo[k] = PetscMin(lo[k], x[3 * i + k]), hi[k] = PetscMax(hi[k], x[3 * i + k]);
+  for (int k = 0; k < 3; k++) eps += (hi[k] - lo[k]) * (hi[k] - lo[k]);
+  eps = 1e-10 * PetscSqrtReal(eps);
+  /* the first tetrahedron: the lowest x (first of ties), the farthest from it, the farthest from
+   * their line, the farthest from their plane */
+  for (PetscInt i = 1; i < n; i++)
+    if (x[3 * i] < x[3 * i0]) i0 = i;
+  best = 0;
+  for (PetscInt i = 0; i < n; i++)
+    if (Dist2(x + 3 * i, x + 3 * i0) > best) best = Dist2(x + 3 * i, x + 3 * i0), i1 = i;
+  PetscCheck(i1 >= 0 && best > eps * eps, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Convex hull: all %" PetscInt_FMT " points coincide", n);
+  best = 0;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal u[3], w[3], cr[3], l;
+    for (int k = 0; k < 3; k++) u[k] = x[3 * i1 + k] - x[3 * i0 + k], w[k] = x[3 * i + k] - x[3 * i0 + k];
+    cr[0] = u[1] * w[2] - u[2] * w[1], cr[1] = u[2] * w[0] - u[0] * w[2], cr[2] = u[0] * w[1] - u[1] * w[0];
+    l = cr[0] * cr[0] + cr[1] * cr[1] + cr[2] * cr[2];
+    if (l > best) best = l, i2 = i;
+  }
+  PetscCheck(i2 >= 0 && best > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Convex hull: all %" PetscInt_FMT " points lie on a line", n);
+  PetscCall(AddFace(&H, i0, i1, i2));
+  best = 0;
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscReal dd = PetscAbsReal(H.f[0].n[0] * x[3 * i] + H.f[0].n[1] * x[3 * i + 1] + H.f[0].n[2] * x[3 * i + 2] - H.f[0].d);
+    if (dd > best) best = dd, i3 = i;
+  }
+  PetscCheck(i3 >= 0 && best > eps, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Convex hull: all %" PetscInt_FMT " points lie in a plane (a body needs volume)", n);
+  H.nf = 0;
+  /* orient the tetrahedron's faces away from its centroid */
+  for (int k = 0; k < 3; k++) c[k] = 0.25 * (x[3 * i0 + k] + x[3 * i1 + k] + x[3 * i2 + k] + x[3 * i3 + k]);
+  {
+    const PetscInt t[4][3] = {{i0, i1, i2}, {i0, i3, i1}, {i1, i3, i2}, {i2, i3, i0}};
+    for (int f = 0; f < 4; f++) {
+      PetscCall(AddFace(&H, t[f][0], t[f][1], t[f][2]));
+      if (H.f[f].n[0] * c[0] + H.f[f].n[1] * c[1] + H.f[f].n[2] * c[2] > H.f[f].d) {
+        H.nf--;
+        PetscCall(AddFace(&H, t[f][0], t[f][2], t[f][1]));
+      }
+    }
+  }
+  /* add the points farthest from the centroid first (ties by index): the corners of a box come
+   * before the points on its faces, which then lie on the hull's faces and stay out (in index order
+   * they would stay on as vertices of flat faces) */
+  PetscCall(PetscMalloc2(n, &order, n, &key));
+  for (PetscInt i = 0; i < n; i++) order[i] = i, key[i] = -Dist2(x + 3 * i, c);
+  PetscCall(PetscSortRealWithArrayInt(n, key, order));
+  for (PetscInt o = 0; o < n; o++) {
+    const PetscInt p = order[o];
+    const PetscReal *xp = x + 3 * p;
+    PetscInt nvis = 0;
+    if (p == i0 || p == i1 || p == i2 || p == i3) continue;
+    PetscCall(PetscRealloc((H.nf + 1) * sizeof(PetscBool), &vis));
+    for (PetscInt g = 0; g < H.nf; g++) {
+      vis[g] = (PetscBool)(H.f[g].alive && H.f[g].n[0] * xp[0] + H.f[g].n[1] * xp[1] + H.f[g].n[2] * xp[2] - H.f[g].d > eps);
+      nvis += vis[g];
+    }
+    if (!nvis) continue; /* inside */
+    /* the horizon: edges of visible faces whose twin is not visible, in the visible face's order */
+    nh = 0;
+    for (PetscInt g = 0; g < H.nf; g++) {
+      if (!vis[g]) continue;
+      for (int e = 0; e < 3; e++) {
+        const PetscInt a = H.f[g].v[e], b = H.f[g].v[(e + 1) % 3];
+        if (TwinVisible(&H, vis, a, b)) continue;
+        if (nh == caph) {
+          caph = 2 * caph + 32;
+          PetscCall(PetscRealloc(2 * caph * sizeof(PetscInt), &hor));
+        }
+        hor[2 * nh] = a, hor[2 * nh + 1] = b, nh++;
+      }
+    }
+    for (PetscInt g = 0; g < H.nf; g++)
+      if (vis[g]) H.f[g].alive = PETSC_FALSE;
+    for (PetscInt e = 0; e < nh; e++) PetscCall(AddFace(&H, hor[2 * e], hor[2 * e + 1], p));
+    {
+      /* drop the dead faces, so the searches run over the hull only */
+      PetscInt m = 0;
+      for (PetscInt g = 0; g < H.nf; g++)
+        if (H.f[g].alive) H.f[m++] = H.f[g];
+      H.nf = m;
+    }
+  }
+  {
+    PetscCall(PetscMalloc1(3 * H.nf + 1, faces));
+    for (PetscInt g = 0; g < H.nf; g++)
+      for (int k = 0; k < 3; k++) (*faces)[3 * g + k] = H.f[g].v[k];
+    *nf = H.nf;
+  }
+  PetscCall(PetscFree(H.f));
+  PetscCall(PetscFree(vis));
+  PetscCall(PetscFree(hor));
+  PetscCall(PetscFree2(order, key));
+  PetscFunctionReturn(0);
+}
