@@ -4,7 +4,6 @@
  * disc radius, the same set on every call); the winding number tells inside from outside; a missing
  * file, an open mesh and a mesh file in 2D are errors that say so; and a block of fluid dropped on
  * the obstacle (sph and pbf, 2D and 3D) ends with no fluid particle inside it. */
-#include <unistd.h>
 #include "testing.h"
 #include "scenes/shell.h"
 #include "problems/particles/particles.h"
@@ -120,22 +119,14 @@ static PetscErrorCode CreateError(const char *name, PetscInt dim, char *msg, siz
 
 START_TEST(bad_obstacles_are_errors_that_say_why)
 {
-  char msg[1024], path[PETSC_MAX_PATH_LEN];
-  FILE *fp;
+  char msg[1024];
 
   CHECK_PETSC(CreateError("no_such_mesh.obj", 3, msg, sizeof(msg)));
   ck_assert_msg(strstr(msg, "-scene_obstacle") && strstr(msg, "no_such_mesh.obj") && strstr(msg, "box, cylinder"), "%s", msg);
   CHECK_PETSC(CreateError(PBSIM_TEST_DATA "/cube.msh", 2, msg, sizeof(msg)));
   ck_assert_msg(strstr(msg, "needs a 3D scene"), "%s", msg);
   /* a cube without its top: 4 open edges */
-  CHECK_PETSC(PetscSNPrintf(path, sizeof(path), "open_box_%d.obj", (int)getpid()));
-  fp = fopen(path, "w");
-  ck_assert_ptr_nonnull(fp);
-  fprintf(fp, "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 0 0 1\nv 1 0 1\nv 0 1 1\nv 1 1 1\n");
-  fprintf(fp, "f 1 3 4 2\nf 1 2 6 5\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 6\n");
-  fclose(fp);
-  CHECK_PETSC(CreateError(path, 3, msg, sizeof(msg)));
-  remove(path);
+  CHECK_PETSC(CreateError(PBSIM_TEST_DATA "/open_box.obj", 3, msg, sizeof(msg)));
   ck_assert_msg(strstr(msg, "not a closed surface") && strstr(msg, "4 edges not shared by exactly two triangles"), "%s", msg);
   CHECK_PETSC(CreateError(PBSIM_TEST_DATA "/no_faces.obj", 3, msg, sizeof(msg)));
   ck_assert_msg(strstr(msg, "no_faces.obj") && strstr(msg, "no faces"), "%s", msg);
