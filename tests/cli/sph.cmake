@@ -100,3 +100,11 @@ if(MPIEXEC_EXECUTABLE)
     set_tests_properties(cli.mpi.${solver}_dam_break_obstacle PROPERTIES TIMEOUT 300 ENVIRONMENT "${PBSIM_MPI_ENV};OPENBLAS_NUM_THREADS=1")
   endforeach()
 endif()
+# configs/double_dam_break.yaml (the cylinder obstacle): a few steps, the obstacle's figure in the log.
+pbsim_cli_files_test(NAME double_dam_break_config_outputs DIR ${PBSIM_TEST_OUT}/double_dam_break
+  ARGS run ${PBSIM_CONFIGS}/double_dam_break.yaml -double_dam_break_n 6 -steps 3 -output_every 3 -snapshot_every 3 -strict_options
+       -o ${PBSIM_TEST_OUT}/double_dam_break
+  GLOBS "frame_00003.vtu" "log.csv" "snapshot_00003.png")
+add_test(NAME cli.double_dam_break_obstacle_column COMMAND ${CMAKE_COMMAND} -DFILE=${PBSIM_TEST_OUT}/double_dam_break/log.csv
+         "-DEXPECT=sound_speed,obstacle_inside\n" -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/file_expect.cmake)
+set_tests_properties(cli.double_dam_break_obstacle_column PROPERTIES DEPENDS cli.double_dam_break_config_outputs)
