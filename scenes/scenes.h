@@ -14,6 +14,7 @@ PetscErrorCode SimSceneCreate_Slope(SimScene);
 PetscErrorCode SimSceneCreate_Stack(SimScene);
 PetscErrorCode SimSceneCreate_Cradle(SimScene);
 PetscErrorCode SimSceneCreate_Chain(SimScene);
+PetscErrorCode SimSceneCreate_Hull(SimScene);
 PetscErrorCode SimSceneCreate_Lattice(SimScene);
 PetscErrorCode SimSceneCreate_File(SimScene);
 PetscErrorCode SimSceneCreate_Beam(SimScene);

@@ -30,3 +30,10 @@ pbsim_cli_test(NAME bad.xpbd_rigid_substeps ARGS run -scene stack -solver xpbd_r
                FAIL EXPECT "-xpbd_rigid_substeps 0 is out of range")
 pbsim_cli_test(NAME bad.chain_limit ARGS run -scene chain -chain_joint hinge -chain_limit 200 -steps 1 -o ${PBSIM_TEST_OUT}/rigid_bad FAIL
                EXPECT "-chain_limit must be in")
+# Convex hull bodies: the scene from its config and from a mesh file; a flat mesh has no hull body.
+pbsim_cli_test(NAME run.hull_slope ARGS run ${PBSIM_CONFIGS}/hull_slope.yaml -steps 20 -strict_options -o ${PBSIM_TEST_OUT}/hull_slope
+               EXPECT "done: 20 steps")
+pbsim_cli_test(NAME run.hull_mesh ARGS run -scene hull -hull_mesh ${CMAKE_SOURCE_DIR}/tests/data/pyramid.msh -hull_scale 0.3 -solver rigid -steps 10 -strict_options
+               -o ${PBSIM_TEST_OUT}/hull_mesh EXPECT "done: 10 steps")
+pbsim_cli_test(NAME bad.hull_flat_mesh ARGS run -scene hull -hull_mesh ${CMAKE_SOURCE_DIR}/tests/data/square.obj -steps 1 -o ${PBSIM_TEST_OUT}/rigid_bad
+               FAIL EXPECT "lie in a plane")
