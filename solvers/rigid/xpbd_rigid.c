@@ -2,7 +2,7 @@
  * "Detailed rigid body simulation with extended position based dynamics"): small substeps, each a
  * prediction, one (or a few) Gauss-Seidel passes of positional and angular corrections with
  * generalized inverse masses and compliance, velocities from the positions, then a velocity pass
- * for restitution and dynamic friction. Same problem type, contacts (contact.c) and joints as the
+ * for restitution and friction. Same problem type, contacts (contact.c) and joints as the
  * `rigid` solver. docs/rigid.md, "XPBD". */
 #include "framework/solver_impl.h"
 #include "problems/rigid/rigid.h"
@@ -29,6 +29,10 @@ typedef struct {
   PetscInt cap;
   PetscReal *x0, *v0, *w0, *qp, *wf; /* per body: start of the substep, predicted q, free w */
   PetscInt nb;
+  PetscReal *jlam; /* per joint, the substep's multipliers: orientation, axes, limit, anchors (XPBD
+                      keeps lambda through the passes of a substep, so compliance does not depend on
+                      -xpbd_rigid_iterations) */
+  PetscInt njl;
 } XRigid;
 
 static PetscErrorCode SetFromOptions_XRigid(SimSolver s, PetscOptionItems *PetscOptionsObject)
@@ -131,7 +135,7 @@ static void SolveJoints(XRigid *d, SimRigidBodies *B, PetscReal at)
   for (PetscInt q = 0; q < B->njoint; q++) {
     const SimRigidJoint *j = &B->joint[q];
     SimRigidBody *a = Body(B, j->a), *b = Body(B, j->b);
-    PetscReal ra[3], rb[3], pa[3], pb[3], dx[3], n[3], c, lambda = 0;
+    PetscReal ra[3], rb[3], pa[3], pb[3], dx[3], n[3], c, *lam = d->jlam + 4 * q;
     if (!a && !b) continue;
     if (j->type == SIM_JOINT_FIXED) {
       /* the relative orientation: err = 2 vec(q_a (q_b qrel)^-1), the rotation from the rest */
@@ -141,7 +145,7 @@ static void SolveJoints(XRigid *d, SimRigidBodies *B, PetscReal at)
       qi[0] = qt[0], qi[1] = -qt[1], qi[2] = -qt[2], qi[3] = -qt[3];
       SimQuatMultiply(B->body[j->a].q, qi, qe);
       for (int k = 0; k < 3; k++) err[k] = 2 * (qe[0] >= 0 ? 1 : -1) * qe[k + 1];
-      if (Direction(err, n, &c)) Correct(a, NULL, b, NULL, n, c, at, &lambda);
+      if (Direction(err, n, &c)) Correct(a, NULL, b, NULL, n, c, at, &lam[0]);
     } else if (j->type == SIM_JOINT_HINGE) {
       /* align the axes: the rotation taking b's axis to a's is axb x axa */
       PetscReal axa[3], axb[3], mis[3];
@@ -149,21 +153,20 @@ static void SolveJoints(XRigid *d, SimRigidBodies *B, PetscReal at)
       if (j->b >= 0) SimQuatRotate(B->body[j->b].q, j->axis_b, axb);
       else axb[0] = j->axis_b[0], axb[1] = j->axis_b[1], axb[2] = j->axis_b[2];
       Cross(axb, axa, mis);
-      if (Direction(mis, n, &c)) Correct(a, NULL, b, NULL, n, PetscAsinReal(PetscMin(c, 1.0)), at, &lambda);
+      if (Direction(mis, n, &c)) Correct(a, NULL, b, NULL, n, PetscAsinReal(PetscMin(c, 1.0)), at, &lam[1]);
       if (j->limited) {
         /* the angle about a's axis beyond [lo, hi] turns back (a hard limit) */
         const PetscReal phi = SimRigidHingeAngle(B, j);
-        PetscReal over = phi > j->hi ? phi - j->hi : phi < j->lo ? phi - j->lo : 0, l2 = 0;
+        const PetscReal over = phi > j->hi ? phi - j->hi : phi < j->lo ? phi - j->lo : 0;
         SimQuatRotate(B->body[j->a].q, j->axis_a, axa);
-        if (over != 0) Correct(a, NULL, b, NULL, axa, over, 0, &l2);
+        if (over != 0) Correct(a, NULL, b, NULL, axa, over, 0, &lam[2]);
       }
     }
     /* the anchors coincide */
-    lambda = 0;
     WorldPoint(B, j->a, j->anchor_a, ra, pa);
     WorldPoint(B, j->b, j->anchor_b, rb, pb);
     for (int k = 0; k < 3; k++) dx[k] = pa[k] - pb[k];
-    if (Direction(dx, n, &c)) Correct(a, ra, b, j->b >= 0 ? rb : NULL, n, c, at, &lambda);
+    if (Direction(dx, n, &c)) Correct(a, ra, b, j->b >= 0 ? rb : NULL, n, c, at, &lam[3]);
   }
 }
 
@@ -327,6 +330,7 @@ static PetscErrorCode Substep(XRigid *d, SimRigidBodies *B, PetscReal h)
     for (int k = 0; k < 3; k++) d->wf[3 * i + k] = b->w[k];
   }
   PetscCall(FindContacts(d, B));
+  for (PetscInt k = 0; k < 4 * B->njoint; k++) d->jlam[k] = 0;
   for (PetscInt it = 0; it < d->iterations; it++) {
     SolveJoints(d, B, at);
     SolveContacts(d, B);
@@ -358,6 +362,11 @@ static PetscErrorCode Step_XRigid(SimSolver s, PetscReal dt)
     PetscCall(PetscFree5(d->x0, d->v0, d->w0, d->qp, d->wf));
     d->nb = B->nbody;
     PetscCall(PetscCalloc5(3 * d->nb + 1, &d->x0, 3 * d->nb + 1, &d->v0, 3 * d->nb + 1, &d->w0, 4 * d->nb + 1, &d->qp, 3 * d->nb + 1, &d->wf));
+  }
+  if (d->njl != B->njoint) {
+    PetscCall(PetscFree(d->jlam));
+    d->njl = B->njoint;
+    PetscCall(PetscCalloc1(4 * d->njl + 1, &d->jlam));
   }
   PetscCall(PetscLogEventBegin(s->ev.solve, 0, 0, 0, 0));
   for (PetscInt k = 0; k < d->substeps; k++) PetscCall(Substep(d, B, dt / d->substeps));
@@ -391,6 +400,7 @@ static PetscErrorCode Destroy_XRigid(SimSolver s)
   PetscFunctionBeginUser;
   PetscCall(SimRigidContactListDestroy(&d->found));
   PetscCall(PetscFree(d->xc));
+  PetscCall(PetscFree(d->jlam));
   PetscCall(PetscFree5(d->x0, d->v0, d->w0, d->qp, d->wf));
   PetscCall(PetscFree(s->data));
   PetscFunctionReturn(0);
