@@ -492,7 +492,7 @@ static PetscErrorCode Setup_PBD(SimSolver s)
   for (PetscInt t = 0; t < m->nterms; t++) {
     SimEnergy e = m->term[t];
     PetscInt nc, nvert, nrows;
-    const PetscBool cons = e->ops.cons_count ? PETSC_TRUE : PETSC_FALSE;
+    const PetscBool cons = e->ops.cons_count && !e->ops.pd_count ? PETSC_TRUE : PETSC_FALSE; /* the pd form where a term has both (springs) */
     PetscCheck(e->kind == SIM_ENERGY_POTENTIAL && (e->ops.pd_count || cons), s->comm, PETSC_ERR_SUP,
                "%s: energy term '%s' has no constraint form (%s); %s runs springs, bending, triangles, gravity, attachments, "
                "plane/sphere colliders, tet volume and FEM with the arap material. Remove the term or use -solver implicit_euler",
