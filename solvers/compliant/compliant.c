@@ -15,6 +15,7 @@
  * pattern fixed at set-up. */
 #include <petscksp.h>
 #include "framework/solver_impl.h"
+#include "framework/linalg/psd.h"
 #include "framework/text.h"
 #include "problems/mesh/mesh.h"
 
@@ -33,6 +34,7 @@ typedef struct {
 typedef struct {
   PetscInt solve;           /* 0: KKT, 1: Schur complement */
   PetscBool geometric;      /* -compliant_geometric_stiffness */
+  PetscBool geometric_psd;  /* -compliant_geometric_psd: each constraint's block of -K~ projected onto PSD */
   PetscInt max_it;          /* linearized solves per step (1: Tournier's step) */
   PetscReal rtol;           /* stop when the positions change by <= rtol times the step's motion */
   PetscReal compliance;     /* -compliant_compliance (when compliance_set; else each term's 1/w) */
@@ -41,7 +43,7 @@ typedef struct {
   CBlock block[SIM_MAX_TERMS];
   SimEnergy linear[SIM_MAX_TERMS];
   PetscReal *lambda, *lambda_prev; /* m: multipliers of the iterate and of the last step (N for a distance) */
-  PetscReal *fext, *xn, *vk, *z, *Kv, *invm; /* 3nv */
+  PetscReal *fext, *xn, *vk, *z, *Kv, *invm; /* 3nv (Kv: -K~ v_k) */
   Mat A;
   KSP ksp;
   Vec rhs, sol;
@@ -78,6 +80,8 @@ static PetscErrorCode SetFromOptions_Compliant(SimSolver s, PetscOptionItems *Pe
   PetscCall(PetscOptionsEList("-compliant_solve", "linear system: kkt (the saddle point, -compliant_ksp/pc_*) or schur (J M^-1 J^T + C/h^2 by CHOLMOD; no geometric stiffness)",
                               "", solves, 2, solves[d->solve], &d->solve, &set));
   PetscCall(PetscOptionsBool("-compliant_geometric_stiffness", "include K~ = sum lambda d2phi/dx2 in the system matrix", "", d->geometric, &d->geometric, NULL));
+  PetscCall(PetscOptionsBool("-compliant_geometric_psd", "project each constraint's geometric stiffness block onto PSD (drops it for compressed springs)", "",
+                             d->geometric_psd, &d->geometric_psd, NULL));
   PetscCall(PetscOptionsInt("-compliant_max_it", "linearized solves per step (1: Tournier's step; more: Newton towards implicit Euler)", "", d->max_it,
                             &d->max_it, NULL));
   PetscCall(PetscOptionsReal("-compliant_rtol", "stop the iterations when the positions change by <= rtol times the step's motion", "", d->rtol, &d->rtol,
@@ -275,24 +279,44 @@ static PetscErrorCode Evaluate(Compliant *d, const PetscReal *x, PetscBool hessi
   PetscFunctionReturn(0);
 }
 
-/* Kv = K~ v_k = sum_c lambda_c d2phi_c v_k (free DOFs only; 0 when not geometric). */
-static void GeometricTimes(Compliant *d, const PetscBool *pinned, const PetscReal *v, PetscReal *Kv)
+/* The geometric stiffness as per-constraint blocks, in place of d2phi: S_c = -lambda_c d2phi_c
+ * (N x N, so K~ = -sum_c S_c), each projected onto the PSD cone with -compliant_geometric_psd. A
+ * spring's S_c = -lambda (I - d d^T)/l (pair blocks) is PSD in tension (lambda < 0) and is dropped
+ * in compression, as the projected spring Hessian of linearized_implicit drops it. */
+static PetscErrorCode GeometricBlocks(Compliant *d)
 {
-  for (PetscInt i = 0; i < d->n; i++) Kv[i] = 0;
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < d->nblocks; q++) {
+    const CBlock *b = &d->block[q];
+    const PetscInt N = 3 * b->nvert;
+    if (!b->H) continue;
+    for (PetscInt c = 0; c < b->nc; c++) {
+      const PetscReal l = b->active[c] ? d->lambda[b->off + c] : 0;
+      PetscReal *S = b->H + c * N * N;
+      for (PetscInt r = 0; r < N * N; r++) S[r] *= -l;
+      if (d->geometric_psd && l != 0) PetscCall(SimSymProjectPSD(N, S));
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Sv = -K~ v_k = sum_c S_c v_k (free DOFs only; 0 when not geometric). */
+static void GeometricTimes(Compliant *d, const PetscBool *pinned, const PetscReal *v, PetscReal *Sv)
+{
+  for (PetscInt i = 0; i < d->n; i++) Sv[i] = 0;
   if (!d->geometric) return;
   for (PetscInt q = 0; q < d->nblocks; q++) {
     const CBlock *b = &d->block[q];
     const PetscInt nv = b->nvert, N = 3 * nv;
     if (!b->H) continue;
     for (PetscInt c = 0; c < b->nc; c++) {
-      const PetscReal l = b->active[c] ? d->lambda[b->off + c] : 0, *H = b->H + c * N * N;
+      const PetscReal *S = b->H + c * N * N;
       const PetscInt *vc = b->vert + c * nv;
-      if (l == 0) continue;
       for (PetscInt r = 0; r < N; r++) {
         PetscReal sum = 0;
         if (pinned[vc[r / 3]]) continue;
-        for (PetscInt t = 0; t < N; t++) sum += H[r * N + t] * v[3 * vc[t / 3] + t % 3];
-        Kv[3 * vc[r / 3] + r % 3] += l * sum;
+        for (PetscInt t = 0; t < N; t++) sum += S[r * N + t] * v[3 * vc[t / 3] + t % 3];
+        Sv[3 * vc[r / 3] + r % 3] += sum;
       }
     }
   }
@@ -315,17 +339,16 @@ static PetscErrorCode Assemble(Compliant *d, SimModel m, PetscReal h, const Pets
   if (d->solve == 0) {
     for (PetscInt i = 0; i < n; i++) {
       a[k++] = pinned[i / 3] ? 1 : mass[i];
-      rhs[i] = pinned[i / 3] ? 0 : mass[i] * v[i] + h * d->fext[i] - h * h * d->Kv[i];
+      rhs[i] = pinned[i / 3] ? 0 : mass[i] * v[i] + h * d->fext[i] + h * h * d->Kv[i];
     }
     for (PetscInt q = 0; q < d->nblocks; q++) {
       const CBlock *b = &d->block[q];
       const PetscInt nv = b->nvert, N = 3 * nv;
       if (d->geometric && b->H)
         for (PetscInt c = 0; c < b->nc; c++) {
-          const PetscReal l = b->active[c] ? d->lambda[b->off + c] : 0, *H = b->H + c * N * N;
+          const PetscReal *S = b->H + c * N * N;
           for (PetscInt r = 0; r < N; r++)
-            for (PetscInt t = 0; t < N; t++)
-              a[k++] = (pinned[b->vert[c * nv + r / 3]] || pinned[b->vert[c * nv + t / 3]]) ? 0 : -h * h * l * H[r * N + t];
+            for (PetscInt t = 0; t < N; t++) a[k++] = (pinned[b->vert[c * nv + r / 3]] || pinned[b->vert[c * nv + t / 3]]) ? 0 : h * h * S[r * N + t];
         }
       for (PetscInt c = 0; c < b->nc; c++) {
         const PetscReal *G = b->G + c * N;
@@ -456,6 +479,7 @@ static PetscErrorCode Step_Compliant(SimSolver s, PetscReal h)
           const CBlock *b = &d->block[q];
           d->lambda[b->off + c] = b->comp[c] > 0 ? -b->C[c] / b->comp[c] : d->lambda_prev[b->off + c];
         }
+    if (d->geometric) PetscCall(GeometricBlocks(d));
     PetscCall(Assemble(d, m, h, mass, v));
     PetscCall(PetscLogEventEnd(s->ev.assemble, 0, 0, 0, 0));
     PetscCall(KSPSetOperators(d->ksp, d->A, d->A));
@@ -593,6 +617,7 @@ PetscErrorCode SimSolverCreate_Compliant(SimSolver s)
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&d));
   d->geometric = PETSC_TRUE;
+  d->geometric_psd = PETSC_TRUE;
   d->max_it = 1;
   d->rtol = 1e-10;
   PetscCall(KSPCreate(PETSC_COMM_SELF, &d->ksp));

@@ -115,7 +115,9 @@ END_TEST
  * 1. With c = 1/k and the geometric stiffness at the multipliers lambda = -phi(x_n)/c, the KKT system
  *    eliminated for mu is (M + h^2 (k J^T J - k phi d2phi)) v = M v_n + h f(x_n): the matrix is
  *    M + h^2 K with K the exact Hessian of the spring energy, i.e. the linearly implicit (Baraff-Witkin)
- *    Euler step with the unprojected Hessian. Same map each step, so a trajectory agrees to round-off.
+ *    Euler step. Same map each step, so a trajectory agrees to round-off; with the geometric blocks
+ *    projected onto PSD (-compliant_geometric_psd, dropped for compressed springs) it is the step with
+ *    the projected spring Hessian (-linearized_psd 1), without, the one with the exact Hessian.
  * 2. The Schur complement (CHOLMOD) and the KKT (MUMPS) solve the same system without K~.
  * 3. Iterating the linearization (Newton on M (v - v_n) = h f_ext + h J^T lambda, phi + c lambda = 0)
  *    converges to implicit Euler on the energy sum phi^2 / (2c): the Newton minimizer's trajectory. */
@@ -125,10 +127,12 @@ START_TEST(compliance_is_implicit_euler)
   char o[512], o2[512];
   PetscReal g, gnewton, gone;
 
-  CHECK_PETSC(PetscSNPrintf(o, sizeof(o), "%s", cloth));
-  CHECK_PETSC(PetscSNPrintf(o2, sizeof(o2), "%s -linearized_psd 0 -linearized_beta 1", cloth));
-  CHECK_PETSC(Gap("cloth", "compliant", o, "linearized_implicit", o2, 10, 0.02, &g));
-  ck_assert_msg(g < 1e-10, "compliant (c = 1/k) vs linearized implicit Euler: gap %g of the motion", (double)g);
+  for (int psd = 0; psd < 2; psd++) {
+    CHECK_PETSC(PetscSNPrintf(o, sizeof(o), "%s -compliant_geometric_psd %d", cloth, psd));
+    CHECK_PETSC(PetscSNPrintf(o2, sizeof(o2), "%s -linearized_psd %d -linearized_beta 1", cloth, psd));
+    CHECK_PETSC(Gap("cloth", "compliant", o, "linearized_implicit", o2, 10, 0.02, &g));
+    ck_assert_msg(g < 1e-10, "compliant (c = 1/k, psd %d) vs linearized implicit Euler: gap %g of the motion", psd, (double)g);
+  }
   CHECK_PETSC(PetscSNPrintf(o, sizeof(o), "%s -compliant_geometric_stiffness 0 -compliant_solve schur", cloth));
   CHECK_PETSC(PetscSNPrintf(o2, sizeof(o2), "%s -compliant_geometric_stiffness 0", cloth));
   CHECK_PETSC(Gap("cloth", "compliant", o, "compliant", o2, 10, 0.02, &g));
@@ -138,6 +142,27 @@ START_TEST(compliance_is_implicit_euler)
   CHECK_PETSC(Gap("cloth", "compliant", o, "implicit_euler", o2, 5, 0.02, &gnewton));
   CHECK_PETSC(Gap("cloth", "compliant", cloth, "implicit_euler", o2, 5, 0.02, &gone));
   ck_assert_msg(gnewton < 1e-8 && gnewton < 1e-4 * gone, "compliant iterated vs implicit Euler: gap %g (one solve per step: %g)", (double)gnewton, (double)gone);
+}
+END_TEST
+
+/* Isometric bending (Bergou et al. 2006) on the spring cloth (-cloth_isometric_bending): the term is
+ * there, and the iterated compliant step reaches implicit Euler on springs + bending as well. */
+START_TEST(isometric_bending_cloth)
+{
+  const char *cloth = "-cloth_n 6 -cloth_k_struct 300 -cloth_k_bend 0 -cloth_isometric_bending 1e-2";
+  char o[512], o2[512];
+  PetscReal g;
+  TestSim t;
+  SimEnergy e;
+
+  CHECK_PETSC(TestSimCreate("cloth", NULL, cloth, &t));
+  CHECK_PETSC(SimModelFindTerm(t.model, "bending", &e));
+  ck_assert_msg(e && e->ops.cons_count && e->ops.pd_count, "the cloth has no isometric bending term with its constraint forms");
+  CHECK_PETSC(TestSimDestroy(&t));
+  CHECK_PETSC(PetscSNPrintf(o, sizeof(o), "%s -compliant_max_it 30 -compliant_rtol 1e-13", cloth));
+  CHECK_PETSC(PetscSNPrintf(o2, sizeof(o2), "%s -newton_rtol 0 -newton_atol 1e-12 -newton_vtol 0 -newton_max_it 100", cloth));
+  CHECK_PETSC(Gap("cloth", "compliant", o, "implicit_euler", o2, 5, 0.02, &g));
+  ck_assert_msg(g < 1e-8, "springs + isometric bending: compliant iterated vs implicit Euler, gap %g", (double)g);
 }
 END_TEST
 
@@ -301,6 +326,7 @@ Suite *test_suite(void)
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, stiff_limit_is_hard);
   tcase_add_test(tc, compliance_is_implicit_euler);
+  tcase_add_test(tc, isometric_bending_cloth);
   tcase_add_test(tc, constraint_derivatives);
   tcase_add_test(tc, bad_input);
   suite_add_tcase(s, tc);
