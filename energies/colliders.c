@@ -172,7 +172,7 @@ static const SimEnergyOps collider_ops = {.value = Value_Collider, .gradient = G
 /* -plane_point x,y,z (default origin)  -plane_normal nx,ny,nz (default 0,1,0)  -plane_stiffness k */
 PetscErrorCode SimEnergyCreate_Plane(SimModel model, const char *prefix, SimEnergy *term)
 {
-  Collider *c, opt = {.nv = model->nv, .k = 1e4, .normal = {0, 1, 0}}; /* the term's data, allocated once the options are valid */
+  Collider *c, opt = {.nv = model->nown, .k = 1e4, .normal = {0, 1, 0}}; /* the term's data, allocated once the options are valid */
   PetscInt n3 = 3, p3 = 3;
   PetscBool pset, nset;
   PetscReal len;
@@ -192,13 +192,14 @@ PetscErrorCode SimEnergyCreate_Plane(SimModel model, const char *prefix, SimEner
   PetscCall(PetscNew(&c));
   *c = opt;
   PetscCall(SimEnergyCreate("plane", SIM_ENERGY_POTENTIAL, &collider_ops, c, term));
+  (*term)->per_vertex = PETSC_TRUE; /* on the model's first nown vertices: a rank's owned ones when distributed */
   PetscFunctionReturn(0);
 }
 
 /* -sphere_center x,y,z  -sphere_radius r (default 0.5)  -sphere_stiffness k */
 PetscErrorCode SimEnergyCreate_Sphere(SimModel model, const char *prefix, SimEnergy *term)
 {
-  Collider *c, opt = {.nv = model->nv, .k = 1e4, .radius = 0.5, .sphere = PETSC_TRUE}; /* the term's data, allocated once the options are valid */
+  Collider *c, opt = {.nv = model->nown, .k = 1e4, .radius = 0.5, .sphere = PETSC_TRUE}; /* the term's data, allocated once the options are valid */
   PetscInt p3 = 3;
   PetscBool pset;
 
@@ -214,5 +215,6 @@ PetscErrorCode SimEnergyCreate_Sphere(SimModel model, const char *prefix, SimEne
   PetscCall(PetscNew(&c));
   *c = opt;
   PetscCall(SimEnergyCreate("sphere", SIM_ENERGY_POTENTIAL, &collider_ops, c, term));
+  (*term)->per_vertex = PETSC_TRUE; /* on the model's first nown vertices: a rank's owned ones when distributed */
   PetscFunctionReturn(0);
 }

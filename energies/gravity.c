@@ -64,11 +64,12 @@ PetscErrorCode SimEnergyCreate_Gravity(SimModel model, const char *prefix, SimEn
   PetscCheck(!set || n == 3, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-%sgravity takes 3 values gx,gy,gz (got %" PetscInt_FMT ")", prefix ? prefix : "", n);
   if (model->gravity[0] == 0 && model->gravity[1] == 0 && model->gravity[2] == 0) PetscFunctionReturn(0);
   PetscCall(PetscNew(&g));
-  g->ndof = 3 * model->nv;
+  g->ndof = 3 * model->nown; /* the vertices this rank evaluates: its owned ones with a distributed state */
   PetscCall(PetscMalloc1(g->ndof, &g->mg));
   PetscCall(VecGetArrayRead(model->mass, &mass));
   for (PetscInt k = 0; k < g->ndof; k++) g->mg[k] = mass[k] * model->gravity[k % 3];
   PetscCall(VecRestoreArrayRead(model->mass, &mass));
   PetscCall(SimEnergyCreate("gravity", SIM_ENERGY_POTENTIAL, &ops, g, term));
+  (*term)->per_vertex = PETSC_TRUE;
   PetscFunctionReturn(0);
 }

@@ -30,7 +30,7 @@ static PetscErrorCode AddFEMBody(SimScene scene, SimModel model, SimMesh *mesh, 
   char name[64], opt[128];
   PetscReal kvol = 0, kshape = 0, beta = 0.5, spacing = 0;
   PetscInt mode = SIM_SHAPE_LINEAR, csize = 27;
-  PetscBool elastic = PETSC_TRUE, grid = PETSC_FALSE;
+  PetscBool elastic = PETSC_TRUE, grid = PETSC_FALSE, dstate = PETSC_FALSE;
   SimMaterial mat;
   SimEnergy term;
   SimMeshPartition part;
@@ -59,6 +59,10 @@ static PetscErrorCode AddFEMBody(SimScene scene, SimModel model, SimMesh *mesh, 
   PetscCall(PetscOptionsReal(opt, "shape matching: clusters around a lattice of this spacing (m; 0: one cluster per tet)", "", spacing, &spacing, &grid));
   PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%sshape_size", prefix));
   PetscCall(PetscOptionsInt(opt, "shape matching: vertices per lattice cluster (the nearest to its centre, <= 27)", "", csize, &csize, NULL));
+  PetscCall(PetscOptionsBool("-fem_distributed_state",
+                             "on several ranks each rank stores only its owned vertices and a ghost layer (docs/scaling.md); "
+                             "needs distributed or vertex terms only",
+                             "", dstate, &dstate, NULL));
   PetscOptionsEnd();
   PetscCheck(elastic || kshape > 0, model->comm, PETSC_ERR_ARG_WRONG, "-%selastic false needs -%sshape k > 0: the body would have no elasticity", prefix, prefix);
   /* the scene's default stiffness; -<prefix>youngs still overrides it */
@@ -77,16 +81,29 @@ static PetscErrorCode AddFEMBody(SimScene scene, SimModel model, SimMesh *mesh, 
   PetscCall(Renumber(&part, mesh, nface, faces));
   PetscCall(SimModelSetVertices(model, mesh->nv, mesh->xyz));
   PetscCall(SimModelSetPartition(model, part.vstart, part.vend, part.natural));
-  /* masses are replicated (every rank, every tet); the elastic term holds this rank's cells only */
-  PetscCall(SimFEMAddLumpedMass(model, mesh->xyz, mesh->ntet, mesh->tet, mat->par.density));
   PetscCall(PetscMalloc1(4 * part.ncell, &owned));
   for (PetscInt e = 0; e < part.ncell; e++) PetscCall(PetscArraycpy(owned + 4 * e, mesh->tet + 4 * part.cell[e], 4));
-  if (elastic) {
+  if (dstate) PetscCall(SimModelDistributeState(model, part.ncell, owned));
+  /* every rank sums the masses of every tet onto the vertices it stores (all of them when
+   * replicated): the same sums in the same order as on one rank */
+  PetscCall(SimFEMAddLumpedMass(model, mesh->xyz, mesh->ntet, mesh->tet, mat->par.density));
+  if (model->local_state) { /* the elastic term in local numbers: its kernels index the local arrays */
+    const PetscScalar *x;
+    for (PetscInt k = 0; k < 4 * part.ncell; k++) owned[k] = SimModelLocal(model, owned[k]);
+    PetscCall(VecGetArrayRead(model->x, &x));
+    if (elastic) PetscCall(SimFEMCreate("elastic", model->nv, x, part.ncell, owned, mat, &term));
+    PetscCall(VecRestoreArrayRead(model->x, &x));
+    if (elastic) {
+      term->distributed = PETSC_TRUE;
+      PetscCall(SimModelAddTerm(model, term));
+    } else PetscCall(SimMaterialDestroy(&mat));
+    PetscCheck(kvol == 0, model->comm, PETSC_ERR_SUP, "-%svolume runs with a replicated state (-fem_distributed_state 0)", prefix);
+  } else if (elastic) {
     PetscCall(SimFEMCreate("elastic", mesh->nv, mesh->xyz, part.ncell, owned, mat, &term));
     term->distributed = (PetscBool)(model->size > 1);
     PetscCall(SimModelAddTerm(model, term));
   } else PetscCall(SimMaterialDestroy(&mat));
-  if (kvol > 0) { /* the XPBD volume constraints, on the same cells */
+  if (kvol > 0 && !model->local_state) { /* the XPBD volume constraints, on the same cells */
     PetscCall(SimVolumeCreate("volume", mesh->nv, mesh->xyz, part.ncell, owned, kvol, &term));
     term->distributed = (PetscBool)(model->size > 1);
     PetscCall(SimModelAddTerm(model, term));

@@ -62,12 +62,15 @@ static PetscErrorCode Build_Twist(SimScene scene, SimProblem problem)
     PetscCall(SimMeshCreateBox(cells, lo, hi, &mesh));
   }
   PetscCall(SimSceneAddFEMBody(scene, model, &mesh, "twist_", "stable_neohookean", 1e5));
-  tw->nv = mesh.nv;
-  PetscCall(PetscMalloc2(3 * mesh.nv, &tw->rest, mesh.nv, &tw->end));
-  PetscCall(PetscArraycpy(tw->rest, mesh.xyz, 3 * mesh.nv));
-  for (PetscInt i = 0; i < mesh.nv; i++) {
-    tw->end[i] = (PetscBool)(mesh.xyz[3 * i] == 0.0 || mesh.xyz[3 * i] == tw->length);
-    if (tw->end[i]) PetscCall(SimModelPin(model, i, "twist clamp"));
+  /* the scripted ends over the model's vertices: all of them, or this rank's owned and ghost ones
+   * when the state is distributed (the kinematic callback writes the model's local array) */
+  tw->nv = model->nv;
+  PetscCall(PetscMalloc2(3 * model->nv, &tw->rest, model->nv, &tw->end));
+  for (PetscInt i = 0; i < model->nv; i++) {
+    const PetscInt g = model->global ? model->global[i] : i;
+    PetscCall(PetscArraycpy(tw->rest + 3 * i, mesh.xyz + 3 * g, 3));
+    tw->end[i] = (PetscBool)(mesh.xyz[3 * g] == 0.0 || mesh.xyz[3 * g] == tw->length);
+    if (tw->end[i]) PetscCall(SimModelPin(model, g, "twist clamp"));
   }
   model->kinematic = Kinematic_Twist;
   model->kinematic_ctx = tw;

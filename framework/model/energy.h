@@ -137,6 +137,10 @@ struct _p_SimEnergy {
    * TRUE: this rank holds only its share of the elements (the scene built it from the rank's owned
    * cells); the model sums its values, gradients and Hessian blocks over the model's ranks. */
   PetscBool distributed;
+  /* TRUE: a vertex term (gravity, colliders) whose value and gradient are sums over the vertices it
+   * was created on, the model's first nown; with a distributed state (model->local_state) those are
+   * this rank's owned vertices and its value is summed over the ranks like a distributed term's. */
+  PetscBool per_vertex;
 };
 
 /* Creation by an implementation: fills name, kind, ops and data. */

@@ -41,21 +41,27 @@ static PetscErrorCode HessianPattern(SimModel m, PetscBool want_indices, PetscIn
       if (m->pinned[brow[b]] || m->pinned[bcol[b]]) m->masked_block[m->nmasked_block++] = b;
   }
   if (want_indices) {
+    /* blocks name local vertices; the matrix global ones (the same numbers when replicated). With a
+     * distributed state every block counts: distributed terms hold this rank's elements, vertex
+     * terms its owned vertices. */
+    const PetscInt *G = m->global;
     PetscCall(PetscMalloc2(m->ncoo, &ci, m->ncoo, &cj));
     for (PetscInt t = 0; t < m->nterms; t++) {
-      const PetscBool all = (PetscBool)(m->size == 1 || m->term[t]->distributed);
+      const PetscBool all = (PetscBool)(m->size == 1 || m->term[t]->distributed || m->local_state);
       for (PetscInt b = m->term_block_offset[t]; b < m->term_block_offset[t + 1]; b++) {
-        const PetscBool keep = (PetscBool)(all || (brow[b] >= m->vstart && brow[b] < m->vend));
+        const PetscInt gr = G ? G[brow[b]] : brow[b], gc = G ? G[bcol[b]] : bcol[b];
+        const PetscBool keep = (PetscBool)(all || (gr >= m->vstart && gr < m->vend));
         for (int r = 0; r < 3; r++)
           for (int c = 0; c < 3; c++) {
-            ci[9 * b + 3 * r + c] = keep ? 3 * brow[b] + r : -1;
-            cj[9 * b + 3 * r + c] = keep ? 3 * bcol[b] + c : -1;
+            ci[9 * b + 3 * r + c] = keep ? 3 * gr + r : -1;
+            cj[9 * b + 3 * r + c] = keep ? 3 * gc + c : -1;
           }
       }
     }
     for (PetscInt k = 0; k < 3 * m->nv; k++) {
-      const PetscBool keep = (PetscBool)(k >= 3 * m->vstart && k < 3 * m->vend);
-      ci[9 * nblocks + k] = cj[9 * nblocks + k] = keep ? k : -1;
+      const PetscInt gk = G ? 3 * G[k / 3] + k % 3 : k;
+      const PetscBool keep = (PetscBool)(gk >= 3 * m->vstart && gk < 3 * m->vend);
+      ci[9 * nblocks + k] = cj[9 * nblocks + k] = keep ? gk : -1;
     }
     *coo_i = ci;
     *coo_j = cj;
@@ -72,7 +78,7 @@ PetscErrorCode SimModelHessianCreate(SimModel m, Mat *H)
   PetscCheck(m->x, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The model has no vertices");
   PetscCall(HessianPattern(m, PETSC_TRUE, &ci, &cj));
   PetscCall(MatCreate(m->comm, H));
-  PetscCall(MatSetSizes(*H, 3 * (m->vend - m->vstart), 3 * (m->vend - m->vstart), 3 * m->nv, 3 * m->nv));
+  PetscCall(MatSetSizes(*H, 3 * (m->vend - m->vstart), 3 * (m->vend - m->vstart), 3 * m->nglobal, 3 * m->nglobal));
   PetscCall(MatSetType(*H, m->size > 1 ? MATMPIAIJ : MATSEQAIJ));
   PetscCall(MatSetBlockSize(*H, 3));
   PetscCall(MatSetPreallocationCOO(*H, m->ncoo, ci, cj));
@@ -300,7 +306,7 @@ PetscErrorCode SimModelHessianUpdatePattern(SimModel m, const PetscReal *x, Pets
     if (!m->term[t]->ops.update_pattern) continue;
     PetscCall(m->term[t]->ops.update_pattern(m->term[t], x, &c));
     if (c) any = 1;
-    if (m->term[t]->distributed) distributed = PETSC_TRUE;
+    if (m->term[t]->distributed || m->local_state) distributed = PETSC_TRUE;
   }
   anyall = any;
   if (distributed && m->size > 1) PetscCall(MPIU_Allreduce(&any, &anyall, 1, MPIU_INT, MPI_MAX, m->comm));

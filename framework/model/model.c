@@ -35,6 +35,9 @@ PetscErrorCode SimModelDestroy(SimModel *model)
   PetscCall(PetscFree6(m->csr_block, m->csr_brow, m->csr_stride, m->csr_diag, m->csr_ia, m->csr_ja));
   PetscCall(PetscFree3(m->grad_scratch, m->vel_scratch, m->dist_scratch));
   PetscCall(PetscFree2(m->natural, m->from_natural));
+  PetscCall(PetscFree(m->global));
+  PetscCall(PetscFree(m->local));
+  PetscCall(PetscSFDestroy(&m->ghost_sf));
   PetscCall(PetscFree(*model));
   PetscFunctionReturn(0);
 }
@@ -46,7 +49,7 @@ PetscErrorCode SimModelSetVertices(SimModel m, PetscInt nv, const PetscReal *xyz
   PetscFunctionBeginUser;
   PetscCheck(!m->x, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The model's vertices are already set");
   PetscCheck(nv > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "A model needs at least one vertex (got %" PetscInt_FMT ")", nv);
-  m->nv = nv;
+  m->nv = m->nglobal = m->nown = nv;
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 3 * nv, &m->x));
   PetscCall(VecSetBlockSize(m->x, 3));
   PetscCall(VecDuplicate(m->x, &m->v));
@@ -97,7 +100,7 @@ PetscErrorCode SimModelSetPartition(SimModel m, PetscInt vstart, PetscInt vend, 
 PetscErrorCode SimModelVertexFromNatural(SimModel m, PetscInt i, PetscInt *j)
 {
   PetscFunctionBeginUser;
-  *j = (m->from_natural && i >= 0 && i < m->nv) ? m->from_natural[i] : i;
+  *j = (m->from_natural && i >= 0 && i < m->nglobal) ? m->from_natural[i] : i;
   PetscFunctionReturn(0);
 }
 
@@ -105,8 +108,8 @@ static PetscErrorCode CheckVertex(SimModel m, PetscInt i, const char *what)
 {
   PetscFunctionBeginUser;
   PetscCheck(m->x, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Set the model's vertices first");
-  PetscCheck(i >= 0 && i < m->nv, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "%s: vertex index %" PetscInt_FMT " is out of range; valid indices are 0 .. %" PetscInt_FMT, what, i, m->nv - 1);
+  PetscCheck(i >= 0 && i < m->nglobal, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "%s: vertex index %" PetscInt_FMT " is out of range; valid indices are 0 .. %" PetscInt_FMT, what, i, m->nglobal - 1);
   PetscFunctionReturn(0);
 }
 
@@ -114,6 +117,8 @@ PetscErrorCode SimModelSetVertexMass(SimModel m, PetscInt i, PetscReal mass)
 {
   PetscFunctionBeginUser;
   PetscCall(CheckVertex(m, i, "vertex mass"));
+  i = SimModelLocal(m, i); /* a distributed state stores some vertices only */
+  if (i < 0) PetscFunctionReturn(0);
   for (int d = 0; d < 3; d++) PetscCall(VecSetValue(m->mass, 3 * i + d, mass, INSERT_VALUES));
   PetscFunctionReturn(0);
 }
@@ -122,6 +127,8 @@ PetscErrorCode SimModelAddMass(SimModel m, PetscInt i, PetscReal mass)
 {
   PetscFunctionBeginUser;
   PetscCall(CheckVertex(m, i, "vertex mass"));
+  i = SimModelLocal(m, i);
+  if (i < 0) PetscFunctionReturn(0);
   for (int d = 0; d < 3; d++) PetscCall(VecSetValue(m->mass, 3 * i + d, mass, ADD_VALUES));
   PetscFunctionReturn(0);
 }
@@ -130,6 +137,8 @@ PetscErrorCode SimModelPin(SimModel m, PetscInt i, const char *what)
 {
   PetscFunctionBeginUser;
   PetscCall(CheckVertex(m, i, what ? what : "pin"));
+  i = SimModelLocal(m, i); /* owned and ghost copies are both pinned: they must stay consistent */
+  if (i < 0) PetscFunctionReturn(0);
   if (!m->pinned[i]) m->npinned++;
   m->pinned[i] = PETSC_TRUE;
   PetscFunctionReturn(0);
@@ -140,6 +149,10 @@ PetscErrorCode SimModelAddTerm(SimModel m, SimEnergy term)
   PetscFunctionBeginUser;
   PetscCheck(m->nterms < SIM_MAX_TERMS, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Too many energy terms (max %d)", SIM_MAX_TERMS);
   PetscCheck(!m->term_block_offset, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Terms must be added before the Hessian is created");
+  /* a replicated term of a distributed state would see only this rank's vertices, in local numbers */
+  PetscCheck(!m->local_state || term->distributed || term->per_vertex, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "Term '%s' needs the whole model on every rank; the FEM state is distributed on %d ranks (run with -fem_distributed_state 0)",
+             term->name, (int)m->size);
   m->term[m->nterms++] = term;
   PetscFunctionReturn(0);
 }
@@ -211,7 +224,7 @@ PetscErrorCode SimModelZeroPinned(SimModel m, PetscReal *a)
 /* Whether a term's contributions are partial sums to be reduced over the ranks. */
 static PetscBool Reduced(SimModel m, SimEnergy term)
 {
-  return (PetscBool)(term->distributed && m->size > 1);
+  return (PetscBool)((term->distributed || m->local_state) && m->size > 1);
 }
 
 static PetscBool AnyReduced(SimModel m, SimEnergyKind kind)
@@ -245,6 +258,13 @@ PetscErrorCode SimModelGradient(SimModel m, SimEnergyKind kind, const PetscReal 
 
   PetscFunctionBeginUser;
   PetscCall(PetscArrayzero(g, n));
+  if (m->local_state) { /* every term adds into the local array; ghost rows go to their owners */
+    for (PetscInt t = 0; t < m->nterms; t++)
+      if (m->term[t]->kind == kind) PetscCall(m->term[t]->ops.gradient(m->term[t], x, v, g));
+    PetscCall(SimModelGhostSum(m, g));
+    PetscCall(SimModelZeroPinned(m, g));
+    PetscFunctionReturn(0);
+  }
   if (reduce) PetscCall(PetscArrayzero(m->dist_scratch, n));
   for (PetscInt t = 0; t < m->nterms; t++)
     if (m->term[t]->kind == kind) PetscCall(m->term[t]->ops.gradient(m->term[t], x, v, Reduced(m, m->term[t]) ? m->dist_scratch : g));
@@ -286,8 +306,9 @@ PetscErrorCode SimModelMassNorm(SimModel m, const PetscReal *a, PetscReal *norm)
 
   PetscFunctionBeginUser;
   PetscCall(VecGetArrayRead(m->mass, &mass));
-  for (PetscInt k = 0; k < 3 * m->nv; k++) s += mass[k] * a[k] * a[k];
+  for (PetscInt k = 0; k < 3 * m->nown; k++) s += mass[k] * a[k] * a[k];
   PetscCall(VecRestoreArrayRead(m->mass, &mass));
+  PetscCall(SimModelSumOwned(m, 1, &s));
   *norm = PetscSqrtReal(s);
   PetscFunctionReturn(0);
 }
@@ -301,7 +322,7 @@ PetscErrorCode SimModelReport(SimModel m, Vec X, Vec V, SimEnergyReport *rep)
   PetscCall(VecGetArrayRead(X, &x));
   PetscCall(VecGetArrayRead(V, &v));
   PetscCall(VecGetArrayRead(m->mass, &mass));
-  for (PetscInt i = 0; i < m->nv; i++)
+  for (PetscInt i = 0; i < m->nown; i++) /* a distributed state: owned vertices, summed below */
     for (int d = 0; d < 3; d++) {
       rep->kinetic += 0.5 * mass[3 * i + d] * v[3 * i + d] * v[3 * i + d];
       rep->momentum[d] += mass[3 * i + d] * v[3 * i + d];
@@ -310,7 +331,20 @@ PetscErrorCode SimModelReport(SimModel m, Vec X, Vec V, SimEnergyReport *rep)
   for (PetscInt t = 0; t < m->nterms; t++) {
     SimEnergy term = m->term[t];
     PetscCall(term->ops.value(term, x, v, &rep->term[t]));
-    if (Reduced(m, term)) PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &rep->term[t], 1, MPIU_REAL, MPIU_SUM, m->comm));
+    if (Reduced(m, term) && !m->local_state) PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &rep->term[t], 1, MPIU_REAL, MPIU_SUM, m->comm));
+  }
+  if (m->local_state) { /* one reduction of the report's scalars: kinetic, momentum, every term */
+    PetscReal buf[4 + SIM_MAX_TERMS];
+    buf[0] = rep->kinetic;
+    for (int d = 0; d < 3; d++) buf[1 + d] = rep->momentum[d];
+    for (PetscInt t = 0; t < m->nterms; t++) buf[4 + t] = rep->term[t];
+    PetscCall(SimModelSumOwned(m, 4 + m->nterms, buf));
+    rep->kinetic = buf[0];
+    for (int d = 0; d < 3; d++) rep->momentum[d] = buf[1 + d];
+    for (PetscInt t = 0; t < m->nterms; t++) rep->term[t] = buf[4 + t];
+  }
+  for (PetscInt t = 0; t < m->nterms; t++) {
+    SimEnergy term = m->term[t];
     rep->term_name[t] = term->name;
     if (term->kind == SIM_ENERGY_POTENTIAL) rep->potential += rep->term[t];
     else rep->dissipation_rate += 2.0 * rep->term[t]; /* power of a Rayleigh function is 2D */
@@ -327,12 +361,9 @@ PetscErrorCode SimModelWriteArray(SimModel m, const PetscReal *a, PetscViewer vi
   PetscReal *buf;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(3 * m->nv, &buf));
-  for (PetscInt i = 0; i < m->nv; i++) {
-    const PetscInt j = m->natural ? m->natural[i] : i;
-    for (int d = 0; d < 3; d++) buf[3 * j + d] = a[3 * i + d];
-  }
-  PetscCall(PetscViewerBinaryWrite(viewer, buf, 3 * m->nv, PETSC_REAL));
+  PetscCall(PetscMalloc1(3 * m->nglobal, &buf));
+  PetscCall(SimModelGatherNatural(m, a, buf));
+  PetscCall(PetscViewerBinaryWrite(viewer, buf, 3 * m->nglobal, PETSC_REAL));
   PetscCall(PetscFree(buf));
   PetscFunctionReturn(0);
 }
@@ -342,10 +373,10 @@ PetscErrorCode SimModelReadArray(SimModel m, PetscReal *a, PetscViewer viewer)
   PetscReal *buf;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(3 * m->nv, &buf));
-  PetscCall(PetscViewerBinaryRead(viewer, buf, 3 * m->nv, NULL, PETSC_REAL));
-  for (PetscInt i = 0; i < m->nv; i++) {
-    const PetscInt j = m->natural ? m->natural[i] : i;
+  PetscCall(PetscMalloc1(3 * m->nglobal, &buf));
+  PetscCall(PetscViewerBinaryRead(viewer, buf, 3 * m->nglobal, NULL, PETSC_REAL));
+  for (PetscInt i = 0; i < m->nv; i++) { /* the local vertices' rows (owned and ghosts) */
+    const PetscInt g = m->global ? m->global[i] : i, j = m->natural ? m->natural[g] : g;
     for (int d = 0; d < 3; d++) a[3 * i + d] = buf[3 * j + d];
   }
   PetscCall(PetscFree(buf));
@@ -361,7 +392,7 @@ PetscErrorCode SimModelMaxStep(SimModel m, const PetscReal *x, const PetscReal *
   for (PetscInt t = 0; t < m->nterms; t++) {
     if (!m->term[t]->ops.max_step) continue;
     PetscCall(m->term[t]->ops.max_step(m->term[t], x, p, alpha));
-    if (m->term[t]->distributed) distributed = PETSC_TRUE;
+    if (m->term[t]->distributed || m->local_state) distributed = PETSC_TRUE;
   }
   if (distributed && m->size > 1) PetscCall(MPIU_Allreduce(MPI_IN_PLACE, alpha, 1, MPIU_REAL, MPIU_MIN, m->comm));
   PetscCheck(*alpha >= 0 && *alpha <= 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A term bounded the step to %g (must be in [0, 1])", (double)*alpha);

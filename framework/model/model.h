@@ -3,6 +3,7 @@
 #pragma once
 #include <petscmat.h>
 #include <petscviewer.h>
+#include <petscsf.h>
 #include "framework/model/energy.h"
 #include "framework/report.h"
 
@@ -28,6 +29,21 @@ struct _p_SimModel {
    * vertex i, from_natural its inverse; both NULL when the numbering is the input one. */
   PetscInt vstart, vend;
   PetscInt *natural, *from_natural;
+  /* Distributed state (SimModelDistributeState, framework/model/halo.c; docs/scaling.md): when
+   * local_state is set, nv and every flat array of the model (x, v, mass, pinned, a solver's
+   * scratch) cover this rank's vertices only: the owned ones [0, nown) (global numbers vstart + i)
+   * then the ghosts [nown, nv), the other vertices of the rank's cells. Every local array is kept
+   * CONSISTENT: a ghost entry equals its owner's (gradients are summed onto the owners and sent back
+   * by SimModelGhostSum), so pointwise updates (x += h v) need no exchange and only reductions (sums,
+   * norms, dots) must run over [0, nown) and then over the ranks.
+   * Replicated state (the default): nv = nglobal, nown = nv (vertex terms evaluate every vertex on
+   * every rank), global = local = NULL. */
+  PetscBool local_state;
+  PetscInt nglobal;   /* vertices of the whole model */
+  PetscInt nown;      /* vertices vertex terms (gravity, colliders) evaluate on this rank: [0, nown) */
+  PetscInt *global;   /* nv: global (partition) number of local vertex i; NULL when replicated */
+  PetscInt *local;    /* nglobal: local number of global vertex g, -1 when this rank does not store it */
+  PetscSF ghost_sf;   /* per DOF: roots the 3 nown owned DOFs, leaves the 3 (nv - nown) ghost DOFs */
   Vec x, v;           /* current state, 3*nv, block size 3 (owned by the model) */
   Vec mass;           /* lumped mass per DOF (m_i repeated 3 times), kg */
   Vec inv_mass;       /* 1/m per DOF, 0 on pinned DOFs: explicit updates multiply by it */
@@ -94,6 +110,33 @@ PetscErrorCode SimModelFinalize(SimModel model);
 PetscErrorCode SimModelSetPartition(SimModel model, PetscInt vstart, PetscInt vend, const PetscInt *natural);
 /* The model's number of the vertex with input number i (identity unless the scene renumbered). */
 PetscErrorCode SimModelVertexFromNatural(SimModel model, PetscInt i, PetscInt *j);
+/* Distributed state (framework/model/halo.c): after SimModelSetPartition and before masses, pins
+ * and terms, this rank keeps only its owned vertices and the other vertices of its cells (ncell
+ * cells of 4 vertices, global numbers in tet). Every later call that names a vertex (mass, pin)
+ * takes its global number and is ignored for a vertex the rank does not store. Terms must then be
+ * distributed (their elements this rank's, in local numbering) or vertex terms (created on the
+ * first nown vertices); SimModelAddTerm refuses others. Collective. No-op on one rank. */
+PetscErrorCode SimModelDistributeState(SimModel model, PetscInt ncell, const PetscInt *tet);
+/* Local number of global vertex g (-1 if this rank does not store it); identity when replicated. */
+PetscInt SimModelLocal(SimModel model, PetscInt g);
+/* The two halo exchanges of a flat local array (3 per vertex), no-ops when replicated:
+ * SimModelGhostUpdate: the owners' values into the ghost copies (forward scatter);
+ * SimModelGhostSum:    the ghost copies' contributions added onto their owners (reverse scatter-add),
+ *                      then the sums sent back, so every copy holds the total. Collective. */
+PetscErrorCode SimModelGhostUpdate(SimModel model, PetscReal *a);
+PetscErrorCode SimModelGhostSum(SimModel model, PetscReal *a);
+/* First local vertex of the owned range: vstart when replicated (the owned rows sit inside the
+ * replicated arrays), 0 with a distributed state. */
+static inline PetscInt SimModelOwnedFirst(SimModel model)
+{
+  return model->local_state ? 0 : model->vstart;
+}
+/* A flat local array (3 per vertex) in natural (input) order, the whole model's 3 nglobal entries,
+ * on every rank. Collective. */
+PetscErrorCode SimModelGatherNatural(SimModel model, const PetscReal *a, PetscReal *out);
+/* Sum of a local scalar over the ranks when the state is distributed (each rank's share covers its
+ * owned vertices); the value itself when replicated. n values in place. Collective. */
+PetscErrorCode SimModelSumOwned(SimModel model, PetscInt n, PetscReal *vals);
 
 /* Evaluation on flat arrays (3*nv). kind selects which terms contribute. Results are the whole
  * model's on every rank: distributed terms' contributions are summed over model->comm (collective

@@ -32,11 +32,15 @@ struct _p_SimNewton {
   /* Parallel layout (see framework/model/model.h): g, p, diag are distributed like the matrix
    * (this rank's rows 3*[vstart, vend)); the objective and the line search work on replicated flat
    * arrays. gfull is the gradient (3*nv, the same on every rank; its owned part is copied into g
-   * before a solve) and pall the direction gathered to every rank after it. */
+   * before a solve) and pall the direction gathered to every rank after it.
+   * With a distributed state (model->local_state) the flat arrays are this rank's owned + ghost
+   * vertices: gfull is that local gradient, the direction goes into plocal (owned rows from p, ghost
+   * rows by one forward exchange) and no array of the whole model exists. */
   Vec g, p, diag;
   PetscReal *gfull;
   Vec pall;
   VecScatter p2all;
+  PetscReal *plocal;
   /* flat scratch, 3*nv each: trial point, velocity v(x), a second gradient */
   PetscReal *xt, *vel, *work;
   PetscReal *gt;     /* gradient at the trial point (the line search's gradient test) */
@@ -70,11 +74,12 @@ static PetscErrorCode Value_Newton(SimNewton nt, PetscReal beta, const PetscReal
 
   PetscFunctionBeginUser;
   PetscCall(VecGetArrayRead(model->mass, &m));
-  for (PetscInt i = 0; i < nt->n; i++) {
+  for (PetscInt i = 0; i < 3 * model->nown; i++) { /* every vertex, or the owned ones summed over the ranks */
     const PetscReal d = x[i] - y[i];
     if (!model->pinned[i / 3]) inertia += m[i] * d * d;
   }
   PetscCall(VecRestoreArrayRead(model->mass, &m));
+  PetscCall(SimModelSumOwned(model, 1, &inertia));
   inertia *= 0.5 / (beta * beta);
   Velocity_Newton(nt->n, beta, X, x, nt->vel);
   PetscCall(SimModelEnergy(model, SIM_ENERGY_POTENTIAL, x, nt->vel, &E));
@@ -194,8 +199,25 @@ static PetscErrorCode SetGradient_Newton(SimNewton nt)
   PetscFunctionBeginUser;
   PetscCall(VecGetLocalSize(nt->g, &nlocal));
   PetscCall(VecGetArray(nt->g, &g));
-  PetscCall(PetscArraycpy(g, nt->gfull + 3 * nt->model->vstart, nlocal));
+  PetscCall(PetscArraycpy(g, nt->gfull + 3 * SimModelOwnedFirst(nt->model), nlocal));
   PetscCall(VecRestoreArray(nt->g, &g));
+  PetscFunctionReturn(0);
+}
+
+/* The direction as a flat array of the model's local vertices (all of them when replicated). */
+static PetscErrorCode GetDirection_Newton(SimNewton nt, const PetscReal **p)
+{
+  PetscFunctionBeginUser;
+  if (nt->plocal) *p = nt->plocal;
+  else PetscCall(VecGetArrayRead(nt->pall, p));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode RestoreDirection_Newton(SimNewton nt, const PetscReal **p)
+{
+  PetscFunctionBeginUser;
+  if (nt->plocal) *p = NULL;
+  else PetscCall(VecRestoreArrayRead(nt->pall, p));
   PetscFunctionReturn(0);
 }
 
@@ -205,14 +227,22 @@ static PetscErrorCode SetGradient_Newton(SimNewton nt)
 static PetscErrorCode GatherDirection_Newton(SimNewton nt)
 {
   SimModel m = nt->model;
+  const PetscInt first = SimModelOwnedFirst(m), nown = m->vend - m->vstart;
   PetscScalar *p;
 
   PetscFunctionBeginUser;
   if (m->npinned) {
     PetscCall(VecGetArray(nt->p, &p));
-    for (PetscInt i = m->vstart; i < m->vend; i++)
-      if (m->pinned[i]) p[3 * (i - m->vstart)] = p[3 * (i - m->vstart) + 1] = p[3 * (i - m->vstart) + 2] = 0;
+    for (PetscInt i = 0; i < nown; i++)
+      if (m->pinned[first + i]) p[3 * i] = p[3 * i + 1] = p[3 * i + 2] = 0;
     PetscCall(VecRestoreArray(nt->p, &p));
+  }
+  if (m->local_state) { /* owned rows, then the ghosts' from their owners */
+    PetscCall(VecGetArray(nt->p, &p));
+    PetscCall(PetscArraycpy(nt->plocal, p, 3 * nown));
+    PetscCall(VecRestoreArray(nt->p, &p));
+    PetscCall(SimModelGhostUpdate(m, nt->plocal));
+    PetscFunctionReturn(0);
   }
   PetscCall(VecScatterBegin(nt->p2all, nt->p, nt->pall, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(nt->p2all, nt->p, nt->pall, INSERT_VALUES, SCATTER_FORWARD));
@@ -332,7 +362,12 @@ static PetscErrorCode GradientTest_Newton(SimNewton nt, PetscReal beta, const Pe
   PetscCall(Value_Newton(nt, beta, y, X, xd, nt->xt, &trial, &tscale));
   if (PetscIsInfOrNanReal(trial)) PetscFunctionReturn(0);
   PetscCall(Gradient_Newton(nt, beta, y, X, xd, nt->xt, nt->gt));
-  for (PetscInt i = 0; i < nt->n; i++) g1 += nt->gt[i] * nt->gt[i];
+  /* the same norm as VecNorm(g): each DOF once (replicated: rows [vstart, vend) summed over the ranks) */
+  {
+    const PetscInt first = 3 * SimModelOwnedFirst(nt->model), nown = 3 * (nt->model->vend - nt->model->vstart);
+    for (PetscInt i = first; i < first + nown; i++) g1 += nt->gt[i] * nt->gt[i];
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &g1, 1, MPIU_REAL, MPIU_SUM, nt->comm));
+  }
   g1 = PetscSqrtReal(g1);
   if (g1 < g0) {
     PetscCall(PetscArraycpy(x, nt->xt, nt->n));
@@ -355,12 +390,12 @@ static PetscErrorCode LineSearch_Newton(SimNewton nt, PetscReal beta, const Pets
   PetscFunctionBeginUser;
   *ok = PETSC_FALSE;
   PetscCall(PetscLogEventBegin(nt->ev.linesearch, 0, 0, 0, 0));
-  PetscCall(VecGetArrayRead(nt->pall, &p));
+  PetscCall(GetDirection_Newton(nt, &p));
   /* terms that bound the step (IPC's CCD): no trial point is ever past their admissible step */
   PetscCall(SimModelMaxStep(nt->model, x, p, &alpha_max));
   alpha = alpha_max;
   if (alpha_max == 0) { /* no admissible motion along p at all */
-    PetscCall(VecRestoreArrayRead(nt->pall, &p));
+    PetscCall(RestoreDirection_Newton(nt, &p));
     PetscCall(PetscLogEventEnd(nt->ev.linesearch, 0, 0, 0, 0));
     PetscFunctionReturn(0);
   }
@@ -379,7 +414,7 @@ static PetscErrorCode LineSearch_Newton(SimNewton nt, PetscReal beta, const Pets
     }
     (*cuts)++;
   }
-  PetscCall(VecRestoreArrayRead(nt->pall, &p));
+  PetscCall(RestoreDirection_Newton(nt, &p));
   PetscCall(PetscLogEventEnd(nt->ev.linesearch, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
@@ -410,7 +445,7 @@ static PetscErrorCode AttachRigidBodyModes_Newton(SimNewton nt)
   PetscCall(VecSetBlockSize(coords, 3));
   PetscCall(VecGetArrayRead(m->x, &x));
   PetscCall(VecGetArray(coords, &c));
-  PetscCall(PetscArraycpy(c, x + 3 * m->vstart, 3 * (m->vend - m->vstart)));
+  PetscCall(PetscArraycpy(c, x + 3 * SimModelOwnedFirst(m), 3 * (m->vend - m->vstart)));
   PetscCall(VecRestoreArray(coords, &c));
   PetscCall(VecRestoreArrayRead(m->x, &x));
   PetscCall(MatNullSpaceCreateRigidBody(coords, &nsp));
@@ -444,6 +479,10 @@ PetscErrorCode SimNewtonCreate(SimModel model, const char *prefix, SimNewton *ne
     for (PetscInt i = 0; i < model->nv; i++)
       for (int d = 0; d < 3; d++) lo[d] = PetscMin(lo[d], x[3 * i + d]), hi[d] = PetscMax(hi[d], x[3 * i + d]);
     PetscCall(VecRestoreArrayRead(model->x, &x));
+    if (model->local_state) { /* each rank sees its vertices only */
+      PetscCall(MPIU_Allreduce(MPI_IN_PLACE, lo, 3, MPIU_REAL, MPIU_MIN, model->comm));
+      PetscCall(MPIU_Allreduce(MPI_IN_PLACE, hi, 3, MPIU_REAL, MPIU_MAX, model->comm));
+    }
     nt->diameter = PetscSqrtReal(PetscSqr(hi[0] - lo[0]) + PetscSqr(hi[1] - lo[1]) + PetscSqr(hi[2] - lo[2]));
   }
   nt->ls_max = 30;
@@ -461,7 +500,8 @@ PetscErrorCode SimNewtonCreate(SimModel model, const char *prefix, SimNewton *ne
   PetscCall(MatSetOption(nt->H, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
   PetscCall(MatCreateVecs(nt->H, &nt->p, &nt->g));
   PetscCall(VecDuplicate(nt->g, &nt->diag));
-  PetscCall(VecScatterCreateToAll(nt->p, &nt->p2all, &nt->pall));
+  if (model->local_state) PetscCall(PetscMalloc1(nt->n, &nt->plocal));
+  else PetscCall(VecScatterCreateToAll(nt->p, &nt->p2all, &nt->pall));
   PetscCall(PetscMalloc5(nt->n, &nt->xt, nt->n, &nt->vel, nt->n, &nt->work, nt->n, &nt->gt, nt->n, &nt->gfull));
   PetscCall(AttachRigidBodyModes_Newton(nt));
 
@@ -614,9 +654,9 @@ static PetscErrorCode Iterate_Newton(SimNewton nt, PetscReal beta, const PetscRe
        * decrease of Phi is below round-off, so the line search could not judge it. */
       const PetscReal *p;
 
-      PetscCall(VecGetArrayRead(nt->pall, &p));
+      PetscCall(GetDirection_Newton(nt, &p));
       for (PetscInt i = 0; i < nt->n; i++) x[i] += p[i];
-      PetscCall(VecRestoreArrayRead(nt->pall, &p));
+      PetscCall(RestoreDirection_Newton(nt, &p));
       PetscCall(Value_Newton(nt, beta, y, X, xd, x, &phi, &scale));
       converged = PETSC_TRUE;
     } else {
@@ -793,6 +833,7 @@ PetscErrorCode SimNewtonDestroy(SimNewton *newton)
   PetscCall(VecScatterDestroy(&nt->p2all));
   PetscCall(PetscFree5(nt->xt, nt->vel, nt->work, nt->gt, nt->gfull));
   PetscCall(PetscFree(nt->lag_point));
+  PetscCall(PetscFree(nt->plocal));
   PetscCall(PetscFree(*newton));
   PetscFunctionReturn(0);
 }

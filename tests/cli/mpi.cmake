@@ -35,6 +35,13 @@ pbsim_mpi_unit_test(mpi.test_projection_2ranks test_projection)
 pbsim_mpi_unit_test(mpi.test_stablefluids_2ranks test_stablefluids)
 # The Lagrangian model and the Newton solvers (PT-Scotch partition, MPIAIJ Hessian, MUMPS / GAMG).
 pbsim_mpi_unit_test(mpi.beam_2ranks test_mpi_fem)
+# The distributed FEM state (-fem_distributed_state: owned + ghost vertices per rank) on 4
+# oversubscribed ranks: the `distributed` tcase of test_mpi_fem (trajectories of the twist and the
+# drop against one rank, storage per rank, energy/gradient/Hessian of the beam and the drop).
+if(MPIEXEC_EXECUTABLE AND TARGET test_mpi_fem)
+  add_test(NAME mpi.fem_distributed_4ranks COMMAND ${MPIEXEC_EXECUTABLE} -np 4 --oversubscribe $<TARGET_FILE:test_mpi_fem>)
+  set_tests_properties(mpi.fem_distributed_4ranks PROPERTIES TIMEOUT 300 ENVIRONMENT "CK_FORK=no;CK_RUN_CASE=distributed;${PBSIM_MPI_ENV}")
+endif()
 # The matrix-free pressure multigrid: stencil = assembled operator across the rank boundary, the
 # red-black sweep's ghost exchange, iteration counts.
 pbsim_mpi_unit_test(mpi.test_pressure_mg_2ranks test_pressure_mg)

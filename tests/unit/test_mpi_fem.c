@@ -6,22 +6,24 @@
 #include "testing.h"
 #include "framework/newton/newton.h"
 
-static PetscInt Natural(SimModel m, PetscInt i)
+static PetscInt Natural(SimModel m, PetscInt g)
 {
-  return m->natural ? m->natural[i] : i;
+  return m->natural ? m->natural[g] : g;
 }
 
-/* Flat 3*nv array a of model m (model numbering) into natural order (out). */
+/* An array of the whole model in its global numbering (3 nglobal, e.g. a gathered Vec) into natural order. */
 static void ToNatural(SimModel m, const PetscReal *a, PetscReal *out)
 {
-  for (PetscInt i = 0; i < m->nv; i++)
-    for (int d = 0; d < 3; d++) out[3 * Natural(m, i) + d] = a[3 * i + d];
+  for (PetscInt g = 0; g < m->nglobal; g++)
+    for (int d = 0; d < 3; d++) out[3 * Natural(m, g) + d] = a[3 * g + d];
 }
 
+/* The model's local array (every vertex when replicated, owned + ghosts when distributed) from a
+ * natural-order array of the whole model. */
 static void FromNatural(SimModel m, const PetscReal *nat, PetscReal *a)
 {
   for (PetscInt i = 0; i < m->nv; i++)
-    for (int d = 0; d < 3; d++) a[3 * i + d] = nat[3 * Natural(m, i) + d];
+    for (int d = 0; d < 3; d++) a[3 * i + d] = nat[3 * Natural(m, m->global ? m->global[i] : i) + d];
 }
 
 static PetscReal MaxAbs(PetscInt n, const PetscReal *a)
@@ -53,7 +55,7 @@ static PetscErrorCode ElasticBlocks(SimModel m, PetscInt *nb)
 /* y = H r with H the model's Hessian at x (natural-order arrays in and out, on every rank). */
 static PetscErrorCode HessianProduct(SimModel m, const PetscReal *xnat, const PetscReal *rnat, PetscReal *ynat, char type[64])
 {
-  const PetscInt n = 3 * m->nv;
+  const PetscInt n = 3 * m->nv; /* local */
   PetscReal *x, *r, *zero;
   PetscScalar *a;
   const PetscScalar *ya;
@@ -78,7 +80,7 @@ static PetscErrorCode HessianProduct(SimModel m, const PetscReal *xnat, const Pe
   PetscCall(SimModelHessianAssemble(m, x, x, zero, 3.0, 1.0, 0.0, PETSC_FALSE, H));
   PetscCall(MatCreateVecs(H, &R, &Y));
   PetscCall(VecGetArray(R, &a));
-  PetscCall(PetscArraycpy(a, r + 3 * m->vstart, 3 * (m->vend - m->vstart)));
+  PetscCall(PetscArraycpy(a, r + 3 * SimModelOwnedFirst(m), 3 * (m->vend - m->vstart)));
   PetscCall(VecRestoreArray(R, &a));
   PetscCall(MatMult(H, R, Y));
   PetscCall(VecScatterCreateToAll(Y, &toall, &Yall));
@@ -111,7 +113,7 @@ static PetscErrorCode CompareModel(const char *scene, const char *opts)
   PetscCall(TestSimCreateOnComm(PETSC_COMM_SELF, scene, NULL, opts, &ser));
   PetscCall(TestSimCreateOnComm(PETSC_COMM_WORLD, scene, NULL, opts, &par));
   n = 3 * ser.model->nv;
-  PetscCheck(3 * par.model->nv == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "vertex counts differ");
+  PetscCheck(3 * par.model->nglobal == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "vertex counts differ");
   PetscCall(PetscMalloc5(n, &xnat, n, &xs, n, &xp, n, &gs, n, &gp));
   PetscCall(PetscMalloc4(n, &rnat, n, &ys, n, &yp, n, &v));
   PetscCall(PetscArrayzero(v, n));
@@ -130,7 +132,7 @@ static PetscErrorCode CompareModel(const char *scene, const char *opts)
   PetscCall(SimModelEnergy(par.model, SIM_ENERGY_POTENTIAL, xp, v, &Ep));
   PetscCall(SimModelGradient(ser.model, SIM_ENERGY_POTENTIAL, xs, v, gs));
   PetscCall(SimModelGradient(par.model, SIM_ENERGY_POTENTIAL, xp, v, gp));
-  ToNatural(par.model, gp, xp); /* xp reused: the parallel gradient in natural order */
+  PetscCall(SimModelGatherNatural(par.model, gp, xp)); /* xp reused: the parallel gradient in natural order */
   dg = MaxDiff(n, gs, xp) / MaxAbs(n, gs);
   PetscCall(HessianProduct(ser.model, xnat, rnat, ys, ts));
   PetscCall(HessianProduct(par.model, xnat, rnat, yp, tp));
@@ -199,7 +201,7 @@ static PetscErrorCode CompareRuns(const char *scene, const char *solver, const c
   PetscCall(PetscArraycpy(xs, a, n));
   PetscCall(VecRestoreArrayRead(ser.model->x, &a));
   PetscCall(VecGetArrayRead(par.model->x, &a));
-  ToNatural(par.model, a, xp);
+  PetscCall(SimModelGatherNatural(par.model, a, xp));
   PetscCall(VecRestoreArrayRead(par.model->x, &a));
   for (PetscInt k = 0; k < n; k++) disp = PetscMax(disp, PetscAbsReal(xs[k] - x0[k]));
   diff = MaxDiff(n, xs, xp);
@@ -220,6 +222,14 @@ static PetscErrorCode CompareRuns(const char *scene, const char *solver, const c
     PetscCall(SimModelFindTerm(par.model, "elastic", &term));
     ck_assert_msg(term->distributed, "%s: the elastic term is not distributed", scene);
     ck_assert_msg(nbmin > 0 && nbmin < nbser, "%s: a rank holds no elements (%" PetscInt_FMT " of %" PetscInt_FMT ")", scene, nbmin, nbser);
+  }
+  if (size > 1 && strstr(opts_b, "-fem_distributed_state")) { /* and the state really is */
+    PetscInt most;
+    PetscCallMPI(MPI_Allreduce(&par.model->nv, &most, 1, MPIU_INT, MPI_MAX, comm));
+    PetscCall(PetscPrintf(comm, "  distributed state: at most %" PetscInt_FMT " of %" PetscInt_FMT " vertices stored per rank\n", most,
+                          par.model->nglobal));
+    ck_assert_msg(par.model->local_state, "%s: the state is not distributed", scene);
+    ck_assert_msg(most < par.model->nglobal, "%s: a rank stores every vertex", scene);
   }
   PetscCall(PetscFree3(xs, xp, x0));
   PetscCall(TestSimDestroy(&ser));
@@ -268,6 +278,83 @@ START_TEST(test_twist_gamg_keeps_pins)
 }
 END_TEST
 
+/* ---- the distributed state (-fem_distributed_state): each rank stores its owned vertices and a
+ * ghost layer (framework/model/halo.c). Run on 2 ranks by mpi.beam_2ranks, on 4 by
+ * mpi.fem_distributed_4ranks (this tcase only). ---- */
+
+/* Energy, gradient (one reverse scatter-add instead of the allreduce) and Hessian products. */
+START_TEST(test_dstate_model_beam)
+{
+  CHECK_PETSC(CompareModel("beam", "-beam_n 8 -beam_nw 2 -fem_distributed_state -petscpartitioner_type simple"));
+}
+END_TEST
+
+/* The gravity and plane terms on owned vertices, the FEM term in local numbers. */
+START_TEST(test_dstate_model_drop)
+{
+  CHECK_PETSC(CompareModel("drop", "-drop_n 4 -drop_height 0 -fem_distributed_state -petscpartitioner_type simple"));
+}
+END_TEST
+
+/* Acceptance: on the beam each rank stores fewer than 0.7 of the vertices (from the local sizes:
+ * the state arrays and the vertex flags have model->nv entries). */
+static PetscErrorCode BeamStorage(void)
+{
+  TestSim par;
+  PetscInt nx, nmost, nleast, nsum;
+  PetscMPIInt size;
+  PetscReal frac;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(TestSimCreateOnComm(PETSC_COMM_WORLD, "beam", NULL, "-beam_n 16 -beam_nw 4 -fem_distributed_state -petscpartitioner_type simple", &par));
+  PetscCall(VecGetLocalSize(par.model->x, &nx));
+  ck_assert_int_eq(nx, 3 * par.model->nv);
+  PetscCallMPI(MPI_Allreduce(&par.model->nv, &nmost, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Allreduce(&par.model->nv, &nleast, 1, MPIU_INT, MPI_MIN, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Allreduce(&par.model->nown, &nsum, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+  frac = (PetscReal)nmost / (PetscReal)par.model->nglobal;
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "beam 16x4x4 on %d rank(s): %" PetscInt_FMT " vertices, %" PetscInt_FMT " to %" PetscInt_FMT
+                        " stored per rank (at most %.3f of them)\n", (int)size, par.model->nglobal, nleast, nmost, (double)frac));
+  ck_assert_int_eq(nsum, par.model->nglobal); /* the owned ranges tile the model */
+  if (size > 1) ck_assert_msg(frac < 0.7, "a rank stores %.3f of the vertices (want < 0.7)", (double)frac);
+  if (size > 1) ck_assert_msg(par.model->local_state, "the state is not distributed");
+  PetscCall(TestSimDestroy(&par));
+  PetscFunctionReturn(0);
+}
+
+START_TEST(test_dstate_beam_storage)
+{
+  CHECK_PETSC(BeamStorage());
+}
+END_TEST
+
+/* Acceptance: the twist (kinematic pins at both ends, large rotation) and the drop (gravity, the
+ * ground plane) match the 1-rank trajectory to 1e-8 relative with the state distributed. Direct
+ * solves (CHOLMOD on one rank, MUMPS on several) and Newton to a tight tolerance, so that the two
+ * runs differ only by round-off. */
+#define TIGHT " -newton_rtol 1e-12 -newton_atol 1e-13 -petscpartitioner_type simple"
+START_TEST(test_dstate_twist)
+{
+  CHECK_PETSC(CompareRuns("twist", "implicit_midpoint", "-twist_n 8" TIGHT, PETSC_COMM_WORLD, "-twist_n 8 -fem_distributed_state" TIGHT, 4, 0.01, 1e-8));
+}
+END_TEST
+
+START_TEST(test_dstate_drop)
+{
+  CHECK_PETSC(CompareRuns("drop", "implicit_euler", "-drop_n 4 -drop_height 0.02" TIGHT, PETSC_COMM_WORLD,
+                          "-drop_n 4 -drop_height 0.02 -fem_distributed_state" TIGHT, 8, 0.01, 1e-8));
+}
+END_TEST
+
+/* An explicit integrator on the distributed state: pointwise updates of consistent local arrays. */
+START_TEST(test_dstate_beam_symplectic)
+{
+  CHECK_PETSC(CompareRuns("beam", "symplectic_euler", "-beam_n 8 -beam_nw 2 -beam_youngs 1e6 -petscpartitioner_type simple", PETSC_COMM_WORLD,
+                          "-beam_n 8 -beam_nw 2 -beam_youngs 1e6 -fem_distributed_state -petscpartitioner_type simple", 20, 1e-4, 1e-8));
+}
+END_TEST
+
 Suite *test_suite(void)
 {
   Suite *s = suite_create("mpi_fem");
@@ -282,6 +369,15 @@ Suite *test_suite(void)
   tcase_add_test(tc, test_twist_gamg);
   tcase_add_test(tc, test_beam_symplectic);
   tcase_add_test(tc, test_twist_gamg_keeps_pins);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("distributed");
+  tcase_set_timeout(tc, 300);
+  tcase_add_test(tc, test_dstate_model_beam);
+  tcase_add_test(tc, test_dstate_model_drop);
+  tcase_add_test(tc, test_dstate_beam_storage);
+  tcase_add_test(tc, test_dstate_twist);
+  tcase_add_test(tc, test_dstate_drop);
+  tcase_add_test(tc, test_dstate_beam_symplectic);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -86,6 +86,28 @@ static PetscErrorCode BlockProblem(MPI_Comm comm, SimRegistry reg, const BlockSp
   PetscFunctionReturn(0);
 }
 
+/* The mpm solver on a block (options replace the database), set up and ready to step. */
+static PetscErrorCode BlockSolver(const char *opts, const BlockSpec *b, SimRegistry *reg, SimProblem *p, SimSolver *s)
+{
+  PetscFunctionBeginUser;
+  PetscCall(TestSetOptions(opts));
+  PetscCall(TestRegistryCreate(reg));
+  PetscCall(BlockProblem(PETSC_COMM_WORLD, *reg, b, p));
+  PetscCall(SimSolverCreate(*reg, "mpm", *p, s));
+  PetscCall(SimSolverSetFromOptions(*s));
+  PetscCall(SimSolverSetUp(*s));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode BlockSolverDestroy(SimRegistry *reg, SimProblem *p, SimSolver *s)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SimSolverDestroy(s));
+  PetscCall(SimProblemDestroy(p));
+  PetscCall(SimRegistryDestroy(reg));
+  PetscFunctionReturn(0);
+}
+
 /* Sums over the grid's owned nodes (in the rank's patch): mass and momentum (grid holding momentum)
  * or m v (velocity). */
 static PetscErrorCode GridSums(MPM *mpm, PetscBool velocity, PetscReal sum[4])
@@ -179,12 +201,7 @@ START_TEST(transfers_conserve_mass_and_momentum)
         const BlockSpec b = {.dim = dim, .n = dim == 2 ? 16 : 8, .lo = 0.3, .hi = 0.7, .elastic = "fixed_corotated", .plastic = "none", .youngs = 1e5};
 
         CHECK_PETSC(PetscSNPrintf(opts, sizeof(opts), "-mpm_transfer %s -mpm_kernel %s", transfer_names[t], K == 3 ? "quadratic" : "cubic"));
-        CHECK_PETSC(TestSetOptions(opts));
-        CHECK_PETSC(TestRegistryCreate(&reg));
-        CHECK_PETSC(BlockProblem(PETSC_COMM_WORLD, reg, &b, &p));
-        CHECK_PETSC(SimSolverCreate(reg, "mpm", p, &s));
-        CHECK_PETSC(SimSolverSetFromOptions(s));
-        CHECK_PETSC(SimSolverSetUp(s));
+        CHECK_PETSC(BlockSolver(opts, &b, &reg, &p, &s));
         mpm = (MPM *)s->data;
         CHECK_PETSC(Disturb(s, mpm));
         CHECK_PETSC(ParticleSums(p, before));
@@ -202,9 +219,7 @@ START_TEST(transfers_conserve_mass_and_momentum)
           ck_assert_msg(PetscAbsReal(after[d] - grid[d]) <= 1e-13 * (PetscAbsReal(grid[d]) + grid[3]),
                         "%dD %s K=%d: G2P changes %s %" PetscInt_FMT ": %.17g -> %.17g", (int)dim, transfer_names[t], K, d < 3 ? "momentum" : "mass", d, grid[d],
                         after[d]);
-        CHECK_PETSC(SimSolverDestroy(&s));
-        CHECK_PETSC(SimProblemDestroy(&p));
-        CHECK_PETSC(SimRegistryDestroy(&reg));
+        CHECK_PETSC(BlockSolverDestroy(&reg, &p, &s));
       }
 }
 END_TEST
@@ -263,12 +278,7 @@ static PetscErrorCode FlipSubstep(PetscInt dim, PetscReal ratio, PetscReal dt, P
 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "-mpm_transfer flip -mpm_flip_ratio %g", (double)ratio));
-  PetscCall(TestSetOptions(opts));
-  PetscCall(TestRegistryCreate(&reg));
-  PetscCall(BlockProblem(PETSC_COMM_WORLD, reg, &b, &p));
-  PetscCall(SimSolverCreate(reg, "mpm", p, &s));
-  PetscCall(SimSolverSetFromOptions(s));
-  PetscCall(SimSolverSetUp(s));
+  PetscCall(BlockSolver(opts, &b, &reg, &p, &s));
   mpm = (MPM *)s->data;
   PetscCall(RandomVelocities(p, dim));
   PetscCall(SimParticlesGetSizes(p, NULL, nglobal));
@@ -294,9 +304,7 @@ static PetscErrorCode FlipSubstep(PetscInt dim, PetscReal ratio, PetscReal dt, P
   PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_VELOCITY, NULL, NULL, (void **)&v));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, *vel, dim * *nglobal, MPIU_REAL, MPIU_SUM, PETSC_COMM_WORLD));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, *v0, dim * *nglobal, MPIU_REAL, MPIU_SUM, PETSC_COMM_WORLD));
-  PetscCall(SimSolverDestroy(&s));
-  PetscCall(SimProblemDestroy(&p));
-  PetscCall(SimRegistryDestroy(&reg));
+  PetscCall(BlockSolverDestroy(&reg, &p, &s));
   PetscFunctionReturn(0);
 }
 
@@ -358,12 +366,7 @@ START_TEST(walls_apply_their_condition_on_the_grid)
       const BlockSpec b = {.dim = dim, .n = N, .lo = 1.1 / N, .hi = 0.45, .elastic = "fixed_corotated", .plastic = "none", .youngs = 1e4};
 
       CHECK_PETSC(PetscSNPrintf(opts, sizeof(opts), "-mpm_transfer pic -walls %s", bcs[c]));
-      CHECK_PETSC(TestSetOptions(opts));
-      CHECK_PETSC(TestRegistryCreate(&reg));
-      CHECK_PETSC(BlockProblem(PETSC_COMM_WORLD, reg, &b, &p));
-      CHECK_PETSC(SimSolverCreate(reg, "mpm", p, &s));
-      CHECK_PETSC(SimSolverSetFromOptions(s));
-      CHECK_PETSC(SimSolverSetUp(s));
+      CHECK_PETSC(BlockSolver(opts, &b, &reg, &p, &s));
       mpm = (MPM *)s->data;
       th = mpm->info.walls.thickness;
       CHECK_PETSC(RandomVelocities(p, dim));
@@ -402,9 +405,7 @@ START_TEST(walls_apply_their_condition_on_the_grid)
                     (int)dim, bcs[c], in_layer, moved[0], moved[1]);
       ck_assert_msg(err <= 1e-13 * scale, "%dD %s walls: a node's velocity differs from the condition's by %g (velocities ~%g)", (int)dim, bcs[c], err, scale);
       CHECK_PETSC(PetscFree(before));
-      CHECK_PETSC(SimSolverDestroy(&s));
-      CHECK_PETSC(SimProblemDestroy(&p));
-      CHECK_PETSC(SimRegistryDestroy(&reg));
+      CHECK_PETSC(BlockSolverDestroy(&reg, &p, &s));
     }
 }
 END_TEST
@@ -425,11 +426,7 @@ START_TEST(apic_and_mls_conserve_angular_momentum_pic_loses_it)
       const BlockSpec b = {.dim = dim, .n = dim == 2 ? 24 : 12, .lo = 0.35, .hi = 0.65, .omega = 4, .v0 = {0.3, -0.2, 0.1}, .elastic = "fixed_corotated", .plastic = "none", .youngs = 1e4, .oblong = PETSC_TRUE};
 
       CHECK_PETSC(PetscSNPrintf(opts, sizeof(opts), "-mpm_transfer %s -mpm_substeps 2", transfer_names[t]));
-      CHECK_PETSC(TestSetOptions(opts));
-      CHECK_PETSC(TestRegistryCreate(&reg));
-      CHECK_PETSC(BlockProblem(PETSC_COMM_WORLD, reg, &b, &p));
-      CHECK_PETSC(SimSolverCreate(reg, "mpm", p, &s));
-      CHECK_PETSC(SimSolverSetFromOptions(s));
+      CHECK_PETSC(BlockSolver(opts, &b, &reg, &p, &s));
       CHECK_PETSC(AngularMomentum(s, L0));
       for (int k = 0; k < 10; k++) {
         CHECK_PETSC(SimSolverStep(s, 2e-3, &out));
@@ -439,9 +436,7 @@ START_TEST(apic_and_mls_conserve_angular_momentum_pic_loses_it)
       rel = PetscSqrtReal(PetscSqr(L1[0] - L0[0]) + PetscSqr(L1[1] - L0[1]) + PetscSqr(L1[2] - L0[2])) / PetscAbsReal(L0[2]);
       if (t >= 2) ck_assert_msg(rel < 1e-12, "%dD %s: angular momentum changed by %g relative (%.17g -> %.17g)", (int)dim, transfer_names[t], rel, L0[2], L1[2]);
       if (t == 0) ck_assert_msg(rel > 1e-2, "%dD pic: angular momentum changed only %g relative", (int)dim, rel);
-      CHECK_PETSC(SimSolverDestroy(&s));
-      CHECK_PETSC(SimProblemDestroy(&p));
-      CHECK_PETSC(SimRegistryDestroy(&reg));
+      CHECK_PETSC(BlockSolverDestroy(&reg, &p, &s));
     }
 }
 END_TEST
@@ -462,12 +457,7 @@ START_TEST(rigidly_rotating_block_keeps_F_a_rotation)
     /* stiff, so that the centrifugal stretch rho omega^2 L^2 / E stays ~1e-4 */
     const BlockSpec b = {.dim = dim, .n = dim == 2 ? 24 : 12, .lo = 0.35, .hi = 0.65, .omega = omega, .elastic = "fixed_corotated", .plastic = "none", .youngs = 1e7};
 
-    CHECK_PETSC(TestSetOptions("-mpm_substeps 0"));
-    CHECK_PETSC(TestRegistryCreate(&reg));
-    CHECK_PETSC(BlockProblem(PETSC_COMM_WORLD, reg, &b, &p));
-    CHECK_PETSC(SimSolverCreate(reg, "mpm", p, &s));
-    CHECK_PETSC(SimSolverSetFromOptions(s));
-    CHECK_PETSC(SimSolverSetUp(s));
+    CHECK_PETSC(BlockSolver("-mpm_substeps 0", &b, &reg, &p, &s));
     { /* start with the rotation's velocity gradient, as a block already turning */
       CHECK_PETSC(SimParticlesGetSwarm(p, &sw));
       CHECK_PETSC(DMSwarmGetLocalSize(sw, &n));
@@ -498,9 +488,7 @@ START_TEST(rigidly_rotating_block_keeps_F_a_rotation)
     CHECK_PETSC(MPI_Allreduce(MPI_IN_PLACE, &rot, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
     ck_assert_msg(err < 2e-3, "%dD: |F^T F - I| = %g after turning %g rad", (int)dim, err, (double)(omega * dt * steps));
     ck_assert_msg(rot < 2e-2, "%dD: |F - R(omega t)| = %g", (int)dim, rot);
-    CHECK_PETSC(SimSolverDestroy(&s));
-    CHECK_PETSC(SimProblemDestroy(&p));
-    CHECK_PETSC(SimRegistryDestroy(&reg));
+    CHECK_PETSC(BlockSolverDestroy(&reg, &p, &s));
   }
 }
 END_TEST
@@ -774,17 +762,11 @@ static PetscErrorCode StepOnce(const BlockSpec *b, const char *opts, PetscReal d
   const SimStepStats *st;
 
   PetscFunctionBeginUser;
-  PetscCall(TestSetOptions(opts));
-  PetscCall(TestRegistryCreate(&reg));
-  PetscCall(BlockProblem(PETSC_COMM_WORLD, reg, b, &p));
-  PetscCall(SimSolverCreate(reg, "mpm", p, &s));
-  PetscCall(SimSolverSetFromOptions(s));
+  PetscCall(BlockSolver(opts, b, &reg, &p, &s));
   PetscCall(SimSolverStep(s, dt, out));
   PetscCall(SimSolverGetStats(s, &st));
   PetscCall(PetscStrncpy(reason, st->reason, len));
-  PetscCall(SimSolverDestroy(&s));
-  PetscCall(SimProblemDestroy(&p));
-  PetscCall(SimRegistryDestroy(&reg));
+  PetscCall(BlockSolverDestroy(&reg, &p, &s));
   PetscFunctionReturn(0);
 }
 
