@@ -134,6 +134,13 @@ static inline PetscInt SimModelOwnedFirst(SimModel model)
 /* A flat local array (3 per vertex) in natural (input) order, the whole model's 3 nglobal entries,
  * on every rank. Collective. */
 PetscErrorCode SimModelGatherNatural(SimModel model, const PetscReal *a, PetscReal *out);
+/* Distributed state only (output, checkpoints; collective):
+ * SimModelGatherGlobal: the owned rows (bs values per vertex) of a local array, gathered in global
+ *   order into out (bs nglobal) on every rank (all) or on rank 0 only.
+ * SimModelNaturalRows: rows [lo, lo + n) of the natural-order array (bs per vertex) into out, sent
+ *   straight from their owners (the ranks' [lo, lo + n) must tile [0, nglobal) in rank order). */
+PetscErrorCode SimModelGatherGlobal(SimModel model, PetscInt bs, const PetscReal *a, PetscBool all, PetscReal *out);
+PetscErrorCode SimModelNaturalRows(SimModel model, PetscInt bs, const PetscReal *a, PetscInt lo, PetscInt n, PetscReal *out);
 /* Sum of a local scalar over the ranks when the state is distributed (each rank's share covers its
  * owned vertices); the value itself when replicated. n values in place. Collective. */
 PetscErrorCode SimModelSumOwned(SimModel model, PetscInt n, PetscReal *vals);

@@ -300,14 +300,33 @@ END_TEST
  * the state arrays and the vertex flags have model->nv entries). */
 static PetscErrorCode BeamStorage(void)
 {
-  TestSim par;
+  const char *opts = "-beam_n 16 -beam_nw 4 -fem_distributed_state -petscpartitioner_type simple";
+  TestSim par, ser;
   PetscInt nx, nmost, nleast, nsum;
   PetscMPIInt size;
   PetscReal frac;
+  PetscLogDouble before, after, serial, bytes[2];
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCall(TestSimCreateOnComm(PETSC_COMM_WORLD, "beam", NULL, "-beam_n 16 -beam_nw 4 -fem_distributed_state -petscpartitioner_type simple", &par));
+  /* PETSc's allocation count (0 unless PETSc traces its allocations: -malloc_debug, which
+   * mpi.fem_distributed_4ranks sets): what building the run (mesh, partition, model, Newton solver
+   * and its matrices) leaves allocated, on one rank and then per rank of WORLD */
+  PetscCall(PetscMallocGetCurrentUsage(&before));
+  PetscCall(TestSimCreateOnComm(PETSC_COMM_SELF, "beam", "implicit_euler", opts, &ser));
+  PetscCall(PetscMallocGetCurrentUsage(&after));
+  serial = after - before;
+  PetscCall(TestSimDestroy(&ser));
+  PetscCall(PetscMallocGetCurrentUsage(&before));
+  PetscCall(TestSimCreateOnComm(PETSC_COMM_WORLD, "beam", "implicit_euler", opts, &par));
+  PetscCall(PetscMallocGetCurrentUsage(&after));
+  bytes[0] = after - before, bytes[1] = -(after - before);
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, bytes, 2, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "beam 16x4x4 on %d rank(s): %.0f to %.0f bytes of PetscMalloc per rank after set-up (one rank: %.0f, ratio %.3f)\n",
+                        (int)size, -bytes[1], bytes[0], serial, serial > 0 ? bytes[0] / serial : 0.0));
+  /* the state, the elements, the Hessian rows are split; what stays replicated (the input mesh while
+   * partitioning, the natural map, the output topology) is small here */
+  if (size > 1 && serial > 0) ck_assert_msg(bytes[0] < 0.8 * serial, "a rank holds %.0f bytes, one rank alone %.0f", bytes[0], serial);
   PetscCall(VecGetLocalSize(par.model->x, &nx));
   ck_assert_int_eq(nx, 3 * par.model->nv);
   PetscCallMPI(MPI_Allreduce(&par.model->nv, &nmost, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
