@@ -44,6 +44,8 @@ struct _p_SimModel {
   PetscInt *global;   /* nv: global (partition) number of local vertex i; NULL when replicated */
   PetscInt *local;    /* nglobal: local number of global vertex g, -1 when this rank does not store it */
   PetscSF ghost_sf;   /* per DOF: roots the 3 nown owned DOFs, leaves the 3 (nv - nown) ghost DOFs */
+  PetscBool replicated_state; /* a scene's request before its bodies: keep the whole state on every rank
+                               * (terms that need every vertex, e.g. IPC's contact) */
   Vec x, v;           /* current state, 3*nv, block size 3 (owned by the model) */
   Vec mass;           /* lumped mass per DOF (m_i repeated 3 times), kg */
   Vec inv_mass;       /* 1/m per DOF, 0 on pinned DOFs: explicit updates multiply by it */
