@@ -23,10 +23,11 @@ struct _p_SimModel {
   MPI_Comm comm;
   PetscMPIInt size;   /* ranks of comm */
   PetscInt nv;
-  /* Parallel layout (see "Running on several ranks" in docs/fem.md): the vertex state is
-   * replicated on every rank; the rank owns the Hessian rows of vertices [vstart, vend), a
-   * contiguous range (all of them on one rank). natural[i] is the input ("natural") number of
-   * vertex i, from_natural its inverse; both NULL when the numbering is the input one. */
+  /* Parallel layout (see "Running on several ranks" in docs/fem.md): the rank owns the Hessian rows
+   * of the vertices with global numbers [vstart, vend), a contiguous range (all of them on one rank).
+   * The vertex state is replicated on every rank unless it is distributed (local_state, below).
+   * natural[g] is the input ("natural") number of global vertex g, from_natural its inverse (nglobal
+   * entries each); both NULL when the numbering is the input one. */
   PetscInt vstart, vend;
   PetscInt *natural, *from_natural;
   /* Distributed state (SimModelDistributeState, framework/model/halo.c; docs/scaling.md): when
@@ -147,9 +148,11 @@ PetscErrorCode SimModelNaturalRows(SimModel model, PetscInt bs, const PetscReal 
  * owned vertices); the value itself when replicated. n values in place. Collective. */
 PetscErrorCode SimModelSumOwned(SimModel model, PetscInt n, PetscReal *vals);
 
-/* Evaluation on flat arrays (3*nv). kind selects which terms contribute. Results are the whole
- * model's on every rank: distributed terms' contributions are summed over model->comm (collective
- * when the model has distributed terms and more than one rank).
+/* Evaluation on flat arrays (3*nv, the model's local vertices). kind selects which terms contribute.
+ * Results are the whole model's on every rank: distributed terms' contributions are summed over
+ * model->comm (collective when the model has distributed terms or a distributed state and more than
+ * one rank); with a distributed state the gradient is the consistent local array (ghost rows hold
+ * their owners' totals).
  * SimModelEnergy:   *E = sum of the selected terms' values.
  * SimModelGradient: g = sum of the selected terms' gradients (g is overwritten; pinned DOFs 0). */
 PetscErrorCode SimModelEnergy(SimModel model, SimEnergyKind kind, const PetscReal *x, const PetscReal *v, PetscReal *E);
@@ -195,9 +198,10 @@ PetscErrorCode SimModelHessianRepreallocate(SimModel model, Mat H);
 PetscErrorCode SimModelZeroPinned(SimModel model, PetscReal *a);
 /* Checkpoints of flat 3*nv arrays (positions, velocities, a solver's history) in the input
  * ("natural") vertex order, so that a run whose partition numbered the vertices differently (another
- * rank count, or another partition from PT-Scotch) reads them right. The arrays are replicated:
- * rank 0 writes, every rank reads the same values. Collective on the viewer. */
+ * rank count, or another partition from PT-Scotch) reads them right. The file holds the whole model
+ * (3 nglobal): rank 0 writes it (a distributed state's owned rows gathered first), every rank reads
+ * it and keeps its local vertices' rows. Collective on the viewer. */
 PetscErrorCode SimModelWriteArray(SimModel model, const PetscReal *a, PetscViewer viewer);
 PetscErrorCode SimModelReadArray(SimModel model, PetscReal *a, PetscViewer viewer);
-/* Mass-weighted norm sqrt(sum m_i |a_i|^2) of a flat 3*nv array. */
+/* Mass-weighted norm sqrt(sum m_i |a_i|^2) of a flat 3*nv array (over the ranks with a distributed state). */
 PetscErrorCode SimModelMassNorm(SimModel model, const PetscReal *a, PetscReal *norm);
