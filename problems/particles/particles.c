@@ -216,8 +216,10 @@ PetscErrorCode SimParticlesAdd(SimProblem p, PetscInt n, const PetscReal *x, con
     PetscReal *r = pa->add + rec * (pa->nadd + i);
     PetscCheck(Inside(&pa->info, &x[dim * i]), p->comm, PETSC_ERR_ARG_OUTOFRANGE, "Scene '%s': particle %" PetscInt_FMT " at (%g, %g%s) is outside the box",
                p->name, pa->nadd + i, (double)x[dim * i], (double)x[dim * i + 1], dim == 3 ? ", ..." : "");
-    PetscCheck(m[i] > 0 && vol[i] > 0, p->comm, PETSC_ERR_ARG_OUTOFRANGE, "Scene '%s': particle %" PetscInt_FMT " has mass %g and volume %g (both must be > 0)",
-               p->name, pa->nadd + i, (double)m[i], (double)vol[i]);
+    /* volume 0 only on a boundary particle: its solver computes the volume (SIM_PARTICLES_BOUNDARY_MATERIAL) */
+    PetscCheck(m[i] > 0 && (vol[i] > 0 || (vol[i] == 0 && material && material[i] < 0)), p->comm, PETSC_ERR_ARG_OUTOFRANGE,
+               "Scene '%s': particle %" PetscInt_FMT " has mass %g and volume %g (both must be > 0; volume 0 only for a boundary particle)", p->name,
+               pa->nadd + i, (double)m[i], (double)vol[i]);
     for (PetscInt d = 0; d < dim; d++) r[d] = x[dim * i + d], r[dim + d] = v ? v[dim * i + d] : 0;
     r[2 * dim] = m[i];
     r[2 * dim + 1] = vol[i];

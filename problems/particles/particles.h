@@ -20,7 +20,10 @@
 #define SIM_PARTICLES_VOLUME "volume"
 #define SIM_PARTICLES_MATERIAL "material"
 /* The material id of static boundary particles (the walls and obstacles of the particle fluids,
- * Akinci et al. 2012): they never move; methods without boundary particles refuse them. */
+ * Akinci et al. 2012): they never move; methods without boundary particles refuse them. A boundary
+ * particle added with volume 0 (a sampled obstacle surface) gets its volume from its boundary
+ * neighbours at the solver's set-up (Akinci's V_b, solvers/sph/fluid.h); one added with a volume
+ * (lattice walls) keeps it. */
 #define SIM_PARTICLES_BOUNDARY_MATERIAL (-1)
 #define SIM_PARTICLES_ID "id"
 

@@ -174,7 +174,7 @@ PetscErrorCode SimFluidScatter(SimFluid *f)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode SimFluidBoundaryVolumes(SimFluid *f)
+PetscErrorCode SimFluidBoundaryVolumes(SimFluid *f, PetscBool all)
 {
   const PetscInt dim = f->dim;
   const PetscReal w0 = SimKernelW(&f->kernel, 0);
@@ -187,7 +187,7 @@ PetscErrorCode SimFluidBoundaryVolumes(SimFluid *f)
   PetscCall(SimFluidGather(f));
   PetscCall(PetscMalloc1(f->n + 1, &b));
   for (PetscInt i = 0; i < f->n; i++)
-    if (f->bnd[i]) b[nb++] = i;
+    if (f->bnd[i] && (all || f->vol[i] == 0)) b[nb++] = i;
   PetscCall(SimNeighborsFind(f->nb, nb, b, &bl));
   PetscCall(SimParticlesGetSwarm(f->problem, &sw));
   PetscCall(DMSwarmGetField(sw, SIM_PARTICLES_VOLUME, NULL, NULL, (void **)&vol));

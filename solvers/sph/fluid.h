@@ -62,8 +62,10 @@ PetscErrorCode SimFluidExchange(SimFluid *f, PetscInt bs, PetscReal *a);
 /* Writes the own particles' x and v back to the swarm and migrates them. Collective. */
 PetscErrorCode SimFluidScatter(SimFluid *f);
 /* Akinci's boundary volumes V_b = 1 / (W(0) + sum_k W_bk), k the boundary particles within h,
- * into the boundary particles' "volume" field (once, at set-up). Collective. */
-PetscErrorCode SimFluidBoundaryVolumes(SimFluid *f);
+ * into the boundary particles' "volume" field (once, at set-up): of every boundary particle (all),
+ * or only of those the scene added with volume 0 (sampled obstacle surfaces; lattice walls keep
+ * their own). Leaves the fluid gathered (SimFluidGather). Collective. */
+PetscErrorCode SimFluidBoundaryVolumes(SimFluid *f, PetscBool all);
 /* The density of a full lattice of spacing s of particles of mass m: m sum_k W(|k| s) (the rest
  * density a scene's initial block has, so that it starts at rest). */
 PetscReal SimFluidLatticeDensity(const SimKernel *k, PetscReal s, PetscReal m);

@@ -100,7 +100,7 @@ static PetscErrorCode SetUp_PBF(SimSolver s)
   PetscCall(SimFluidDestroy(&pb->fl));
   PetscCall(SimFluidCreate(p, pb->kernel, "-pbf_kernel", pb->support * pb->spacing, &pb->fl));
   pb->fl->half = PETSC_TRUE; /* the pair passes take each pair of own fluid particles once */
-  PetscCall(SimFluidGather(pb->fl));
+  PetscCall(SimFluidBoundaryVolumes(pb->fl, PETSC_FALSE)); /* those of sampled obstacle surfaces */
   PetscCall(SimFluidCounts(pb->fl, &pb->nfluid, &pb->nboundary));
   if (pb->rho0 == 0) pb->rho0 = SimFluidLatticeDensity(&pb->fl->kernel, pb->spacing, mass);
   pb->D0 = LatticeDenominator(&pb->fl->kernel, pb->spacing, mass, pb->rho0);

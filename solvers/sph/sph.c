@@ -88,8 +88,7 @@ static PetscErrorCode SetUp_SPH(SimSolver s)
   PetscCall(SimFluidGeometry(sp->fl, sp->gravity, &sp->spacing, &mass, &height));
   PetscCall(SimFluidDestroy(&sp->fl));
   PetscCall(SimFluidCreate(p, sp->kernel, "-sph_kernel", sp->support * sp->spacing, &sp->fl));
-  if (sp->akinci) PetscCall(SimFluidBoundaryVolumes(sp->fl));
-  else PetscCall(SimFluidGather(sp->fl));
+  PetscCall(SimFluidBoundaryVolumes(sp->fl, sp->akinci));
   PetscCall(SimFluidCounts(sp->fl, &sp->nfluid, &sp->nboundary));
   sp->hs = 0.5 * sp->support * sp->spacing;
   if (sp->rho0 == 0) sp->rho0 = SimFluidLatticeDensity(&sp->fl->kernel, sp->spacing, mass);
