@@ -84,6 +84,40 @@ static PetscErrorCode PDProject_Attachments(SimEnergy e, const PetscReal *x, Pet
   PetscFunctionReturn(0);
 }
 
+/* Scalar constraints (the compliant solver, energy.h cons_*): the three coordinates of each
+ * attachment, C_{3q+k} = x_{v,k} - t_k with w = k_q, so sum w/2 C^2 is the energy. Linear: no
+ * cons_hessian. */
+static PetscErrorCode ConsCount_Attachments(SimEnergy e, PetscInt *nc, PetscInt *nvert)
+{
+  Attachments *a = (Attachments *)e->data;
+
+  PetscFunctionBeginUser;
+  *nc = 3 * a->n, *nvert = 1;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ConsStencil_Attachments(SimEnergy e, PetscInt *vert, PetscReal *w)
+{
+  Attachments *a = (Attachments *)e->data;
+
+  PetscFunctionBeginUser;
+  for (PetscInt c = 0; c < 3 * a->n; c++) vert[c] = a->vert[c / 3], w[c] = a->k[c / 3];
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ConsEval_Attachments(SimEnergy e, const PetscReal *x, PetscInt n, const PetscInt *idx, PetscReal *C, PetscReal *grad)
+{
+  Attachments *a = (Attachments *)e->data;
+
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < n; q++) {
+    const PetscInt c = idx[q], k = c % 3;
+    C[q] = x[3 * a->vert[c / 3] + k] - a->target[c];
+    for (int l = 0; l < 3; l++) grad[3 * q + l] = l == k;
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Destroy_Attachments(SimEnergy e)
 {
   Attachments *a = (Attachments *)e->data;
@@ -100,7 +134,8 @@ PetscErrorCode SimAttachmentsCreate(const char *name, PetscInt nv, PetscInt n, c
   static const SimEnergyOps ops = {.value = Value_Attachments, .gradient = Gradient_Attachments, .hessian = Hessian_Attachments,
                                    .pattern = Pattern_Attachments, .destroy = Destroy_Attachments,
                                    .pd_count = PDCount_Attachments, .pd_stencil = PDStencil_Attachments,
-                                   .pd_project = PDProject_Attachments};
+                                   .pd_project = PDProject_Attachments, .cons_count = ConsCount_Attachments,
+                                   .cons_stencil = ConsStencil_Attachments, .cons_eval = ConsEval_Attachments};
   Attachments *a;
 
   PetscFunctionBeginUser;

@@ -106,6 +106,46 @@ static PetscErrorCode PDProject_Bending(SimEnergy e, const PetscReal *x, PetscRe
   PetscFunctionReturn(0);
 }
 
+/* Scalar constraints (the compliant solver, energy.h cons_*): the three coordinates of each hinge's
+ * curvature vector, C_{3h+k} = (K_e x_e)_k with w = w_h, so sum w/2 C^2 is the energy. Linear: no
+ * cons_hessian. */
+static PetscErrorCode ConsCount_Bending(SimEnergy e, PetscInt *nc, PetscInt *nvert)
+{
+  Bending *b = (Bending *)e->data;
+
+  PetscFunctionBeginUser;
+  *nc = 3 * b->nhinge, *nvert = 4;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ConsStencil_Bending(SimEnergy e, PetscInt *vert, PetscReal *w)
+{
+  Bending *b = (Bending *)e->data;
+
+  PetscFunctionBeginUser;
+  for (PetscInt c = 0; c < 3 * b->nhinge; c++) {
+    for (int a = 0; a < 4; a++) vert[4 * c + a] = b->vert[4 * (c / 3) + a];
+    w[c] = b->w[c / 3];
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ConsEval_Bending(SimEnergy e, const PetscReal *x, PetscInt n, const PetscInt *idx, PetscReal *C, PetscReal *grad)
+{
+  Bending *b = (Bending *)e->data;
+
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < n; q++) {
+    const PetscInt h = idx[q] / 3, k = idx[q] % 3;
+    PetscReal r[3];
+    HingeVector(b, h, x, r);
+    C[q] = r[k];
+    for (int a = 0; a < 4; a++)
+      for (int l = 0; l < 3; l++) grad[12 * q + 3 * a + l] = l == k ? b->K[4 * h + a] : 0;
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Destroy_Bending(SimEnergy e)
 {
   Bending *b = (Bending *)e->data;
@@ -129,7 +169,8 @@ PetscErrorCode SimBendingCreate(const char *name, PetscInt nv, const PetscReal *
 {
   static const SimEnergyOps ops = {.value = Value_Bending, .gradient = Gradient_Bending, .hessian = Hessian_Bending,
                                    .pattern = Pattern_Bending, .destroy = Destroy_Bending, .pd_count = PDCount_Bending,
-                                   .pd_stencil = PDStencil_Bending, .pd_project = PDProject_Bending};
+                                   .pd_stencil = PDStencil_Bending, .pd_project = PDProject_Bending, .cons_count = ConsCount_Bending,
+                                   .cons_stencil = ConsStencil_Bending, .cons_eval = ConsEval_Bending};
   Bending *b;
   PetscInt n = 0, nhinge, *hinges;
 

@@ -163,6 +163,62 @@ static PetscErrorCode PDProjectSome_Springs(SimEnergy e, const PetscReal *x, Pet
   PetscFunctionReturn(0);
 }
 
+/* ---- scalar constraints (the compliant solver, energy.h cons_*): C = |xi - xj| - L, w = k, so
+ * w/2 C^2 is the spring energy; dC/dxi = d = -dC/dxj and d2C/dxi2 = (I - d d^T)/l (the blocks of
+ * xj with the signs of Pattern_Springs). */
+static PetscErrorCode ConsCount_Springs(SimEnergy e, PetscInt *nc, PetscInt *nvert)
+{
+  Springs *s = (Springs *)e->data;
+
+  PetscFunctionBeginUser;
+  *nc = s->n, *nvert = 2;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ConsStencil_Springs(SimEnergy e, PetscInt *vert, PetscReal *w)
+{
+  Springs *s = (Springs *)e->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscArraycpy(vert, s->pair, 2 * s->n));
+  PetscCall(PetscArraycpy(w, s->k, s->n));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ConsEval_Springs(SimEnergy e, const PetscReal *x, PetscInt n, const PetscInt *idx, PetscReal *C, PetscReal *grad)
+{
+  Springs *s = (Springs *)e->data;
+
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < n; q++) {
+    const PetscInt c = idx[q];
+    PetscReal d[3];
+    C[q] = Direction(x, s->pair[2 * c], s->pair[2 * c + 1], d) - s->rest[c];
+    for (int k = 0; k < 3; k++) grad[6 * q + k] = d[k], grad[6 * q + 3 + k] = -d[k];
+  }
+  PetscFunctionReturn(0);
+}
+
+/* A zero-length spring has no direction: its second derivative is taken as 0. */
+static PetscErrorCode ConsHessian_Springs(SimEnergy e, const PetscReal *x, PetscInt n, const PetscInt *idx, PetscReal *H)
+{
+  Springs *s = (Springs *)e->data;
+
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < n; q++) {
+    const PetscInt c = idx[q];
+    PetscReal d[3], *Hq = H + 36 * q;
+    const PetscReal l = Direction(x, s->pair[2 * c], s->pair[2 * c + 1], d), il = l > 0 ? 1 / l : 0;
+    for (int r = 0; r < 3; r++)
+      for (int t = 0; t < 3; t++) {
+        const PetscReal B = il * ((r == t) - d[r] * d[t]);
+        Hq[6 * r + t] = Hq[6 * (r + 3) + t + 3] = B;
+        Hq[6 * r + t + 3] = Hq[6 * (r + 3) + t] = -B;
+      }
+  }
+  PetscFunctionReturn(0);
+}
+
 /* ---- damping along the spring: D = kd/2 ((vi - vj) . d)^2 ---- */
 
 static PetscErrorCode Value_Damping(SimEnergy e, const PetscReal *x, const PetscReal *v, PetscReal *E)
@@ -250,7 +306,8 @@ PetscErrorCode SimSpringsCreate(const char *name, PetscInt n, const PetscInt *pa
   static const SimEnergyOps ops = {.value = Value_Springs, .gradient = Gradient_Springs, .hessian = Hessian_Springs,
                                    .pattern = Pattern_Springs, .destroy = Destroy_Springs, .pd_count = PDCount_Springs,
                                    .pd_stencil = PDStencil_Springs, .pd_project = PDProject_Springs,
-                                   .pd_project_some = PDProjectSome_Springs};
+                                   .pd_project_some = PDProjectSome_Springs, .cons_count = ConsCount_Springs,
+                                   .cons_stencil = ConsStencil_Springs, .cons_eval = ConsEval_Springs, .cons_hessian = ConsHessian_Springs};
   Springs *s;
 
   PetscFunctionBeginUser;

@@ -62,42 +62,52 @@ static PetscErrorCode Gradient_Volume(SimEnergy term, const PetscReal *x, const 
   PetscFunctionReturn(0);
 }
 
-/* H = w (g g^T + C d2V), with d2V/de_i de_j = -(1/6) eps_ijk [e_k]x for the edges e_i = x_i - x0
- * (V = e1 . (e2 x e3) / 6), mapped to the vertices (x0's blocks are minus the sums). psd: the
- * exact projection of the 12 x 12 matrix. */
+/* d2V (12 x 12, row-major over (vertex, coordinate)) of tet e: d2V/de_i de_j = -(1/6) eps_ijk [e_k]x
+ * for the edges e_i = x_i - x0 (V = e1 . (e2 x e3) / 6), mapped to the vertices (x0's blocks are
+ * minus the sums). */
+static void TetVolumeHessian(const Volume *vol, PetscInt e, const PetscReal *x, PetscReal *H)
+{
+  const PetscInt *t = vol->tet + 4 * e;
+  PetscReal He[3][3][9] = {{{0}}}, ed[3][3];
+
+  for (int i = 0; i < 3; i++)
+    for (int k = 0; k < 3; k++) ed[i][k] = x[3 * t[i + 1] + k] - x[3 * t[0] + k];
+  /* edge blocks: (i, j, k) cyclic: He_ij = -[e_k]x / 6, He_ji = +[e_k]x / 6 */
+  for (int i = 0; i < 3; i++) {
+    const int j = (i + 1) % 3, k = (i + 2) % 3;
+    const PetscReal *ek = ed[k];
+    const PetscReal S[9] = {0, -ek[2], ek[1], ek[2], 0, -ek[0], -ek[1], ek[0], 0}; /* [e_k]x */
+    for (int r = 0; r < 9; r++) He[i][j][r] = -S[r] / 6, He[j][i][r] = S[r] / 6;
+  }
+  for (int a = 0; a < 4; a++)
+    for (int b = 0; b < 4; b++)
+      for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+          PetscReal h = 0;
+          if (a > 0 && b > 0) h = He[a - 1][b - 1][3 * r + c];
+          else if (a == 0 && b > 0)
+            for (int i = 0; i < 3; i++) h -= He[i][b - 1][3 * r + c];
+          else if (a > 0 && b == 0)
+            for (int j = 0; j < 3; j++) h -= He[a - 1][j][3 * r + c];
+          else
+            for (int i = 0; i < 3; i++)
+              for (int j = 0; j < 3; j++) h += He[i][j][3 * r + c];
+          H[12 * (3 * a + r) + 3 * b + c] = h;
+        }
+}
+
+/* H = w (g g^T + C d2V). psd: the exact projection of the 12 x 12 matrix. */
 static PetscErrorCode Hessian_Volume(SimEnergy term, const PetscReal *x, const PetscReal *v, PetscBool psd, PetscReal *vals)
 {
   Volume *vol = (Volume *)term->data;
 
   PetscFunctionBeginUser;
   for (PetscInt e = 0; e < vol->ntet; e++) {
-    const PetscInt *t = vol->tet + 4 * e;
-    PetscReal g[12], H[144] = {0}, He[3][3][9] = {{{0}}}, ed[3][3];
+    PetscReal g[12], H[144];
     const PetscReal C = TetC(vol, e, x, g), w = vol->w[e];
-    for (int i = 0; i < 3; i++)
-      for (int k = 0; k < 3; k++) ed[i][k] = x[3 * t[i + 1] + k] - x[3 * t[0] + k];
-    /* edge blocks: (i, j, k) cyclic: He_ij = -[e_k]x / 6, He_ji = +[e_k]x / 6 */
-    for (int i = 0; i < 3; i++) {
-      const int j = (i + 1) % 3, k = (i + 2) % 3;
-      const PetscReal *ek = ed[k];
-      const PetscReal S[9] = {0, -ek[2], ek[1], ek[2], 0, -ek[0], -ek[1], ek[0], 0}; /* [e_k]x */
-      for (int r = 0; r < 9; r++) He[i][j][r] = -S[r] / 6, He[j][i][r] = S[r] / 6;
-    }
-    for (int a = 0; a < 4; a++)
-      for (int b = 0; b < 4; b++)
-        for (int r = 0; r < 3; r++)
-          for (int c = 0; c < 3; c++) {
-            PetscReal h = 0;
-            if (a > 0 && b > 0) h = He[a - 1][b - 1][3 * r + c];
-            else if (a == 0 && b > 0)
-              for (int i = 0; i < 3; i++) h -= He[i][b - 1][3 * r + c];
-            else if (a > 0 && b == 0)
-              for (int j = 0; j < 3; j++) h -= He[a - 1][j][3 * r + c];
-            else
-              for (int i = 0; i < 3; i++)
-                for (int j = 0; j < 3; j++) h += He[i][j][3 * r + c];
-            H[12 * (3 * a + r) + 3 * b + c] = w * (g[3 * a + r] * g[3 * b + c] + C * h);
-          }
+    TetVolumeHessian(vol, e, x, H);
+    for (int i = 0; i < 12; i++)
+      for (int j = 0; j < 12; j++) H[12 * i + j] = w * (g[i] * g[j] + C * H[12 * i + j]);
     if (psd) PetscCall(SimSymProjectPSD(12, H));
     for (int a = 0; a < 4; a++)
       for (int b = 0; b < 4; b++)
@@ -148,6 +158,16 @@ static PetscErrorCode ConsEval_Volume(SimEnergy term, const PetscReal *x, PetscI
   PetscFunctionReturn(0);
 }
 
+/* d2C = d2V (the compliant solver's geometric stiffness). */
+static PetscErrorCode ConsHessian_Volume(SimEnergy term, const PetscReal *x, PetscInt n, const PetscInt *idx, PetscReal *H)
+{
+  Volume *vol = (Volume *)term->data;
+
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < n; q++) TetVolumeHessian(vol, idx[q], x, H + 144 * q);
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Destroy_Volume(SimEnergy term)
 {
   Volume *vol = (Volume *)term->data;
@@ -162,7 +182,7 @@ PetscErrorCode SimVolumeCreate(const char *name, PetscInt nv, const PetscReal *r
 {
   static const SimEnergyOps ops = {.value = Value_Volume, .gradient = Gradient_Volume, .hessian = Hessian_Volume, .pattern = Pattern_Volume,
                                    .destroy = Destroy_Volume, .cons_count = ConsCount_Volume, .cons_stencil = ConsStencil_Volume,
-                                   .cons_eval = ConsEval_Volume};
+                                   .cons_eval = ConsEval_Volume, .cons_hessian = ConsHessian_Volume};
   Volume *vol;
 
   PetscFunctionBeginUser;

@@ -74,6 +74,7 @@ typedef struct {
   const PetscInt *tri;
   PetscReal ks, kshear, kbend, kd; /* springs */
   PetscReal mu, kb;                /* membrane (N/m) and bending (N m) */
+  PetscReal kiso;                  /* springs: isometric bending (N m) over the triangles' interior edges, 0: none */
 } ClothGrid;
 
 /* Structural, shear and bending springs (the classic mass-spring cloth). */
@@ -98,6 +99,11 @@ static PetscErrorCode Model_Springs(SimModel model, const ClothGrid *c)
 #undef V
   PetscCall(SimSpringListAddToModel(&springs, model, "spring"));
   PetscCall(SimSpringListFree(&springs));
+  if (c->kiso > 0) { /* the Bergou et al. 2006 term, in place of (or beside) the bending springs */
+    SimEnergy term;
+    PetscCall(SimBendingCreate("bending", c->n * c->m, c->xyz, c->ntri, c->tri, c->kiso, &term));
+    PetscCall(SimModelAddTerm(model, term));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -131,7 +137,7 @@ static PetscErrorCode Build_Cloth(SimScene scene, SimProblem problem)
 {
   SimModel model;
   PetscInt n = 32, m = -1, layout = 0, attach = NLAYOUT - 1, npin_extra = 64, pin_extra[64] = {0}, nsel, *sel;
-  PetscReal size = 1, density = 0.2, height = 0, ks = 1e3, kshear = -1, kbend = -1, kd = 0, kattach = 1e4, mu = -1, kb = 1e-3;
+  PetscReal size = 1, density = 0.2, height = 0, ks = 1e3, kshear = -1, kbend = -1, kd = 0, kattach = 1e4, mu = -1, kb = 1e-3, kiso = 0;
   PetscInt model_kind = 0;
   const char *model_names[NMODEL];
   PetscBool vertical = PETSC_FALSE, extra;
@@ -157,6 +163,8 @@ static PetscErrorCode Build_Cloth(SimScene scene, SimProblem problem)
                               model_names[model_kind], &model_kind, NULL));
   PetscCall(PetscOptionsReal("-mu", "membrane stiffness of -cloth_model fem (N/m; default k_struct)", "", mu, &mu, NULL));
   PetscCall(PetscOptionsReal("-bending", "bending stiffness of -cloth_model fem (N m; 0: none)", "", kb, &kb, NULL));
+  PetscCall(PetscOptionsReal("-isometric_bending", "springs model: add quadratic isometric bending (Bergou et al. 2006) of this stiffness (N m; 0: none)", "",
+                             kiso, &kiso, NULL));
   PetscCall(PetscOptionsReal("-damping", "damping along every spring (N s/m)", "", kd, &kd, NULL));
   PetscCall(PetscOptionsBool("-vertical", "hang in the xy plane instead of lying in xz", "", vertical, &vertical, NULL));
   PetscCall(PetscOptionsEList("-pin", "pinned vertices", "", layout_names, NLAYOUT, layout_names[layout], &layout, NULL));
@@ -174,6 +182,9 @@ static PetscErrorCode Build_Cloth(SimScene scene, SimProblem problem)
   if (kbend < 0) kbend = ks / 100;
   if (mu < 0) mu = ks;
   PetscCheck(kb >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cloth_bending must be >= 0 (got %g N m)", (double)kb);
+  PetscCheck(kiso >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cloth_isometric_bending must be >= 0 (got %g N m)", (double)kiso);
+  PetscCheck(kiso == 0 || model_kind == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
+             "-cloth_isometric_bending adds bending to the springs model; -cloth_model fem has its own: use -cloth_bending");
   PetscCheck(n >= 2 && m >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cloth_n and -cloth_m must be >= 2 (got %" PetscInt_FMT ", %" PetscInt_FMT ")", n, m);
   PetscCheck(size > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cloth_size must be > 0 (got %g)", (double)size);
   PetscCheck(density > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cloth_density must be > 0 (got %g): masses come from it", (double)density);
@@ -214,7 +225,7 @@ static PetscErrorCode Build_Cloth(SimScene scene, SimProblem problem)
 #undef V
   {
     const ClothGrid grid = {.n = n, .m = m, .xyz = xyz, .ntri = 2 * (n - 1) * (m - 1), .tri = tri, .ks = ks, .kshear = kshear,
-                            .kbend = kbend, .kd = kd, .mu = mu, .kb = kb};
+                            .kbend = kbend, .kd = kd, .mu = mu, .kb = kb, .kiso = kiso};
     PetscCall(cloth_models[model_kind].build(model, &grid));
   }
   PetscCall(SimModelSetTopology(model, 2 * (n - 1) * (m - 1), tri, 0, NULL, 0, NULL));

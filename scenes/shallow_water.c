@@ -189,10 +189,10 @@ PetscErrorCode SimSceneCreate_SWEDrop(SimScene scene)
 
 /* wave_tank: a tank L x W of still water H deep (walls all round) with a box floating at its centre
  * (the grid problem's parameters floating_box_at, _size, _density; solvers/swe/float.c): lengths bx x by, height bh,
- * density rho_b, its bottom at H - draft + offset (draft = rho_b bh / rho: at rest for offset 0), and
- * a wave (0: none): a Gaussian hump of water `wave` high across the tank at L/4. */
+ * density rho_b, its bottom at H - draft + offset (draft = rho_b bh / rho: at rest for offset 0),
+ * tilted by `pitch` about y (its centre), and a wave (0: none): a Gaussian hump of water `wave` high across the tank at L/4. */
 typedef struct {
-  PetscReal length, width, depth, box[3], density, offset, wave, radius;
+  PetscReal length, width, depth, box[3], density, offset, wave, radius, pitch;
   PetscInt n;
 } WaveTank;
 
@@ -222,6 +222,7 @@ static PetscErrorCode Build_WaveTank(SimScene scene, SimProblem problem)
   PetscCall(PetscOptionsRealArray("-box", "the box's lengths along x, y and its height (m)", "", d->box, &three, NULL));
   PetscCall(PetscOptionsReal("-density", "the box's density (kg/m^3, below the water's 1000)", "", d->density, &d->density, NULL));
   PetscCall(PetscOptionsReal("-offset", "the box's start above its floating position (m; 0: at rest)", "", d->offset, &d->offset, NULL));
+  PetscCall(PetscOptionsReal("-pitch", "the box's rotation about the y axis (across the tank) at the start (rad)", "", d->pitch, &d->pitch, NULL));
   PetscCall(PetscOptionsReal("-wave", "height of a hump of water across the tank at L/4 (m; 0: none)", "", d->wave, &d->wave, NULL));
   PetscCall(PetscOptionsReal("-radius", "the hump's Gaussian width (m)", "", d->radius, &d->radius, NULL));
   PetscOptionsEnd();
@@ -251,6 +252,7 @@ static PetscErrorCode Build_WaveTank(SimScene scene, SimProblem problem)
   PetscCall(SimGridProblemSetParameter(p, "floating_box_at", 3, prm));
   PetscCall(SimGridProblemSetParameter(p, "floating_box_size", 3, d->box));
   PetscCall(SimGridProblemSetParameter(p, "floating_box_density", 1, &d->density));
+  PetscCall(SimGridProblemSetParameter(p, "floating_box_pitch", 1, &d->pitch));
   PetscFunctionReturn(0);
 }
 

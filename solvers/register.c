@@ -17,6 +17,7 @@ PetscErrorCode SimSolverCreate_PD(SimSolver);
 PetscErrorCode SimSolverCreate_StableFluids(SimSolver);
 PetscErrorCode SimSolverCreate_PBD(SimSolver);
 PetscErrorCode SimSolverCreate_XPBD(SimSolver);
+PetscErrorCode SimSolverCreate_Compliant(SimSolver);
 PetscErrorCode SimSolverCreate_Rigid(SimSolver);
 PetscErrorCode SimSolverCreate_MPM(SimSolver);
 PetscErrorCode SimSolverCreate_SPH(SimSolver);
@@ -45,6 +46,7 @@ PetscErrorCode SimRegisterSolvers(SimRegistry reg)
   ADD("pd", "projective dynamics: implicit Euler by local projections + one prefactorized CHOLMOD solve (-pd_iterations, -pd_chebyshev)", SimSolverCreate_PD, 0, "mesh");
   ADD("pbd", "position-based dynamics (Mueller et al. 2007) on the terms' constraints: colour-ordered Gauss-Seidel or Jacobi (-pbd_iterations, -pbd_substeps, -pbd_stiffness)", SimSolverCreate_PBD, 0, "mesh");
   ADD("xpbd", "XPBD (Macklin et al. 2016): PBD with compliance 1/k, so the stiffness does not depend on iterations or dt; small steps (-pbd_substeps)", SimSolverCreate_XPBD, 0, "mesh");
+  ADD("compliant", "implicit compliant constraints (Tournier et al. 2015): KKT with geometric stiffness, or Schur complement by CHOLMOD (-compliant_solve, -compliant_compliance)", SimSolverCreate_Compliant, 0, "mesh");
   ADD("ts", "PETSc TS on the model as a first-order ODE: any -ts_type (rk, bdf, theta, alpha, ...), adaptive", SimSolverCreate_TS, 0, "mesh");
   ADD("rigid", "rigid bodies by sequential impulses: contact with restitution and Coulomb friction, warm starting, ball/hinge/fixed joints (-rigid_iterations)", SimSolverCreate_Rigid, 0, "rigid");
   /* grid solvers: Eulerian methods on grid scenes */

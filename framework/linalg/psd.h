@@ -5,7 +5,6 @@
 /* A (n x n, row-major, symmetric, n <= 12) is replaced by Q diag(max(lambda, 0)) Q^T, where
  * A = Q diag(lambda) Q^T is its eigendecomposition: the nearest PSD matrix in the Frobenius norm.
  * For energies without an analytic eigensystem (an isotropic energy plus a fibre term). Method:
- * cyclic Jacobi rotations until every off-diagonal entry is below eps times the norm (Golub & Van
- * Loan, 8.5; the rotation of Rutishauser's formulation). A matrix without a negative eigenvalue is
- * left untouched. Errors: n out of range, a non-finite A, or no convergence in 50 sweeps. */
+ * SimSymEig (symeig.h, cyclic Jacobi). A matrix without a negative eigenvalue is left untouched.
+ * Errors: n out of range, a non-finite A, or no convergence in 50 sweeps. */
 PetscErrorCode SimSymProjectPSD(PetscInt n, PetscReal *A);

@@ -115,10 +115,17 @@ typedef struct {
    * cons_count:   *nc constraints on *nvert (<= 12) vertices each.
    * cons_stencil: vert[nc*nvert] and w[nc], written once at setup.
    * cons_eval:    for the n listed constraints idx[0..n): C[q] = C_idx[q](x) and its gradient
-   *               grad[(q*nvert + a)*3 + k] = dC/dx_{vert a, k}. */
+   *               grad[(q*nvert + a)*3 + k] = dC/dx_{vert a, k}.
+   * A term that also has the pd_* ops is run by pbd/xpbd through those (they are faster); the
+   * compliant solver uses only these. */
   PetscErrorCode (*cons_count)(SimEnergy, PetscInt *nc, PetscInt *nvert);
   PetscErrorCode (*cons_stencil)(SimEnergy, PetscInt *vert, PetscReal *w);
   PetscErrorCode (*cons_eval)(SimEnergy, const PetscReal *x, PetscInt n, const PetscInt *idx, PetscReal *C, PetscReal *grad);
+  /* optional, the second derivatives of the cons_* constraints (the compliant solver's geometric
+   * stiffness sum_c lambda_c d2C_c/dx2, docs/compliant.md): for the n listed constraints, with
+   * N = 3 nvert, H[q N^2 + (3a + k) N + 3b + l] = d2C_idx[q] / dx_{vert a, k} dx_{vert b, l}.
+   * NULL declares the term's constraints linear in x (attachments, quadratic bending): d2C = 0. */
+  PetscErrorCode (*cons_hessian)(SimEnergy, const PetscReal *x, PetscInt n, const PetscInt *idx, PetscReal *H);
 } SimEnergyOps;
 
 struct _p_SimEnergy {

@@ -15,9 +15,10 @@
 #include <string.h>
 #include "solvers/pbd/pbd_impl.h"
 #include "framework/linalg/svd3.h"
+#include "framework/linalg/symeig.h"
 #include "problems/mesh/mesh.h"
 
-#define PBD_MAX_ROWS 27 /* a shape-matching cluster: one row per vertex (blocks of more than 3 rows: ClusterUpdate) */
+#define PBD_MAX_ROWS 27 /* (<= SIM_SYMEIG_MAX) a shape-matching cluster: one row per vertex (blocks of more than 3 rows: ClusterUpdate) */
 #define PBD_MAX_VERT 27
 #define PBD_UPDATE_ROWS 3 /* the rows Update and LaneGroup take (their arrays stay register-sized) */
 #define PBD_COLOR_WORDS 4 /* at most 64 * 4 colours per term */
@@ -492,7 +493,7 @@ static PetscErrorCode Setup_PBD(SimSolver s)
   for (PetscInt t = 0; t < m->nterms; t++) {
     SimEnergy e = m->term[t];
     PetscInt nc, nvert, nrows;
-    const PetscBool cons = e->ops.cons_count ? PETSC_TRUE : PETSC_FALSE;
+    const PetscBool cons = e->ops.cons_count && !e->ops.pd_count ? PETSC_TRUE : PETSC_FALSE; /* the pd form where a term has both (springs) */
     PetscCheck(e->kind == SIM_ENERGY_POTENTIAL && (e->ops.pd_count || cons), s->comm, PETSC_ERR_SUP,
                "%s: energy term '%s' has no constraint form (%s); %s runs springs, bending, triangles, gravity, attachments, "
                "plane/sphere colliders, tet volume and FEM with the arap material. Remove the term or use -solver implicit_euler",
@@ -577,53 +578,24 @@ static PetscErrorCode Setup_PBD(SimSolver s)
 }
 
 /* Si = (A W A^T + at I)^+ for a block of nr > 3 rows (a shape-matching cluster): the eigenvectors by
- * cyclic Jacobi rotations (until the off-diagonal is below 1e-15 of the norm), eigenvalues below
- * 1e-12 of the largest dropped (as for nr <= 3). */
+ * SimSymEig (framework/linalg/symeig.h), eigenvalues below 1e-12 of the largest dropped (as for nr <= 3). */
 static PetscErrorCode PseudoInverse(PetscInt nr, PetscInt nv, const PetscReal *Ac, const PetscReal *WAc, PetscReal at, PetscReal *Si)
 {
-  PetscReal S[PBD_MAX_ROWS * PBD_MAX_ROWS], V[PBD_MAX_ROWS * PBD_MAX_ROWS], lmax = 0, norm = 0;
-  PetscInt sweep;
+  PetscReal S[PBD_MAX_ROWS * PBD_MAX_ROWS] = {0}, V[PBD_MAX_ROWS * PBD_MAX_ROWS], lam[PBD_MAX_ROWS], lmax = 0;
 
   PetscFunctionBeginUser;
   for (PetscInt r = 0; r < nr; r++)
     for (PetscInt q = 0; q < nr; q++) {
       PetscReal sum = r == q ? at : 0;
       for (PetscInt a = 0; a < nv; a++) sum += Ac[r * nv + a] * WAc[q * nv + a];
-      S[nr * r + q] = sum, V[nr * r + q] = r == q, norm += sum * sum;
+      S[nr * r + q] = sum;
     }
-  for (sweep = 0; sweep < 60; sweep++) {
-    PetscReal off = 0;
-    for (PetscInt r = 0; r < nr; r++)
-      for (PetscInt q = r + 1; q < nr; q++) off += 2 * S[nr * r + q] * S[nr * r + q];
-    if (off <= 1e-30 * norm) break;
-    for (PetscInt r = 0; r < nr; r++)
-      for (PetscInt q = r + 1; q < nr; q++) {
-        const PetscReal apq = S[nr * r + q];
-        PetscReal theta, t, c, sn;
-        if (apq == 0) continue;
-        theta = (S[nr * q + q] - S[nr * r + r]) / (2 * apq);
-        t = (theta >= 0 ? 1 : -1) / (PetscAbsReal(theta) + PetscSqrtReal(theta * theta + 1));
-        c = 1 / PetscSqrtReal(t * t + 1), sn = t * c;
-        for (PetscInt k = 0; k < nr; k++) { /* S <- S J (columns r, q) */
-          const PetscReal skr = S[nr * k + r], skq = S[nr * k + q];
-          S[nr * k + r] = c * skr - sn * skq, S[nr * k + q] = sn * skr + c * skq;
-        }
-        for (PetscInt k = 0; k < nr; k++) { /* S <- J^T S (rows r, q) */
-          const PetscReal srk = S[nr * r + k], sqk = S[nr * q + k];
-          S[nr * r + k] = c * srk - sn * sqk, S[nr * q + k] = sn * srk + c * sqk;
-        }
-        for (PetscInt k = 0; k < nr; k++) { /* V <- V J */
-          const PetscReal vkr = V[nr * k + r], vkq = V[nr * k + q];
-          V[nr * k + r] = c * vkr - sn * vkq, V[nr * k + q] = sn * vkr + c * vkq;
-        }
-      }
-  }
-  PetscCheck(sweep < 60, PETSC_COMM_SELF, PETSC_ERR_CONV_FAILED, "The eigenvalues of a %" PetscInt_FMT " x %" PetscInt_FMT " constraint block did not converge", nr, nr);
-  for (PetscInt e = 0; e < nr; e++) lmax = PetscMax(lmax, PetscAbsReal(S[nr * e + e]));
+  PetscCall(SimSymEig(nr, S, lam, V));
+  for (PetscInt e = 0; e < nr; e++) lmax = PetscMax(lmax, PetscAbsReal(lam[e]));
   for (PetscInt e = 0; e < nr; e++) /* eigenvector e is column e of V */
-    if (S[nr * e + e] > 1e-12 * lmax)
+    if (lam[e] > 1e-12 * lmax)
       for (PetscInt r = 0; r < nr; r++)
-        for (PetscInt q = 0; q < nr; q++) Si[r * nr + q] += V[nr * r + e] * V[nr * q + e] / S[nr * e + e];
+        for (PetscInt q = 0; q < nr; q++) Si[r * nr + q] += V[nr * r + e] * V[nr * q + e] / lam[e];
   PetscFunctionReturn(0);
 }
 

@@ -277,12 +277,15 @@ static PetscErrorCode Figures_SWE(SimSolver s, PetscInt *n, const char *names[],
   names[*n] = "h", values[(*n)++] = w->dx;
   if (w->box) {
     /* the floating box: its bottom z_b, its draft eta_r - z_b against the ring's mean surface, the
-       draft at rest M / (rho A), its vertical velocity and the buoyancy over its weight */
+       draft at rest M / (rho A), its vertical velocity, the buoyancy over its weight, its pitch (rad,
+       about y) and pitch rate (rad/s) */
     names[*n] = "box_bottom", values[(*n)++] = w->body.x[2] - w->body.size[2];
     names[*n] = "box_draft", values[(*n)++] = w->box_eta - (w->body.x[2] - w->body.size[2]);
     names[*n] = "box_draft_rest", values[(*n)++] = w->body.mass / (w->rho * w->box_area);
     names[*n] = "box_velocity", values[(*n)++] = w->body.v[2];
     names[*n] = "box_buoyancy", values[(*n)++] = w->box_force / (w->body.mass * w->g);
+    names[*n] = "box_pitch", values[(*n)++] = SWEBoxPitch(w);
+    names[*n] = "box_pitch_rate", values[(*n)++] = w->body.w[1];
   }
   PetscFunctionReturn(0);
 }
@@ -301,6 +304,16 @@ static PetscErrorCode WriteImage_SWE(SimSolver s, const char *caption, const cha
   PetscFunctionReturn(0);
 }
 
+/* The floating box's state (heave, pitch, the columns' level) to st[8], or back (set). */
+static void BoxState(SWE *w, PetscReal st[8], PetscBool set)
+{
+  PetscReal *v[8] = {&w->body.x[2], &w->body.v[2], &w->level, &w->body.w[1], &w->body.q[0], &w->body.q[1], &w->body.q[2], &w->body.q[3]};
+  for (int k = 0; k < 8; k++) {
+    if (set) *v[k] = st[k];
+    else st[k] = *v[k];
+  }
+}
+
 static PetscErrorCode Stash_SWE(SimSolver s, PetscBool restore)
 {
   SWE *w = (SWE *)s->data;
@@ -308,8 +321,8 @@ static PetscErrorCode Stash_SWE(SimSolver s, PetscBool restore)
   PetscFunctionBegin;
   if (!w->stash) PetscCall(VecDuplicate(w->U, &w->stash));
   PetscCall(restore ? VecCopy(w->stash, w->U) : VecCopy(w->U, w->stash));
-  if (restore) w->body.x[2] = w->stash_box[0], w->body.v[2] = w->stash_box[1], w->level = w->stash_box[2];
-  else w->stash_box[0] = w->body.x[2], w->stash_box[1] = w->body.v[2], w->stash_box[2] = w->level;
+  if (restore) BoxState(w, w->stash_box, PETSC_TRUE);
+  else BoxState(w, w->stash_box, PETSC_FALSE);
   PetscFunctionReturn(0);
 }
 
@@ -320,8 +333,9 @@ static PetscErrorCode Save_SWE(SimSolver s, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(VecView(w->U, viewer));
   if (w->box) {
-    PetscReal st[3] = {w->body.x[2], w->body.v[2], w->level};
-    PetscCall(PetscViewerBinaryWrite(viewer, st, 3, PETSC_REAL));
+    PetscReal st[8];
+    BoxState(w, st, PETSC_FALSE);
+    PetscCall(PetscViewerBinaryWrite(viewer, st, 8, PETSC_REAL));
   }
   PetscFunctionReturn(0);
 }
@@ -333,9 +347,9 @@ static PetscErrorCode Load_SWE(SimSolver s, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(VecLoad(w->U, viewer));
   if (w->box) {
-    PetscReal st[3];
-    PetscCall(PetscViewerBinaryRead(viewer, st, 3, NULL, PETSC_REAL));
-    w->body.x[2] = st[0], w->body.v[2] = st[1], w->level = st[2];
+    PetscReal st[8];
+    PetscCall(PetscViewerBinaryRead(viewer, st, 8, NULL, PETSC_REAL));
+    BoxState(w, st, PETSC_TRUE);
   }
   PetscFunctionReturn(0);
 }
@@ -362,6 +376,7 @@ static PetscErrorCode Destroy_SWE(SimSolver s)
   PetscCall(VecDestroy(&w->Ul));
   PetscCall(VecDestroy(&w->bl));
   PetscCall(VecDestroy(&w->stash));
+  PetscCall(PetscFree(w->box_rows));
   PetscCall(PetscFree4(w->line[0], w->line[1], w->line[2], w->line[3]));
   PetscCall(PetscFree2(w->work, w->dline));
   PetscCall(DMDestroy(&w->dab));
@@ -387,7 +402,7 @@ PetscErrorCode SimSolverCreate_ShallowWater(SimSolver s)
                                    .load = Load_SWE};
   /* the method data a grid problem may carry for it (framework/grid.h), by name */
   static const char *const scalars[] = {"depth", "bottom", NULL};
-  static const char *const parameters[] = {"floating_box_at", "floating_box_size", "floating_box_density", NULL};
+  static const char *const parameters[] = {"floating_box_at", "floating_box_size", "floating_box_density", "floating_box_pitch", NULL};
   SimGridProblem *desc;
   const char *name;
   SWE *w;

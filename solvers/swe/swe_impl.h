@@ -58,16 +58,19 @@ typedef struct {
   PetscReal volume0;       /* initial volume (m^3) */
   PetscReal cfl;           /* largest CFL number of the last step's substeps */
   PetscReal *line[4], *work, *dline; /* sweep buffers */
-  /* the floating box (float.c; the grid problem's parameters floating_box_*), heave only */
+  /* the floating box (float.c; the grid problem's parameters floating_box_*): heave and pitch */
   PetscBool box;
-  SimRigidBody body;        /* mass, half extents, centre x[2] and vertical velocity v[2] */
+  SimRigidBody body;        /* mass, inertia, half extents; centre x[2], vertical velocity v[2], orientation q, pitch rate w[1] */
+  PetscInt box_i0, box_i1, box_j0, box_j1; /* the footprint's cells (global, inclusive) */
+  PetscReal *box_rows;      /* 2 per footprint row: the surface left and right of it */
+  PetscReal box_torque;     /* about y (N m), at the last evaluation */
   PetscReal box_lo[2], box_hi[2]; /* footprint (m) */
   PetscInt ncov, nring;     /* cells under it, cells next to it (4-neighbours), global */
   PetscReal box_area;       /* ncov dx^2 (m^2) */
   PetscReal box_bed, pillar; /* the bed under it; the raised bed of its cells for the flow (m) */
   PetscReal level;          /* surface of the water column under it (m) */
   PetscReal box_eta, box_force; /* the ring's mean surface (m), the buoyancy (N), at the last evaluation */
-  PetscReal stash_box[3];
+  PetscReal stash_box[8];
 } SWE;
 
 PetscErrorCode SWEFillGhosts(SWE *w, Vec Ul, PetscBool bottom);
@@ -75,12 +78,13 @@ PetscErrorCode SWERHS(SWE *w, Vec U, Vec R, PetscReal *rate);
 PetscErrorCode SWEVolume(SWE *w, Vec U, PetscReal *volume); /* the water's, the column under a floating box included */
 /* The floating box (float.c): reads the grid problem's parameters floating_box_at (centre x, y and
  * the bottom's height, m), floating_box_size (lengths along x, y and height, m), floating_box_density
- * (kg/m^3); makes its cells an obstacle and starts the column under it; one heave
- * step of length h after a substep of the flow (failed: grounded, or the ring drawn dry); the water
+ * (kg/m^3) and optionally floating_box_pitch (its rotation about y at the start, rad); makes its
+ * cells an obstacle and starts the columns under it; one heave and pitch step of length h after a substep of the flow (failed: grounded, or the ring drawn dry); the water
  * under it (m^3; 0 without a box). */
 PetscErrorCode SWEBoxSetUp(SWE *w);
 PetscErrorCode SWEBoxPlace(SWE *w);
 PetscErrorCode SWEBoxStep(SWE *w, PetscReal h, PetscBool *failed, char *reason, size_t len);
 PetscReal SWEBoxWater(const SWE *w);
+PetscReal SWEBoxPitch(const SWE *w); /* the box's rotation about y (rad) */
 PetscErrorCode SWEWriteFrame(SWE *w, const char *path);
 PetscErrorCode SWEWriteImage(SWE *w, const char *caption, const char *path);

@@ -1,8 +1,12 @@
 /* Linear-algebra kernels of the Newton and PD steps: the warm-started polar rotation of the PD local
- * step, and the BLAS thread count pbsim sets itself. */
+ * step, the small symmetric eigensolver, and the BLAS thread count pbsim sets itself. */
+#include <math.h>
+#include <gsl/gsl_eigen.h>
+#include <gsl/gsl_sort.h>
 #include "testing.h"
 #include "framework/linalg/blas_threads.h"
 #include "framework/linalg/svd3.h"
+#include "framework/linalg/symeig.h"
 
 /* A random rotation (from a random unit quaternion) */
 static PetscErrorCode RandomRotation(PetscRandom rnd, PetscReal R[9])
@@ -202,6 +206,70 @@ START_TEST(blas_threads)
 }
 END_TEST
 
+/* SimSymEig on random symmetric matrices of n = 1 .. 32 (some singular, with repeated eigenvalues):
+ * A Q = Q diag(lambda) and Q^T Q = I to round-off, the eigenvalues those of GSL's gsl_eigen_symm; and
+ * n out of range and a non-finite entry are refused. */
+START_TEST(symmetric_eigen)
+{
+  const PetscInt sizes[] = {1, 2, 3, 5, 9, 12, 27, 32};
+  PetscRandom rnd;
+  PetscErrorCode ierr;
+  PetscReal A[SIM_SYMEIG_MAX * SIM_SYMEIG_MAX], Q[SIM_SYMEIG_MAX * SIM_SYMEIG_MAX], lam[SIM_SYMEIG_MAX];
+
+  CHECK_PETSC(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  CHECK_PETSC(PetscRandomSetSeed(rnd, 17));
+  CHECK_PETSC(PetscRandomSeed(rnd));
+  for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
+    for (int rep = 0; rep < 3; rep++) {
+      const PetscInt n = sizes[si];
+      PetscReal B[SIM_SYMEIG_MAX * SIM_SYMEIG_MAX], res = 0, orth = 0, ev = 0, norm = 0, ref[SIM_SYMEIG_MAX];
+      for (PetscInt i = 0; i < n; i++)
+        for (PetscInt j = i; j < n; j++) {
+          PetscReal r;
+          CHECK_PETSC(PetscRandomGetValueReal(rnd, &r));
+          A[i * n + j] = A[j * n + i] = 2 * r - 1;
+        }
+      if (rep == 2) /* a rank-2 matrix: n - 2 zero eigenvalues (a shape-matching block's kind of singularity) */
+        for (PetscInt i = 0; i < n; i++)
+          for (PetscInt j = 0; j < n; j++) A[i * n + j] = PetscSinReal(i + 1.0) * PetscSinReal(j + 1.0) + 0.5 * PetscCosReal(2.0 * i) * PetscCosReal(2.0 * j);
+      for (PetscInt k = 0; k < n * n; k++) B[k] = A[k], norm += A[k] * A[k];
+      norm = PetscSqrtReal(norm);
+      CHECK_PETSC(SimSymEig(n, A, lam, Q));
+      for (PetscInt i = 0; i < n; i++)
+        for (PetscInt m = 0; m < n; m++) {
+          PetscReal aq = 0, qq = 0;
+          for (PetscInt k = 0; k < n; k++) aq += B[i * n + k] * Q[k * n + m], qq += Q[k * n + i] * Q[k * n + m];
+          res = PetscMax(res, PetscAbsReal(aq - lam[m] * Q[i * n + m]));
+          orth = PetscMax(orth, PetscAbsReal(qq - (i == m)));
+        }
+      {
+        gsl_matrix_view Bv = gsl_matrix_view_array(B, n, n);
+        gsl_vector *eval = gsl_vector_alloc(n);
+        gsl_eigen_symm_workspace *w = gsl_eigen_symm_alloc(n);
+        gsl_eigen_symm(&Bv.matrix, eval, w);
+        for (PetscInt m = 0; m < n; m++) ref[m] = gsl_vector_get(eval, m);
+        gsl_eigen_symm_free(w);
+        gsl_vector_free(eval);
+      }
+      gsl_sort(ref, 1, n);
+      gsl_sort(lam, 1, n);
+      for (PetscInt m = 0; m < n; m++) ev = PetscMax(ev, PetscAbsReal(lam[m] - ref[m]));
+      ck_assert_msg(res < 1e-13 * norm && orth < 1e-13 && ev < 1e-13 * norm, "n = %d: |A Q - Q L| %g, |Q^T Q - I| %g, eigenvalues vs GSL %g (|A| %g)",
+                    (int)n, (double)res, (double)orth, (double)ev, (double)norm);
+    }
+  CHECK_PETSC(PetscRandomDestroy(&rnd));
+  CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = SimSymEig(SIM_SYMEIG_MAX + 1, A, lam, Q);
+  CHECK_PETSC(PetscPopErrorHandler());
+  ck_assert_msg(ierr == PETSC_ERR_ARG_OUTOFRANGE, "n = %d must be refused, got %d", SIM_SYMEIG_MAX + 1, (int)ierr);
+  A[0] = 0, A[1] = A[2] = INFINITY, A[3] = 1;
+  CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = SimSymEig(2, A, lam, Q);
+  CHECK_PETSC(PetscPopErrorHandler());
+  ck_assert_msg(ierr == PETSC_ERR_FP, "a non-finite entry must be refused, got %d", (int)ierr);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
   Suite *s = suite_create("linalg");
@@ -209,6 +277,7 @@ Suite *test_suite(void)
   tcase_add_test(tc, blas_threads);
   tcase_add_test(tc, polar_warm_start);
   tcase_add_test(tc, polar_warm_steps);
+  tcase_add_test(tc, symmetric_eigen);
   suite_add_tcase(s, tc);
   return s;
 }
