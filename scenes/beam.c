@@ -48,7 +48,8 @@ static PetscErrorCode SplitFive(const PetscInt n[3], SimMesh *mesh)
   PetscFunctionReturn(0);
 }
 
-/* The free end's rest vertices, found in the model's numbering (which may differ from the mesh's). */
+/* The free end's rest vertices, found in the model's numbering (which may differ from the mesh's);
+ * with a distributed state this rank's owned ones (the figures sum them over the ranks). */
 static PetscErrorCode FindTip(Beam *b, SimModel model)
 {
   const PetscScalar *x;
@@ -57,7 +58,7 @@ static PetscErrorCode FindTip(Beam *b, SimModel model)
   PetscCall(VecGetArrayRead(model->x, &x));
   for (PetscInt pass = 0; pass < 2; pass++) {
     b->ntip = 0;
-    for (PetscInt i = 0; i < model->nv; i++)
+    for (PetscInt i = 0; i < model->nown; i++)
       if (PetscAbsReal(x[3 * i] - b->length) <= 1e-12 * b->length) {
         if (pass) b->tip[b->ntip] = i, b->tip_y0[b->ntip] = x[3 * i + 1];
         b->ntip++;
@@ -77,7 +78,7 @@ static PetscErrorCode Figures_Beam(SimScene scene, SimProblem problem, PetscReal
   SimModel model;
   Beam *b = (Beam *)scene->data;
   const PetscScalar *x;
-  PetscReal tip = 0, mass, q, eb, g;
+  PetscReal tip = 0, mass = 0, q, eb, g, sums[3];
 
   PetscFunctionBeginUser;
   PetscCall(SimMeshProblemGetModel(problem, &model));
@@ -85,8 +86,13 @@ static PetscErrorCode Figures_Beam(SimScene scene, SimProblem problem, PetscReal
   PetscCall(VecGetArrayRead(model->x, &x));
   for (PetscInt k = 0; k < b->ntip; k++) tip += b->tip_y0[k] - x[3 * b->tip[k] + 1];
   PetscCall(VecRestoreArrayRead(model->x, &x));
-  tip /= PetscMax(1, b->ntip);
-  PetscCall(VecSum(model->mass, &mass));
+  PetscCall(VecGetArrayRead(model->mass, &x));
+  for (PetscInt k = 0; k < 3 * model->nown; k++) mass += x[k];
+  PetscCall(VecRestoreArrayRead(model->mass, &x));
+  sums[0] = tip, sums[1] = (PetscReal)b->ntip, sums[2] = mass;
+  PetscCall(SimModelSumOwned(model, 3, sums)); /* a distributed state: over the ranks */
+  tip = sums[0] / PetscMax(1, sums[1]);
+  mass = sums[2];
   q = mass / 3 * g / b->length; /* model->mass repeats each vertex mass for x, y, z */
   eb = q * PetscPowReal(b->length, 4) / (8 * b->youngs * PetscPowReal(b->width, 4) / 12);
   names[0] = "h", values[0] = b->h;

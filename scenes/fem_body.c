@@ -24,13 +24,29 @@ static PetscErrorCode Renumber(const SimMeshPartition *part, SimMesh *mesh, Pets
   PetscFunctionReturn(0);
 }
 
+/* Whether the colliders -colliders names (added by the mesh problem after the scene) are vertex
+ * terms, which a distributed state evaluates on owned vertices; any other needs every vertex. */
+static PetscBool VertexColliders(void)
+{
+  char *names[16];
+  PetscInt n = 16;
+  PetscBool set = PETSC_FALSE, ok = PETSC_TRUE;
+
+  if (PetscOptionsGetStringArray(NULL, NULL, "-colliders", names, &n, &set) || !set) return PETSC_TRUE;
+  for (PetscInt c = 0; c < n; c++) {
+    if (strcmp(names[c], "plane") && strcmp(names[c], "sphere") && strcmp(names[c], "none")) ok = PETSC_FALSE;
+    (void)PetscFree(names[c]);
+  }
+  return ok;
+}
+
 static PetscErrorCode AddFEMBody(SimScene scene, SimModel model, SimMesh *mesh, const char *prefix, const char *default_material,
                                  PetscReal default_youngs)
 {
   char name[64], opt[128];
   PetscReal kvol = 0, kshape = 0, beta = 0.5, spacing = 0;
   PetscInt mode = SIM_SHAPE_LINEAR, csize = 27;
-  PetscBool elastic = PETSC_TRUE, grid = PETSC_FALSE, dstate = PETSC_FALSE;
+  PetscBool elastic = PETSC_TRUE, grid = PETSC_FALSE, dstate = PETSC_FALSE, dset = PETSC_FALSE;
   SimMaterial mat;
   SimEnergy term;
   SimMeshPartition part;
@@ -60,10 +76,12 @@ static PetscErrorCode AddFEMBody(SimScene scene, SimModel model, SimMesh *mesh, 
   PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%sshape_size", prefix));
   PetscCall(PetscOptionsInt(opt, "shape matching: vertices per lattice cluster (the nearest to its centre, <= 27)", "", csize, &csize, NULL));
   PetscCall(PetscOptionsBool("-fem_distributed_state",
-                             "on several ranks each rank stores only its owned vertices and a ghost layer (docs/scaling.md); "
-                             "needs distributed or vertex terms only",
-                             "", dstate, &dstate, NULL));
+                             "on several ranks each rank stores only its owned vertices and a ghost layer (docs/scaling.md; default "
+                             "on several ranks unless the scene keeps the whole state, e.g. IPC); needs distributed or vertex terms only",
+                             "", dstate, &dstate, &dset));
   PetscOptionsEnd();
+  /* the volume and shape-matching terms and IPC (model->replicated_state) evaluate the whole mesh */
+  if (!dset) dstate = (PetscBool)(model->size > 1 && kvol == 0 && kshape == 0 && !model->replicated_state && VertexColliders());
   PetscCheck(elastic || kshape > 0, model->comm, PETSC_ERR_ARG_WRONG, "-%selastic false needs -%sshape k > 0: the body would have no elasticity", prefix, prefix);
   /* the scene's default stiffness; -<prefix>youngs still overrides it */
   PetscCall(SimMaterialCreateWithDefaults(scene->reg, name, prefix, default_youngs, 0.3, 1000, &mat));

@@ -76,6 +76,7 @@ static PetscErrorCode BuildColumn(SimScene scene, SimProblem problem, const char
   PetscFunctionBeginUser;
   PetscCall(SimMeshProblemGetModel(problem, &model));
   PetscCall(SimMeshProblemSetDefaultColliders(problem, "ipc"));
+  model->replicated_state = PETSC_TRUE; /* IPC's contact terms need every vertex on every rank */
   PetscCall(Default("-ipc_plane", "1"));
   PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%smaterial", prefix));
   PetscCall(Default(opt, "neohookean"));

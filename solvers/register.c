@@ -38,7 +38,7 @@ PetscErrorCode SimRegisterSolvers(SimRegistry reg)
   ADD("heun", "Heun's method RK2 (order 2)", SimSolverCreate_Heun, SIM_REG_MPI, "mesh");
   ADD("rk4", "classical Runge-Kutta (order 4)", SimSolverCreate_RK4, SIM_REG_MPI, "mesh");
   /* implicit family: registered by solvers/implicit, solvers/linearized, solvers/ts. SIM_REG_MPI:
-   * runs on several ranks (replicated state; FEM elements, Hessian and linear solve distributed,
+   * runs on several ranks (FEM state, elements, Hessian and linear solve distributed,
    * see docs/fem.md); the others refuse mpirun -np > 1. */
   ADD("implicit_euler", "implicit Euler: Newton on the incremental potential (order 1, dissipative)", SimSolverCreate_ImplicitEuler, SIM_REG_MPI, "mesh");
   ADD("bdf2", "BDF2: Newton on the incremental potential (order 2, mildly dissipative)", SimSolverCreate_BDF2, SIM_REG_MPI, "mesh");

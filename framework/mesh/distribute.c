@@ -78,12 +78,28 @@ PetscErrorCode SimMeshPartitionTets(MPI_Comm comm, PetscInt nv, const PetscReal 
   for (PetscMPIInt r = 0; r < size; r++)
     for (PetscInt k = displs[r]; k < displs[r + 1]; k++) cellrank[allcells[k]] = r;
 
-  /* a vertex belongs to the lowest rank among its cells' (a vertex of no cell to rank 0) */
-  for (PetscInt i = 0; i < nv; i++) vrank[i] = size;
-  for (PetscInt e = 0; e < ntet; e++)
-    for (int a = 0; a < 4; a++) vrank[tet[4 * e + a]] = PetscMin(vrank[tet[4 * e + a]], cellrank[e]);
-  for (PetscInt i = 0; i < nv; i++)
-    if (vrank[i] == size) vrank[i] = 0;
+  /* a vertex belongs to the rank owning most of its cells (ties: the lowest of them; a vertex of no
+   * cell: rank 0), so that an interface vertex goes where most of its elements are. The incidences
+   * (vertex, rank) sorted as vertex * size + rank come in runs, one per pair, ranks increasing. */
+  {
+    PetscInt *key, nk = 4 * ntet, k = 0;
+    PetscCall(PetscMalloc1(nk, &key));
+    for (PetscInt e = 0; e < ntet; e++)
+      for (int a = 0; a < 4; a++) key[4 * e + a] = tet[4 * e + a] * size + cellrank[e];
+    PetscCall(PetscSortInt(nk, key));
+    for (PetscInt i = 0; i < nv; i++) vrank[i] = 0;
+    while (k < nk) {
+      const PetscInt v = key[k] / size;
+      PetscInt best = 0;
+      while (k < nk && key[k] / size == v) { /* the vertex's runs, ranks increasing */
+        const PetscInt pair = key[k];
+        PetscInt run = 0;
+        while (k < nk && key[k] == pair) k++, run++;
+        if (run > best) best = run, vrank[v] = pair % size; /* strictly more: a tie keeps the lower rank */
+      }
+    }
+    PetscCall(PetscFree(key));
+  }
 
   /* rank by rank, input order within a rank */
   PetscCall(PetscCalloc1(size + 1, &first));

@@ -13,9 +13,9 @@ typedef struct {
 
 /* Every rank passes the same mesh (nv vertices at xyz, ntet tets). The cells are partitioned by
  * DMPlexDistribute with the PT-Scotch partitioner (-petscpartitioner_type overrides it; the
- * partitioner reads its options without a prefix); each vertex goes to the lowest rank that owns a
- * cell around it, and the vertices are renumbered rank by rank, in input order within a rank. On
- * one rank: every cell, the identity numbering. Collective on comm. */
+ * partitioner reads its options without a prefix); each vertex goes to the rank owning most of the
+ * cells around it (ties: the lowest such rank), and the vertices are renumbered rank by rank, in
+ * input order within a rank. On one rank: every cell, the identity numbering. Collective on comm. */
 PetscErrorCode SimMeshPartitionTets(MPI_Comm comm, PetscInt nv, const PetscReal *xyz, PetscInt ntet, const PetscInt *tet,
                                     SimMeshPartition *part);
 PetscErrorCode SimMeshPartitionFree(SimMeshPartition *part); /* accepts a zeroed partition */

@@ -137,12 +137,29 @@ PetscErrorCode SimModelSumOwned(SimModel m, PetscInt n, PetscReal *vals)
   PetscFunctionReturn(0);
 }
 
-/* Every rank contributes its owned rows with their natural numbers (an allgather: output and tests
- * only, never in a step). */
+/* The owned ranges tile [0, nglobal) in rank order, so gathered rows are in global order. */
+PetscErrorCode SimModelGatherGlobal(SimModel m, PetscInt bs, const PetscReal *a, PetscBool all, PetscReal *out)
+{
+  PetscMPIInt *counts, *displs, mine, rank;
+
+  PetscFunctionBeginUser;
+  PetscCheck(m->local_state, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "SimModelGatherGlobal: the state is replicated");
+  PetscCallMPI(MPI_Comm_rank(m->comm, &rank));
+  PetscCall(PetscMalloc2(m->size, &counts, m->size + 1, &displs));
+  PetscCall(PetscMPIIntCast(bs * m->nown, &mine));
+  PetscCallMPI(MPI_Allgather(&mine, 1, MPI_INT, counts, 1, MPI_INT, m->comm));
+  displs[0] = 0;
+  for (PetscMPIInt r = 0; r < m->size; r++) displs[r + 1] = displs[r] + counts[r];
+  PetscCheck(displs[m->size] == bs * m->nglobal, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The owned ranges do not tile the model");
+  if (all) PetscCallMPI(MPI_Allgatherv((void *)a, mine, MPIU_REAL, out, counts, displs, MPIU_REAL, m->comm));
+  else PetscCallMPI(MPI_Gatherv((void *)a, mine, MPIU_REAL, rank ? NULL : out, counts, displs, MPIU_REAL, 0, m->comm));
+  PetscCall(PetscFree2(counts, displs));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimModelGatherNatural(SimModel m, const PetscReal *a, PetscReal *out)
 {
-  PetscMPIInt *counts, *displs, mine;
-  PetscReal *rows, *all;
+  PetscReal *all;
 
   PetscFunctionBeginUser;
   if (!m->local_state) {
@@ -152,21 +169,49 @@ PetscErrorCode SimModelGatherNatural(SimModel m, const PetscReal *a, PetscReal *
     }
     PetscFunctionReturn(0);
   }
-  /* the owned ranges tile [0, nglobal) in rank order: gathered, rows are in global order */
-  PetscCall(PetscMalloc2(m->size, &counts, m->size + 1, &displs));
-  PetscCall(PetscMPIIntCast(3 * m->nown, &mine));
-  PetscCallMPI(MPI_Allgather(&mine, 1, MPI_INT, counts, 1, MPI_INT, m->comm));
-  displs[0] = 0;
-  for (PetscMPIInt r = 0; r < m->size; r++) displs[r + 1] = displs[r] + counts[r];
-  PetscCheck(displs[m->size] == 3 * m->nglobal, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The owned ranges do not tile the model");
   PetscCall(PetscMalloc1(3 * m->nglobal, &all));
-  rows = (PetscReal *)a; /* MPI_Allgatherv reads only */
-  PetscCallMPI(MPI_Allgatherv(rows, mine, MPIU_REAL, all, counts, displs, MPIU_REAL, m->comm));
+  PetscCall(SimModelGatherGlobal(m, 3, a, PETSC_TRUE, all));
   for (PetscInt g = 0; g < m->nglobal; g++) {
     const PetscInt j = m->natural ? m->natural[g] : g;
     for (int d = 0; d < 3; d++) out[3 * j + d] = all[3 * g + d];
   }
   PetscCall(PetscFree(all));
-  PetscCall(PetscFree2(counts, displs));
+  PetscFunctionReturn(0);
+}
+
+/* A star forest from the owned rows (leaves, in local order) to the natural-order rows [lo, lo + n)
+ * of each rank (roots): the chunk owners are found from every rank's lo. Built per call: output only. */
+PetscErrorCode SimModelNaturalRows(SimModel m, PetscInt bs, const PetscReal *a, PetscInt lo, PetscInt n, PetscReal *out)
+{
+  PetscInt *start;
+  PetscSFNode *iremote;
+  PetscSF sf;
+  MPI_Datatype row;
+  PetscMPIInt r = 0, ibs;
+
+  PetscFunctionBeginUser;
+  PetscCheck(m->local_state, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "SimModelNaturalRows: the state is replicated");
+  PetscCall(PetscMalloc1(m->size + 1, &start));
+  PetscCallMPI(MPI_Allgather(&lo, 1, MPIU_INT, start, 1, MPIU_INT, m->comm));
+  start[m->size] = m->nglobal;
+  PetscCall(PetscMalloc1(m->nown, &iremote));
+  for (PetscInt i = 0; i < m->nown; i++) {
+    const PetscInt g = m->vstart + i, j = m->natural ? m->natural[g] : g;
+    r = 0;
+    while (j >= start[r + 1]) r++; /* a handful of ranks here; a bisection for many */
+    iremote[i].rank = r;
+    iremote[i].index = j - start[r];
+  }
+  PetscCall(PetscFree(start));
+  PetscCall(PetscSFCreate(m->comm, &sf));
+  PetscCall(PetscSFSetGraph(sf, n, m->nown, NULL, PETSC_COPY_VALUES, iremote, PETSC_OWN_POINTER));
+  PetscCall(PetscSFSetUp(sf));
+  PetscCall(PetscMPIIntCast(bs, &ibs));
+  PetscCallMPI(MPI_Type_contiguous(ibs, MPIU_REAL, &row));
+  PetscCallMPI(MPI_Type_commit(&row));
+  PetscCall(PetscSFReduceBegin(sf, row, a, out, MPI_REPLACE));
+  PetscCall(PetscSFReduceEnd(sf, row, a, out, MPI_REPLACE));
+  PetscCallMPI(MPI_Type_free(&row));
+  PetscCall(PetscSFDestroy(&sf));
   PetscFunctionReturn(0);
 }

@@ -23,10 +23,11 @@ struct _p_SimModel {
   MPI_Comm comm;
   PetscMPIInt size;   /* ranks of comm */
   PetscInt nv;
-  /* Parallel layout (see "Running on several ranks" in docs/fem.md): the vertex state is
-   * replicated on every rank; the rank owns the Hessian rows of vertices [vstart, vend), a
-   * contiguous range (all of them on one rank). natural[i] is the input ("natural") number of
-   * vertex i, from_natural its inverse; both NULL when the numbering is the input one. */
+  /* Parallel layout (see "Running on several ranks" in docs/fem.md): the rank owns the Hessian rows
+   * of the vertices with global numbers [vstart, vend), a contiguous range (all of them on one rank).
+   * The vertex state is replicated on every rank unless it is distributed (local_state, below).
+   * natural[g] is the input ("natural") number of global vertex g, from_natural its inverse (nglobal
+   * entries each); both NULL when the numbering is the input one. */
   PetscInt vstart, vend;
   PetscInt *natural, *from_natural;
   /* Distributed state (SimModelDistributeState, framework/model/halo.c; docs/scaling.md): when
@@ -44,6 +45,8 @@ struct _p_SimModel {
   PetscInt *global;   /* nv: global (partition) number of local vertex i; NULL when replicated */
   PetscInt *local;    /* nglobal: local number of global vertex g, -1 when this rank does not store it */
   PetscSF ghost_sf;   /* per DOF: roots the 3 nown owned DOFs, leaves the 3 (nv - nown) ghost DOFs */
+  PetscBool replicated_state; /* a scene's request before its bodies: keep the whole state on every rank
+                               * (terms that need every vertex, e.g. IPC's contact) */
   Vec x, v;           /* current state, 3*nv, block size 3 (owned by the model) */
   Vec mass;           /* lumped mass per DOF (m_i repeated 3 times), kg */
   Vec inv_mass;       /* 1/m per DOF, 0 on pinned DOFs: explicit updates multiply by it */
@@ -134,13 +137,22 @@ static inline PetscInt SimModelOwnedFirst(SimModel model)
 /* A flat local array (3 per vertex) in natural (input) order, the whole model's 3 nglobal entries,
  * on every rank. Collective. */
 PetscErrorCode SimModelGatherNatural(SimModel model, const PetscReal *a, PetscReal *out);
+/* Distributed state only (output, checkpoints; collective):
+ * SimModelGatherGlobal: the owned rows (bs values per vertex) of a local array, gathered in global
+ *   order into out (bs nglobal) on every rank (all) or on rank 0 only.
+ * SimModelNaturalRows: rows [lo, lo + n) of the natural-order array (bs per vertex) into out, sent
+ *   straight from their owners (the ranks' [lo, lo + n) must tile [0, nglobal) in rank order). */
+PetscErrorCode SimModelGatherGlobal(SimModel model, PetscInt bs, const PetscReal *a, PetscBool all, PetscReal *out);
+PetscErrorCode SimModelNaturalRows(SimModel model, PetscInt bs, const PetscReal *a, PetscInt lo, PetscInt n, PetscReal *out);
 /* Sum of a local scalar over the ranks when the state is distributed (each rank's share covers its
  * owned vertices); the value itself when replicated. n values in place. Collective. */
 PetscErrorCode SimModelSumOwned(SimModel model, PetscInt n, PetscReal *vals);
 
-/* Evaluation on flat arrays (3*nv). kind selects which terms contribute. Results are the whole
- * model's on every rank: distributed terms' contributions are summed over model->comm (collective
- * when the model has distributed terms and more than one rank).
+/* Evaluation on flat arrays (3*nv, the model's local vertices). kind selects which terms contribute.
+ * Results are the whole model's on every rank: distributed terms' contributions are summed over
+ * model->comm (collective when the model has distributed terms or a distributed state and more than
+ * one rank); with a distributed state the gradient is the consistent local array (ghost rows hold
+ * their owners' totals).
  * SimModelEnergy:   *E = sum of the selected terms' values.
  * SimModelGradient: g = sum of the selected terms' gradients (g is overwritten; pinned DOFs 0). */
 PetscErrorCode SimModelEnergy(SimModel model, SimEnergyKind kind, const PetscReal *x, const PetscReal *v, PetscReal *E);
@@ -186,9 +198,10 @@ PetscErrorCode SimModelHessianRepreallocate(SimModel model, Mat H);
 PetscErrorCode SimModelZeroPinned(SimModel model, PetscReal *a);
 /* Checkpoints of flat 3*nv arrays (positions, velocities, a solver's history) in the input
  * ("natural") vertex order, so that a run whose partition numbered the vertices differently (another
- * rank count, or another partition from PT-Scotch) reads them right. The arrays are replicated:
- * rank 0 writes, every rank reads the same values. Collective on the viewer. */
+ * rank count, or another partition from PT-Scotch) reads them right. The file holds the whole model
+ * (3 nglobal): rank 0 writes it (a distributed state's owned rows gathered first), every rank reads
+ * it and keeps its local vertices' rows. Collective on the viewer. */
 PetscErrorCode SimModelWriteArray(SimModel model, const PetscReal *a, PetscViewer viewer);
 PetscErrorCode SimModelReadArray(SimModel model, PetscReal *a, PetscViewer viewer);
-/* Mass-weighted norm sqrt(sum m_i |a_i|^2) of a flat 3*nv array. */
+/* Mass-weighted norm sqrt(sum m_i |a_i|^2) of a flat 3*nv array (over the ranks with a distributed state). */
 PetscErrorCode SimModelMassNorm(SimModel model, const PetscReal *a, PetscReal *norm);

@@ -112,12 +112,20 @@ static PetscErrorCode FitCamera(Mesh *mesh)
   const PetscScalar *x;
   PetscReal *both, lo[3], hi[3], diam = 0, g = 0, gdir[3] = {0, -1, 0};
   PetscInt nv = model->nv;
+  PetscReal *xall = NULL;
 
   PetscFunctionBeginUser;
   for (int d = 0; d < 3; d++) g += model->gravity[d] * model->gravity[d];
   if (g > 0)
     for (int d = 0; d < 3; d++) gdir[d] = model->gravity[d] / PetscSqrtReal(g);
   PetscCall(VecGetArrayRead(model->x, &x));
+  if (model->local_state) { /* the whole body (set-up only), so every rank fits the serial run's camera */
+    PetscCall(PetscMalloc1(3 * model->nglobal, &xall));
+    PetscCall(SimModelGatherGlobal(model, 3, x, PETSC_TRUE, xall));
+    PetscCall(VecRestoreArrayRead(model->x, &x));
+    x = xall;
+    nv = model->nglobal;
+  }
   for (int d = 0; d < 3; d++) lo[d] = PETSC_MAX_REAL, hi[d] = PETSC_MIN_REAL;
   for (PetscInt i = 0; i < nv; i++)
     for (int d = 0; d < 3; d++) lo[d] = PetscMin(lo[d], x[3 * i + d]), hi[d] = PetscMax(hi[d], x[3 * i + d]);
@@ -125,7 +133,8 @@ static PetscErrorCode FitCamera(Mesh *mesh)
   diam = PetscSqrtReal(diam);
   PetscCall(PetscMalloc1(6 * nv, &both));
   for (PetscInt k = 0; k < 3 * nv; k++) both[k] = x[k], both[3 * nv + k] = x[k] + (g > 0 ? diam * gdir[k % 3] : 0);
-  PetscCall(VecRestoreArrayRead(model->x, &x));
+  if (xall) PetscCall(PetscFree(xall));
+  else PetscCall(VecRestoreArrayRead(model->x, &x));
   PetscCall(SimCameraFit(2 * nv, both, 0.1, &mesh->camera));
   PetscCall(PetscFree(both));
   PetscFunctionReturn(0);
@@ -151,7 +160,7 @@ static PetscErrorCode SetUp_Mesh(SimProblem p)
 static PetscErrorCode Size_Mesh(SimProblem p, PetscInt *count, const char **unit)
 {
   PetscFunctionBeginUser;
-  *count = ((Mesh *)p->data)->model->nv;
+  *count = ((Mesh *)p->data)->model->nglobal;
   *unit = "vertices";
   PetscFunctionReturn(0);
 }
@@ -161,7 +170,9 @@ static PetscErrorCode Summary_Mesh(SimProblem p, char *buf, size_t len)
   SimModel m = ((Mesh *)p->data)->model;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscSNPrintf(buf, len, "%" PetscInt_FMT " vertices, %" PetscInt_FMT " pinned", m->nv, m->npinned));
+  if (m->local_state) /* pins are counted per rank (owned and ghost copies): no collective here */
+    PetscCall(PetscSNPrintf(buf, len, "%" PetscInt_FMT " vertices, distributed (%" PetscInt_FMT " on this rank)", m->nglobal, m->nv));
+  else PetscCall(PetscSNPrintf(buf, len, "%" PetscInt_FMT " vertices, %" PetscInt_FMT " pinned", m->nv, m->npinned));
   PetscFunctionReturn(0);
 }
 
@@ -232,6 +243,7 @@ static PetscErrorCode IsFinite_Mesh(SimProblem p, PetscBool *finite)
   PetscCall(VecNorm(m->x, NORM_INFINITY, &nx));
   PetscCall(VecNorm(m->v, NORM_INFINITY, &nv));
   *finite = (PetscBool)(!PetscIsInfOrNanReal(nx) && !PetscIsInfOrNanReal(nv));
+  if (m->local_state) PetscCall(MPIU_Allreduce(MPI_IN_PLACE, finite, 1, MPIU_BOOL, MPI_LAND, m->comm)); /* every rank decides alike */
   PetscFunctionReturn(0);
 }
 
@@ -268,7 +280,82 @@ static PetscErrorCode Stash_Mesh(SimProblem p, PetscBool restore)
   PetscFunctionReturn(0);
 }
 
-/* The state is replicated: rank 0 writes the frame and the image. */
+/* With a distributed state the writers (.vtu, PNG) still run on rank 0 over the whole model: the
+ * owned rows of x, v, masses and pins are gathered there in global order, and for the call the
+ * model is viewed as replicated (its vertex count, pins and masses swapped for the gathered ones;
+ * the output topology and the natural map are global already). Collective; x, v on rank 0 only. */
+typedef struct {
+  PetscInt nv;
+  PetscBool *pinned;
+  Vec mass;
+  PetscReal *x, *v;
+} Gathered;
+
+static PetscErrorCode GatherBegin(SimModel m, PetscBool want_v, Gathered *gv)
+{
+  const PetscScalar *a;
+  PetscReal *pl, *pg = NULL;
+  PetscScalar *mg = NULL;
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(m->comm, &rank));
+  PetscCall(PetscMemzero(gv, sizeof(*gv)));
+  if (!rank) {
+    PetscCall(PetscMalloc2(3 * m->nglobal, &gv->x, 3 * m->nglobal, &gv->v));
+    PetscCall(PetscMalloc1(m->nglobal, &pg));
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, 3 * m->nglobal, &gv->mass));
+    PetscCall(VecGetArray(gv->mass, &mg));
+  }
+  PetscCall(VecGetArrayRead(m->x, &a));
+  PetscCall(SimModelGatherGlobal(m, 3, a, PETSC_FALSE, gv->x));
+  PetscCall(VecRestoreArrayRead(m->x, &a));
+  if (want_v) {
+    PetscCall(VecGetArrayRead(m->v, &a));
+    PetscCall(SimModelGatherGlobal(m, 3, a, PETSC_FALSE, gv->v));
+    PetscCall(VecRestoreArrayRead(m->v, &a));
+  }
+  PetscCall(VecGetArrayRead(m->mass, &a));
+  PetscCall(SimModelGatherGlobal(m, 3, a, PETSC_FALSE, mg));
+  PetscCall(VecRestoreArrayRead(m->mass, &a));
+  PetscCall(PetscMalloc1(m->nv + 1, &pl));
+  for (PetscInt i = 0; i < m->nv; i++) pl[i] = m->pinned[i] ? 1 : 0;
+  PetscCall(SimModelGatherGlobal(m, 1, pl, PETSC_FALSE, pg));
+  PetscCall(PetscFree(pl));
+  if (rank) PetscFunctionReturn(0);
+  PetscCall(VecRestoreArray(gv->mass, &mg));
+  gv->nv = m->nv;
+  gv->pinned = m->pinned;
+  PetscCall(PetscMalloc1(m->nglobal, &m->pinned));
+  for (PetscInt g = 0; g < m->nglobal; g++) m->pinned[g] = (PetscBool)(pg[g] != 0);
+  PetscCall(PetscFree(pg));
+  m->nv = m->nglobal;
+  { /* swap the masses */
+    Vec t = m->mass;
+    m->mass = gv->mass;
+    gv->mass = t;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Rank 0: the model's own arrays back; frees the gathered ones. */
+static PetscErrorCode GatherEnd(SimModel m, Gathered *gv)
+{
+  PetscFunctionBeginUser;
+  if (gv->mass) {
+    Vec t = m->mass;
+    m->mass = gv->mass;
+    gv->mass = t;
+    PetscCall(PetscFree(m->pinned));
+    m->pinned = gv->pinned;
+    m->nv = gv->nv;
+    PetscCall(VecDestroy(&gv->mass));
+  }
+  PetscCall(PetscFree2(gv->x, gv->v));
+  PetscFunctionReturn(0);
+}
+
+/* rank 0 writes the frame and the image (a distributed state gathered there first) */
 static PetscErrorCode WriteFrame_Mesh(SimProblem p, const char *path)
 {
   SimModel m = ((Mesh *)p->data)->model;
@@ -277,6 +364,15 @@ static PetscErrorCode WriteFrame_Mesh(SimProblem p, const char *path)
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(p->comm, &rank));
+  if (m->local_state) {
+    Gathered gv;
+    PetscErrorCode ierr = 0;
+    PetscCall(GatherBegin(m, PETSC_TRUE, &gv));
+    if (!rank) ierr = SimVTKWriteFrame(m, gv.x, gv.v, path);
+    PetscCall(GatherEnd(m, &gv));
+    PetscCall(ierr);
+    PetscFunctionReturn(0);
+  }
   if (rank) PetscFunctionReturn(0);
   PetscCall(VecGetArrayRead(m->x, &x));
   PetscCall(VecGetArrayRead(m->v, &v));
@@ -292,7 +388,7 @@ static PetscErrorCode WriteFrame_Mesh(SimProblem p, const char *path)
 static PetscErrorCode WriteXDMF_Mesh(SimProblem p, const char *path)
 {
   SimModel m = ((Mesh *)p->data)->model;
-  const PetscInt nv = m->nv, *nat = m->natural;
+  const PetscInt nv = m->nglobal, *nat = m->natural;
   const PetscInt kn[3] = {m->ntri, m->nseg, m->ntet}, kv[3] = {3, 2, 4};
   const PetscInt *kidx[3] = {m->tri, m->seg, m->tet};
   const PetscScalar *x, *v, *mass;
@@ -310,7 +406,17 @@ static PetscErrorCode WriteXDMF_Mesh(SimProblem p, const char *path)
   PetscCall(VecGetArrayRead(m->x, &x));
   PetscCall(VecGetArrayRead(m->v, &v));
   PetscCall(VecGetArrayRead(m->mass, &mass));
-  for (PetscInt i = 0; i < nv; i++) { /* vertex i is written at its input number nat[i] */
+  if (m->local_state) { /* this rank's rows of the file come straight from their owners */
+    PetscReal *w, *mp;
+    PetscCall(SimModelNaturalRows(m, 3, x, lo, n, xl));
+    PetscCall(SimModelNaturalRows(m, 3, v, lo, n, vl));
+    PetscCall(PetscMalloc2(2 * m->nown + 1, &w, 2 * n + 1, &mp)); /* mass and pin flag, one row */
+    for (PetscInt i = 0; i < m->nown; i++) w[2 * i] = mass[3 * i], w[2 * i + 1] = m->pinned[i] ? 1 : 0;
+    PetscCall(SimModelNaturalRows(m, 2, w, lo, n, mp));
+    for (PetscInt o = 0; o < n; o++) ml[o] = mp[2 * o], pl[o] = mp[2 * o + 1];
+    PetscCall(PetscFree2(w, mp));
+  }
+  for (PetscInt i = 0; !m->local_state && i < nv; i++) { /* vertex i is written at its input number nat[i] */
     const PetscInt o = (nat ? nat[i] : i) - lo;
     if (o < 0 || o >= n) continue;
     for (int d = 0; d < 3; d++) xl[3 * o + d] = x[3 * i + d], vl[3 * o + d] = v[3 * i + d];
@@ -352,6 +458,15 @@ static PetscErrorCode WriteImage_Mesh(SimProblem p, const char *caption, const c
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(p->comm, &rank));
+  if (mesh->model->local_state) {
+    Gathered gv;
+    PetscErrorCode ierr = 0;
+    PetscCall(GatherBegin(mesh->model, PETSC_FALSE, &gv));
+    if (!rank) ierr = SimPNGWrite(mesh->model, gv.x, &mesh->camera, caption, path);
+    PetscCall(GatherEnd(mesh->model, &gv));
+    PetscCall(ierr);
+    PetscFunctionReturn(0);
+  }
   if (rank) PetscFunctionReturn(0);
   PetscCall(VecGetArrayRead(mesh->model->x, &x));
   PetscCall(SimPNGWrite(mesh->model, x, &mesh->camera, caption, path));
@@ -367,7 +482,7 @@ static PetscErrorCode Save_Mesh(SimProblem p, PetscViewer viewer)
   const PetscScalar *a;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscViewerBinaryWrite(viewer, &m->nv, 1, PETSC_INT));
+  PetscCall(PetscViewerBinaryWrite(viewer, &m->nglobal, 1, PETSC_INT));
   PetscCall(VecGetArrayRead(m->x, &a));
   PetscCall(SimModelWriteArray(m, a, viewer));
   PetscCall(VecRestoreArrayRead(m->x, &a));
@@ -387,8 +502,8 @@ static PetscErrorCode Load_Mesh(SimProblem p, PetscViewer viewer)
 
   PetscFunctionBeginUser;
   PetscCall(PetscViewerBinaryRead(viewer, &nv, 1, NULL, PETSC_INT));
-  PetscCheck(nv == m->nv, p->comm, PETSC_ERR_ARG_INCOMP, "The checkpoint has %" PetscInt_FMT " vertices; scene '%s' built %" PetscInt_FMT
-             " (restart with the same scene options)", nv, p->name, m->nv);
+  PetscCheck(nv == m->nglobal, p->comm, PETSC_ERR_ARG_INCOMP, "The checkpoint has %" PetscInt_FMT " vertices; scene '%s' built %" PetscInt_FMT
+             " (restart with the same scene options)", nv, p->name, m->nglobal);
   PetscCall(VecGetArray(m->x, &a));
   PetscCall(SimModelReadArray(m, a, viewer));
   PetscCall(VecRestoreArray(m->x, &a));

@@ -37,10 +37,11 @@ pbsim_mpi_unit_test(mpi.test_stablefluids_2ranks test_stablefluids)
 pbsim_mpi_unit_test(mpi.beam_2ranks test_mpi_fem)
 # The distributed FEM state (-fem_distributed_state: owned + ghost vertices per rank) on 4
 # oversubscribed ranks: the `distributed` tcase of test_mpi_fem (trajectories of the twist and the
-# drop against one rank, storage per rank, energy/gradient/Hessian of the beam and the drop).
+# drop against one rank, storage per rank, energy/gradient/Hessian of the beam and the drop). With
+# -malloc_debug PETSc counts its allocations: the test reports the bytes per rank after set-up.
 if(MPIEXEC_EXECUTABLE AND TARGET test_mpi_fem)
   add_test(NAME mpi.fem_distributed_4ranks COMMAND ${MPIEXEC_EXECUTABLE} -np 4 --oversubscribe $<TARGET_FILE:test_mpi_fem>)
-  set_tests_properties(mpi.fem_distributed_4ranks PROPERTIES TIMEOUT 300 ENVIRONMENT "CK_FORK=no;CK_RUN_CASE=distributed;${PBSIM_MPI_ENV}")
+  set_tests_properties(mpi.fem_distributed_4ranks PROPERTIES TIMEOUT 300 ENVIRONMENT "CK_FORK=no;CK_RUN_CASE=distributed;PETSC_OPTIONS=-malloc_debug;${PBSIM_MPI_ENV}")
 endif()
 # The matrix-free pressure multigrid: stencil = assembled operator across the rank boundary, the
 # red-black sweep's ghost exchange, iteration counts.
@@ -77,3 +78,28 @@ pbsim_mpi_unit_test(mpi.test_particles_2ranks test_particles)
 pbsim_mpi_unit_test(mpi.test_neighbors_2ranks test_neighbors)
 # SPH: the pair forces' antisymmetry across the rank boundary, the tank at rest split over 2 ranks.
 pbsim_mpi_unit_test(mpi.test_sph_2ranks test_sph)
+
+# The FEM state is distributed by default on several ranks (cli.mpi.beam_outputs, cli.xdmf.mesh_2ranks,
+# cli.restart.drop_bdf2_2ranks run it: rank 0 gathers the owned rows for the .vtu and the PNG, XDMF rows
+# go from their owners to the rank writing them, checkpoints hold natural order). The same three with
+# the replicated state (-fem_distributed_state 0, what IPC scenes keep) stay covered here.
+if(MPIEXEC_EXECUTABLE)
+  add_test(NAME cli.mpi.beam_outputs_replicated
+           COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:pbsim> -DMPIEXEC=${MPIEXEC_EXECUTABLE} -DDIR=${PBSIM_TEST_OUT}/mpi_beam_rstate -DSTEPS=3
+                   -DNUMCHECK=$<TARGET_FILE:numcheck> -DRTOL=1e-8
+                   "-DARGS=run;-scene;beam;-beam_n;12;-beam_nw;3;-steps;3;-dt;0.01;-fem_distributed_state;0;-strict_options"
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/check_mpi_frames.cmake)
+  set_tests_properties(cli.mpi.beam_outputs_replicated PROPERTIES TIMEOUT 300 ENVIRONMENT "${PBSIM_MPI_ENV}")
+  add_test(NAME cli.mpi.xdmf_mesh_replicated
+           COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:pbsim> -DMPIEXEC=${MPIEXEC_EXECUTABLE} -DDIR=${PBSIM_TEST_OUT}/xdmf_mesh_rstate
+                   -DXDMFCHECK=$<TARGET_FILE:xdmfcheck> -DSERIES=beam.xmf -DSTEPS=3 -DRTOL0=0 -DRTOL=1e-8 -DATOL=0
+                   "-DARGS=run;-scene;beam;-beam_n;12;-beam_nw;3;-steps;3;-dt;0.01;-fem_distributed_state;0;-snapshots;0;-strict_options"
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/check_xdmf.cmake)
+  set_tests_properties(cli.mpi.xdmf_mesh_replicated PROPERTIES TIMEOUT 300 ENVIRONMENT "${PBSIM_MPI_ENV};OPENBLAS_NUM_THREADS=1")
+  add_test(NAME cli.mpi.restart_drop_replicated
+           COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:pbsim>
+                   "-DARGS=-scene;drop;-solver;bdf2;-newton_pc_type;bjacobi;-newton_sub_pc_type;icc;-petscpartitioner_type;simple;-fem_distributed_state;0"
+                   -DSTEPS=12 -DEVERY=5 -DDIR=${PBSIM_TEST_OUT}/restart_drop_rstate -DMPIEXEC=${MPIEXEC_EXECUTABLE} -DNP=2
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/restart_equal.cmake)
+  set_tests_properties(cli.mpi.restart_drop_replicated PROPERTIES TIMEOUT 300 ENVIRONMENT "OPENBLAS_NUM_THREADS=1;${PBSIM_MPI_ENV}")
+endif()

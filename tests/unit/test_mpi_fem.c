@@ -5,6 +5,8 @@
  * mpi.test_mpi_fem_2ranks; on one rank the same tests compare a serial run with itself. */
 #include "testing.h"
 #include "framework/newton/newton.h"
+#include "framework/mesh/mesh.h"
+#include "framework/mesh/distribute.h"
 
 static PetscInt Natural(SimModel m, PetscInt g)
 {
@@ -282,6 +284,55 @@ END_TEST
  * ghost layer (framework/model/halo.c). Run on 2 ranks by mpi.beam_2ranks, on 4 by
  * mpi.fem_distributed_4ranks (this tcase only). ---- */
 
+/* The owner rule of framework/mesh/distribute.c: a vertex belongs to the rank owning most of the cells
+ * around it, a tie to the lowest such rank; the owned ranges tile the vertices in rank order. */
+static PetscErrorCode OwnerRule(void)
+{
+  const PetscInt cells[3] = {6, 3, 2};
+  const PetscReal lo[3] = {0, 0, 0}, hi[3] = {3, 1, 1};
+  SimMesh mesh;
+  SimMeshPartition part;
+  PetscMPIInt size, rank;
+  PetscInt *cellrank, *start, *count, ninterface = 0;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(SimMeshCreateBox(cells, lo, hi, &mesh));
+  PetscCall(SimMeshPartitionTets(PETSC_COMM_WORLD, mesh.nv, mesh.xyz, mesh.ntet, mesh.tet, &part));
+  PetscCall(PetscCalloc3(mesh.ntet, &cellrank, size + 1, &start, size, &count));
+  for (PetscInt e = 0; e < part.ncell; e++) cellrank[part.cell[e]] = rank; /* each cell has one rank: a sum gathers them */
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, cellrank, (PetscMPIInt)mesh.ntet, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Allgather(&part.vstart, 1, MPIU_INT, start, 1, MPIU_INT, PETSC_COMM_WORLD));
+  start[size] = mesh.nv;
+  for (PetscInt i = 0; i < mesh.nv; i++) {
+    const PetscInt j = part.renumber ? part.renumber[i] : i;
+    PetscInt owner = 0, want = 0, nr = 0;
+    while (j >= start[owner + 1]) owner++;
+    for (PetscMPIInt r = 0; r < size; r++) count[r] = 0;
+    for (PetscInt e = 0; e < mesh.ntet; e++)
+      for (int a = 0; a < 4; a++)
+        if (mesh.tet[4 * e + a] == i) count[cellrank[e]]++;
+    for (PetscMPIInt r = 0; r < size; r++) {
+      if (count[r] > count[want]) want = r;
+      nr += count[r] > 0;
+    }
+    ninterface += nr > 1;
+    ck_assert_msg(owner == want, "vertex %" PetscInt_FMT ": owned by rank %" PetscInt_FMT ", rank %" PetscInt_FMT " holds most of its cells", i, owner, want);
+  }
+  if (size > 1) ck_assert_msg(ninterface > 0, "no vertex lies between ranks: the rule was not exercised");
+  PetscCall(PetscFree3(cellrank, start, count));
+  PetscCall(SimMeshPartitionFree(&part));
+  PetscCall(SimMeshFree(&mesh));
+  PetscFunctionReturn(0);
+}
+
+START_TEST(test_dstate_owner_rule)
+{
+  CHECK_PETSC(OwnerRule());
+}
+END_TEST
+
 /* Energy, gradient (one reverse scatter-add instead of the allreduce) and Hessian products. */
 START_TEST(test_dstate_model_beam)
 {
@@ -300,14 +351,33 @@ END_TEST
  * the state arrays and the vertex flags have model->nv entries). */
 static PetscErrorCode BeamStorage(void)
 {
-  TestSim par;
+  const char *opts = "-beam_n 16 -beam_nw 4 -fem_distributed_state -petscpartitioner_type simple";
+  TestSim par, ser;
   PetscInt nx, nmost, nleast, nsum;
   PetscMPIInt size;
   PetscReal frac;
+  PetscLogDouble before, after, serial, bytes[2];
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCall(TestSimCreateOnComm(PETSC_COMM_WORLD, "beam", NULL, "-beam_n 16 -beam_nw 4 -fem_distributed_state -petscpartitioner_type simple", &par));
+  /* PETSc's allocation count (0 unless PETSc traces its allocations: -malloc_debug, which
+   * mpi.fem_distributed_4ranks sets): what building the run (mesh, partition, model, Newton solver
+   * and its matrices) leaves allocated, on one rank and then per rank of WORLD */
+  PetscCall(PetscMallocGetCurrentUsage(&before));
+  PetscCall(TestSimCreateOnComm(PETSC_COMM_SELF, "beam", "implicit_euler", opts, &ser));
+  PetscCall(PetscMallocGetCurrentUsage(&after));
+  serial = after - before;
+  PetscCall(TestSimDestroy(&ser));
+  PetscCall(PetscMallocGetCurrentUsage(&before));
+  PetscCall(TestSimCreateOnComm(PETSC_COMM_WORLD, "beam", "implicit_euler", opts, &par));
+  PetscCall(PetscMallocGetCurrentUsage(&after));
+  bytes[0] = after - before, bytes[1] = -(after - before);
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, bytes, 2, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "beam 16x4x4 on %d rank(s): %.0f to %.0f bytes of PetscMalloc per rank after set-up (one rank: %.0f, ratio %.3f)\n",
+                        (int)size, -bytes[1], bytes[0], serial, serial > 0 ? bytes[0] / serial : 0.0));
+  /* the state, the elements, the Hessian rows are split; what stays replicated (the input mesh while
+   * partitioning, the natural map, the output topology) is small here */
+  if (size > 1 && serial > 0) ck_assert_msg(bytes[0] < 0.8 * serial, "a rank holds %.0f bytes, one rank alone %.0f", bytes[0], serial);
   PetscCall(VecGetLocalSize(par.model->x, &nx));
   ck_assert_int_eq(nx, 3 * par.model->nv);
   PetscCallMPI(MPI_Allreduce(&par.model->nv, &nmost, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
@@ -372,6 +442,7 @@ Suite *test_suite(void)
   suite_add_tcase(s, tc);
   tc = tcase_create("distributed");
   tcase_set_timeout(tc, 300);
+  tcase_add_test(tc, test_dstate_owner_rule);
   tcase_add_test(tc, test_dstate_model_beam);
   tcase_add_test(tc, test_dstate_model_drop);
   tcase_add_test(tc, test_dstate_beam_storage);
