@@ -41,37 +41,53 @@ static int fail(const char *fmt, const char *a, const char *b)
   return 1;
 }
 
+static void FreeTable(Table *t)
+{
+  for (int c = 0; c < t->ncol; c++) free(t->name[c]);
+  free(t->val);
+  memset(t, 0, sizeof(*t));
+}
+
+/* Reads a CSV with a header row into t (the caller frees it with FreeTable; on failure it holds nothing). */
 static int ReadCSV(const char *path, Table *t)
 {
   long len;
-  char *buf = ReadFile(path, &len), *line, *save = NULL;
-  if (!buf) return fail("cannot read %s%s", path, "");
+  char *buf = ReadFile(path, &len), *line, *save = NULL, row[32];
+  int rc = 0;
   memset(t, 0, sizeof(*t));
+  if (!buf) return fail("cannot read %s%s", path, "");
   line = strtok_r(buf, "\n", &save);
-  if (!line) return fail("%s is empty%s", path, "");
+  if (!line) {
+    rc = fail("%s is empty%s", path, "");
+    goto done;
+  }
   for (char *tok = strtok(line, ","); tok && t->ncol < MAXCOL; tok = strtok(NULL, ",")) t->name[t->ncol++] = strdup(tok);
   t->val = malloc(sizeof(double) * MAXCOL * 1024);
-  for (int cap = 1024; (line = strtok_r(NULL, "\n", &save));) {
+  for (int cap = 1024; !rc && (line = strtok_r(NULL, "\n", &save));) {
     char *p = line, *end;
     if (t->nrow == cap) {
-      if (cap >= MAXROW) return fail("%s has too many rows%s", path, "");
+      if (cap >= MAXROW) {
+        rc = fail("%s has too many rows%s", path, "");
+        break;
+      }
       cap *= 2;
       t->val = realloc(t->val, sizeof(double) * MAXCOL * cap);
     }
-    for (int c = 0; c < t->ncol; c++) {
+    for (int c = 0; c < t->ncol && !rc; c++) {
       t->val[t->nrow * t->ncol + c] = strtod(p, &end);
       if (end == p) {
-        char row[32];
         snprintf(row, sizeof(row), "%d", t->nrow + 2);
-        return fail("%s: line %s has a non-number or too few columns", path, row);
+        rc = fail("%s: line %s has a non-number or too few columns", path, row);
       }
       p = *end == ',' ? end + 1 : end;
     }
     t->nrow++;
   }
+  if (!rc && t->nrow < 2) rc = fail("%s has fewer than two rows of numbers%s", path, "");
+done:
   free(buf);
-  if (t->nrow < 2) return fail("%s has fewer than two rows of numbers%s", path, "");
-  return 0;
+  if (rc) FreeTable(t);
+  return rc;
 }
 
 static int Column(const Table *t, const char *name, const char *path)
@@ -115,6 +131,7 @@ static int Oscillator(const char *path, double k, double m, double L, double A, 
   }
   printf("numcheck: %s: %d rows to t = %g against the exact oscillator (k %g, m %g, c %g): %s\n", path, t.nrow,
          At(&t, t.nrow - 1, it), k, m, c, bad ? "MISMATCH" : "ok");
+  FreeTable(&t);
   return bad ? 1 : 0;
 }
 
@@ -139,6 +156,7 @@ static int FreeFall(const char *path, double M, double g, double tol)
   }
   printf("numcheck: %s: %d rows to t = %g against free fall (M %g kg, g %g m/s^2): %s\n", path, t.nrow, T, M, g,
          bad ? "MISMATCH" : "ok");
+  FreeTable(&t);
   return bad ? 1 : 0;
 }
 
@@ -147,28 +165,35 @@ static int CompareCSV(const char *pa, const char *pb, double rtol, const char *e
   Table a, b;
   int bad = 0, compared = 0;
   char list[1024];
-  if (ReadCSV(pa, &a) || ReadCSV(pb, &b)) return 1;
-  if (a.ncol != b.ncol) return fail("%s and %s have different columns", pa, pb);
-  for (int c = 0; c < a.ncol; c++)
-    if (strcmp(a.name[c], b.name[c])) return fail("%s and %s have different columns", pa, pb);
-  if (a.nrow != b.nrow) return fail("%s and %s have different numbers of rows", pa, pb);
-  snprintf(list, sizeof(list), ",%s,", except ? except : "");
-  for (int c = 0; c < a.ncol; c++) {
-    char key[256];
-    double scale = 0;
-    snprintf(key, sizeof(key), ",%s,", a.name[c]);
-    if (strstr(list, key)) continue;
-    for (int r = 0; r < a.nrow; r++) scale = fmax(scale, fabs(At(&a, r, c)));
-    for (int r = 0; r < a.nrow && bad < 10; r++)
-      if (fabs(At(&a, r, c) - At(&b, r, c)) > rtol * scale) {
-        fprintf(stderr, "numcheck: %s vs %s, row %d, column %s: %.17g vs %.17g (column scale %.3g, rtol %g)\n", pa, pb, r + 2,
-                a.name[c], At(&a, r, c), At(&b, r, c), scale, rtol);
-        bad++;
-      }
-    compared++;
+  if (ReadCSV(pa, &a)) return 1;
+  if (ReadCSV(pb, &b)) {
+    FreeTable(&a);
+    return 1;
   }
-  printf("numcheck: %s vs %s: %d columns x %d rows within rtol %g: %s\n", pa, pb, compared, a.nrow, rtol,
-         bad ? "MISMATCH" : "ok");
+  bad = a.ncol != b.ncol;
+  for (int c = 0; c < a.ncol && !bad; c++) bad = strcmp(a.name[c], b.name[c]) != 0;
+  if (bad) fail("%s and %s have different columns", pa, pb);
+  else if (a.nrow != b.nrow) bad = fail("%s and %s have different numbers of rows", pa, pb);
+  else {
+    snprintf(list, sizeof(list), ",%s,", except ? except : "");
+    for (int c = 0; c < a.ncol; c++) {
+      char key[256];
+      double scale = 0;
+      snprintf(key, sizeof(key), ",%s,", a.name[c]);
+      if (strstr(list, key)) continue;
+      for (int r = 0; r < a.nrow; r++) scale = fmax(scale, fabs(At(&a, r, c)));
+      for (int r = 0; r < a.nrow && bad < 10; r++)
+        if (fabs(At(&a, r, c) - At(&b, r, c)) > rtol * scale) {
+          fprintf(stderr, "numcheck: %s vs %s, row %d, column %s: %.17g vs %.17g (column scale %.3g, rtol %g)\n", pa, pb, r + 2,
+                  a.name[c], At(&a, r, c), At(&b, r, c), scale, rtol);
+          bad++;
+        }
+      compared++;
+    }
+    printf("numcheck: %s vs %s: %d columns x %d rows within rtol %g: %s\n", pa, pb, compared, a.nrow, rtol, bad ? "MISMATCH" : "ok");
+  }
+  FreeTable(&a);
+  FreeTable(&b);
   return bad ? 1 : 0;
 }
 
@@ -186,6 +211,7 @@ static int Bound(const char *path, const char *name, double max)
     if (v > worst || v != v) worst = v;
   }
   printf("numcheck: %s: max |%s| = %.3g over %d rows (bound %g): %s\n", path, name, worst, t.nrow, max, bad ? "EXCEEDED" : "ok");
+  FreeTable(&t);
   return bad ? 1 : 0;
 }
 
