@@ -216,8 +216,8 @@ PetscErrorCode SimXDMFAddGridField(SimXDMF x, const char *name, Vec v)
 {
   DM da;
   PetscInt dim, M, N, P, dof;
-  char dims[96];
-  const char *old;
+  char dims[96], *old;
+  const char *name_v;
 
   PetscFunctionBeginUser;
   PetscCheck(x->topo == TOPO_GRID, x->comm, PETSC_ERR_ORDER, "SimXDMFAddGridField: '%s' has no uniform grid", x->path);
@@ -226,10 +226,13 @@ PetscErrorCode SimXDMFAddGridField(SimXDMF x, const char *name, Vec v)
   PetscCall(DMDAGetInfo(da, &dim, &M, &N, &P, NULL, NULL, NULL, &dof, NULL, NULL, NULL, NULL, NULL));
   PetscCheck(dim == x->dim && M == x->n[0] && N == x->n[1] && (dim == 2 || P == x->n[2]), x->comm, PETSC_ERR_ARG_SIZ,
              "SimXDMFAddGridField: field '%s' is not on the grid's cells", name);
-  PetscCall(PetscObjectGetName((PetscObject)v, &old));
+  /* a copy of the Vec's name: PetscObjectGetName lends the object's own string, which SetName frees */
+  PetscCall(PetscObjectGetName((PetscObject)v, &name_v));
+  PetscCall(PetscStrallocpy(name_v, &old));
   PetscCall(PetscObjectSetName((PetscObject)v, name));
   PetscCall(VecView(v, x->viewer)); /* the DMDA's viewer: natural order, (P,) N x M (x dof) */
   PetscCall(PetscObjectSetName((PetscObject)v, old));
+  PetscCall(PetscFree(old));
   if (dim == 3) PetscCall(PetscSNPrintf(dims, sizeof(dims), "%" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT, P, N, M));
   else PetscCall(PetscSNPrintf(dims, sizeof(dims), "%" PetscInt_FMT " %" PetscInt_FMT, N, M));
   if (dof > 1) {

@@ -96,6 +96,7 @@ static int ReadVTK(const char *path, Array *arr, int *narr)
       } else a->v[k] = d[k];
     }
   }
+  free(buf);
   return 0;
 }
 
@@ -259,5 +260,9 @@ int main(int argc, char **argv)
     printf("xdmfcheck: %ld cells equal\n", c);
   }
   printf("xdmfcheck: %s matches %s\n", argv[1], argv[2]);
+  for (int k = 0; k < nref; k++) free(ref[k].v);
+  for (int k = 0; k < ngot; k++) free(got[k].v);
+  free(perm);
+  free(xmf);
   return 0;
 }
