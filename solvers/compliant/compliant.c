@@ -135,17 +135,16 @@ static PetscErrorCode GatherConstraints(SimSolver s, Compliant *d, SimModel m)
     if (nc == 0) continue;
     {
       CBlock *b = &d->block[d->nblocks++];
-      PetscReal *w, tc = d->compliance;
+      PetscReal *w, tc = d->compliance, wbad = 0;
       PetscBool tset = d->compliance_set, flg;
+      PetscInt bad = -1;
       char opt[128] = "";
       const PetscInt N = 3 * nvert;
       b->term = e, b->nc = nc, b->nvert = nvert, b->off = d->m;
       d->m += nc;
       PetscCall(PetscMalloc4(nc * nvert, &b->vert, nc, &b->idx, nc, &b->comp, nc, &b->active));
       PetscCall(PetscMalloc2(nc, &b->C, nc * N, &b->G));
-      PetscCall(PetscMalloc1(nc, &w));
       if (e->ops.cons_hessian) PetscCall(PetscMalloc1(nc * N * N, &b->H));
-      PetscCall(e->ops.cons_stencil(e, b->vert, w));
       PetscCall(SimStrAppend(opt, "-compliant_", sizeof(opt)));
       PetscCall(SimStrAppend(opt, e->name, sizeof(opt)));
       PetscCall(SimStrAppend(opt, "_compliance", sizeof(opt)));
@@ -153,15 +152,19 @@ static PetscErrorCode GatherConstraints(SimSolver s, Compliant *d, SimModel m)
       tset = (PetscBool)(tset || flg);
       PetscCheck(!tset || tc >= 0, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g is out of range: a compliance must be >= 0 (0: hard constraints)", opt,
                  (double)tc);
+      /* w is scratch: the checks below come after its PetscFree (a failed check must not leak it) */
+      PetscCall(PetscMalloc1(nc, &w));
+      PetscCall(e->ops.cons_stencil(e, b->vert, w));
       for (PetscInt c = 0; c < nc; c++) {
         PetscBool free = PETSC_FALSE;
-        PetscCheck(w[c] >= 0, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "compliant: term '%s', constraint %" PetscInt_FMT ": weight %g < 0", e->name, c, (double)w[c]);
+        if (!(w[c] >= 0) && bad < 0) bad = c, wbad = w[c];
         for (PetscInt a = 0; a < nvert; a++) free = (PetscBool)(free || !m->pinned[b->vert[c * nvert + a]]);
         b->idx[c] = c;
         b->comp[c] = tset ? tc : (w[c] > 0 ? 1 / w[c] : 0);
         b->active[c] = (PetscBool)(free && (tset || w[c] > 0)); /* w = 0 without an override: no constraint */
       }
       PetscCall(PetscFree(w));
+      PetscCheck(bad < 0, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "compliant: term '%s', constraint %" PetscInt_FMT ": weight %g < 0", e->name, bad, (double)wbad);
     }
   }
   PetscFunctionReturn(0);
