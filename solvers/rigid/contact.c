@@ -335,3 +335,19 @@ void SimRigidContactMaterial(const SimRigidBodies *B, PetscInt a, PetscInt b, Pe
   *e = PetscMax(B->body[a].restitution, eb);
   *mu = PetscSqrtReal(B->body[a].friction * fb);
 }
+
+PetscErrorCode SimRigidSolverFigures(SimProblem problem, PetscInt ncontacts, PetscInt *n, const char *names[], PetscReal values[])
+{
+  SimRigidBodies *B;
+  PetscReal L[3];
+
+  PetscFunctionBeginUser;
+  PetscCall(SimRigidProblemGetBodies(problem, &B));
+  SimRigidAngularMomentum(B, L);
+  names[0] = "Lx", values[0] = L[0];
+  names[1] = "Ly", values[1] = L[1];
+  names[2] = "Lz", values[2] = L[2];
+  names[3] = "contacts", values[3] = (PetscReal)ncontacts;
+  *n = 4;
+  PetscFunctionReturn(0);
+}

@@ -33,3 +33,7 @@ PetscErrorCode SimRigidContactListDestroy(SimRigidContactList *list);
 
 /* The pair's Coulomb coefficient sqrt(mu_a mu_b) and restitution max(e_a, e_b) (b < 0: plane -1 - b). */
 void SimRigidContactMaterial(const SimRigidBodies *B, PetscInt a, PetscInt b, PetscReal *mu, PetscReal *e);
+
+/* The figures both rigid solvers report (CSV columns): the angular momentum about the origin
+ * (Lx, Ly, Lz) and their contact count. */
+PetscErrorCode SimRigidSolverFigures(SimProblem problem, PetscInt ncontacts, PetscInt *n, const char *names[], PetscReal values[]);

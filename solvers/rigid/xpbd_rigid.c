@@ -379,17 +379,9 @@ static PetscErrorCode Step_XRigid(SimSolver s, PetscReal dt)
 static PetscErrorCode Figures_XRigid(SimSolver s, PetscInt *n, const char *names[], PetscReal values[])
 {
   XRigid *d = (XRigid *)s->data;
-  SimRigidBodies *B;
-  PetscReal L[3];
 
   PetscFunctionBeginUser;
-  PetscCall(SimRigidProblemGetBodies(s->problem, &B));
-  SimRigidAngularMomentum(B, L);
-  names[0] = "Lx", values[0] = L[0];
-  names[1] = "Ly", values[1] = L[1];
-  names[2] = "Lz", values[2] = L[2];
-  names[3] = "contacts", values[3] = (PetscReal)d->found.n;
-  *n = 4;
+  PetscCall(SimRigidSolverFigures(s->problem, d->found.n, n, names, values));
   PetscFunctionReturn(0);
 }
 
