@@ -8,7 +8,8 @@
  *   fraction_of_stream_bound = speedup / stream_speedup (a memory-bound code cannot beat 1).
  * N above the online cores is oversubscribed: marked in the row. <case>.csv: label,ranks,inner,
  * oversubscribed,status; <case>_speedup_timing.csv: label,ranks,time_ms,speedup,efficiency,stream_gbs,
- * stream_speedup,fraction_of_stream_bound. */
+ * stream_speedup,fraction_of_stream_bound. A `solver` inner case's iterations (its <inner>_steps.csv) go into
+ * the row too: newton_its_per_step, linear_its_per_step and ms_per_newton_it (time per Newton iteration). */
 #include <stdlib.h>
 #include "framework/text.h"
 #include <unistd.h>
@@ -34,6 +35,39 @@ static PetscErrorCode ReadColumn(const char *path, int col, int scol, PetscReal 
     *found = ok;
   }
   fclose(f);
+  PetscFunctionReturn(0);
+}
+
+/* The mean of columns 2 and 3 over the data rows of a solver case's <inner>_steps.csv (label,step,
+ * nonlinear_its,linear_its,...): Newton and Krylov iterations per step of the child's first run. */
+static PetscErrorCode ReadIterations(const char *path, PetscReal *newton, PetscReal *linear, PetscBool *found)
+{
+  char line[4096], first[256] = "";
+  FILE *f = fopen(path, "r");
+  PetscInt rows = 0;
+
+  PetscFunctionBeginUser;
+  *found = PETSC_FALSE;
+  *newton = *linear = 0;
+  if (!f) PetscFunctionReturn(0);
+  if (!fgets(line, sizeof(line), f)) line[0] = 0; /* header */
+  while (fgets(line, sizeof(line), f)) {
+    char *save = NULL, *tok = strtok_r(line, ",\n", &save);
+    if (!tok) continue;
+    if (!first[0]) PetscCall(PetscStrncpy(first, tok, sizeof(first)));
+    if (strcmp(tok, first)) break; /* the next run's rows */
+    for (int c = 1; (tok = strtok_r(NULL, ",\n", &save)); c++) {
+      if (c == 2) *newton += atof(tok);
+      if (c == 3) *linear += atof(tok);
+    }
+    rows++;
+  }
+  fclose(f);
+  if (rows) {
+    *newton /= rows;
+    *linear /= rows;
+    *found = PETSC_TRUE;
+  }
   PetscFunctionReturn(0);
 }
 
@@ -132,6 +166,17 @@ PetscErrorCode BenchCaseRun_Scaling(BenchContext *bc, const BenchCase *c, BenchC
       PetscCall(BenchRowSetTiming(row, "time_ms", t));
       PetscCall(BenchRowSetTiming(row, "speedup", speedup));
       PetscCall(BenchRowSetTiming(row, "efficiency", eff));
+      { /* a solver inner case: its iteration counts beside the time (benchmarks/fem_solvers.yaml) */
+        PetscReal nits, lits;
+        PetscBool has_its;
+        PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s_steps.csv", dir, inner));
+        PetscCall(ReadIterations(path, &nits, &lits, &has_its));
+        if (has_its) {
+          PetscCall(BenchRowSet(row, "newton_its_per_step", nits, 0));
+          PetscCall(BenchRowSet(row, "linear_its_per_step", lits, 0));
+          if (nits > 0) PetscCall(BenchRowSetTiming(row, "ms_per_newton_it", t / nits));
+        }
+      }
       if (has_b) {
         PetscCall(BenchRowSetTiming(row, "stream_gbs", b));
         PetscCall(BenchRowSetTiming(row, "stream_speedup", ss));
