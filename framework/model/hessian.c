@@ -109,11 +109,6 @@ static PetscErrorCode HessianCreateIS(SimModel m, Mat H)
   PetscInt *ci, *cj, *idx;
 
   PetscFunctionBeginUser;
-  PetscCheck(m->size == 1 || m->local_state, m->comm, PETSC_ERR_SUP,
-             "The unassembled Hessian (MATIS, for -newton_pc_type bddc) needs the distributed FEM state on several ranks: "
-             "each rank's subdomain must be its own elements; this model keeps the whole state on every rank "
-             "(-fem_distributed_state 0, or a scene whose terms need every vertex, e.g. IPC contact). Use the default "
-             "Cholesky (MUMPS) or -newton_pc_type gamg");
   PetscCall(PetscMalloc1(m->nv, &idx));
   for (PetscInt i = 0; i < m->nv; i++) idx[i] = m->global ? m->global[i] : i;
   PetscCall(ISLocalToGlobalMappingCreate(m->comm, 3, m->nv, idx, PETSC_OWN_POINTER, &l2g));
@@ -144,6 +139,11 @@ PetscErrorCode SimModelHessianCreate(SimModel m, Mat *H)
   PetscFunctionBeginUser;
   PetscCheck(m->x, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The model has no vertices");
   if (m->hessian_is) {
+    PetscCheck(m->size == 1 || m->local_state, m->comm, PETSC_ERR_SUP,
+               "The unassembled Hessian (MATIS, for -newton_pc_type bddc) needs the distributed FEM state on several ranks: "
+               "each rank's subdomain must be its own elements; this model keeps the whole state on every rank "
+               "(-fem_distributed_state 0, or a scene whose terms need every vertex, e.g. IPC contact). Use the default "
+               "Cholesky (MUMPS) or -newton_pc_type gamg");
     PetscCall(MatCreate(m->comm, H));
     PetscCall(MatSetSizes(*H, 3 * (m->vend - m->vstart), 3 * (m->vend - m->vstart), 3 * m->nglobal, 3 * m->nglobal));
     PetscCall(HessianCreateIS(m, *H));

@@ -185,23 +185,27 @@ START_TEST(test_beam_bddc)
 }
 END_TEST
 
-/* On several ranks the replicated state cannot give subdomains: refused, naming the option. */
+/* On several ranks the replicated state cannot give subdomains: refused, naming the option (through the
+ * CLI and the Newton: cli.mpi.bddc_replicated_refused). */
 START_TEST(test_replicated_refused)
 {
   PetscMPIInt size;
   TestSim t;
   TestErrorCapture cap = {""};
   PetscErrorCode ierr;
+  Mat H = NULL;
 
   CHECK_PETSC(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   if (size == 1) return; /* one rank: the whole mesh is the one subdomain, nothing to refuse */
+  CHECK_PETSC(TestSimCreateOnComm(PETSC_COMM_WORLD, "beam", NULL, "-beam_n 8 -beam_nw 2 -fem_distributed_state 0", &t));
+  CHECK_PETSC(SimModelHessianSetIS(t.model, PETSC_TRUE));
   CHECK_PETSC(PetscPushErrorHandler(TestCaptureError, &cap));
-  ierr = TestSimCreateOnComm(PETSC_COMM_WORLD, "beam", "implicit_euler",
-                             "-beam_n 8 -beam_nw 2 -fem_distributed_state 0 -newton_pc_type bddc", &t);
+  ierr = SimModelHessianCreate(t.model, &H);
   CHECK_PETSC(PetscPopErrorHandler());
-  ck_assert_msg(ierr != 0, "the replicated state was accepted with -newton_pc_type bddc");
+  ck_assert_msg(ierr != 0 && !H, "the replicated state was accepted for a MATIS Hessian");
   ck_assert_msg(strstr(cap.msg, "distributed FEM state") && strstr(cap.msg, "-fem_distributed_state 0"), "unclear message: %s",
                 cap.msg);
+  CHECK_PETSC(TestSimDestroy(&t));
 }
 END_TEST
 
