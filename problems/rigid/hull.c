@@ -90,6 +90,7 @@ PetscErrorCode SimConvexHull(PetscInt n, const PetscReal *x, PetscInt *nf, Petsc
     const PetscReal dd = PetscAbsReal(H.f[0].n[0] * x[3 * i] + H.f[0].n[1] * x[3 * i + 1] + H.f[0].n[2] * x[3 * i + 2] - H.f[0].d);
     if (dd > best) best = dd, i3 = i;
   }
+  if (!(i3 >= 0 && best > eps)) PetscCall(PetscFree(H.f)); /* the first face's, before the error */
   PetscCheck(i3 >= 0 && best > eps, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Convex hull: all %" PetscInt_FMT " points lie in a plane (a body needs volume)", n);
   H.nf = 0;
   /* orient the tetrahedron's faces away from its centroid */

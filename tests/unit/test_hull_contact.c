@@ -322,7 +322,7 @@ static PetscReal BruteGap(const SimRigidBodies *B)
   return best;
 }
 
-/* 400 random poses of two hulls (the octahedron, the irregular prism, a hexagonal prism) near each
+/* 240 random poses of two hulls (the octahedron, the irregular prism, a hexagonal prism) near each
  * other: contacts exactly when a brute-force separating axis test over all face normals and edge
  * cross products finds no gap (clearer than 1e-9 either way), and then the deepest contact at most
  * the brute force's overlap over the biases (0.95 edge against face, 0.98 b's face against a's). */
@@ -335,7 +335,7 @@ START_TEST(sat_against_brute_force)
   PetscInt overl = 0, sep = 0;
 
   HexPrism(0.15, 0.05, hex);
-  for (int trial = 0; trial < 400; trial++) {
+  for (int trial = 0; trial < 240; trial++) {
     Bodies s;
     const int i = trial % 3, j = (trial / 3) % 3;
     PetscReal q[2][4], x[3], gap, deepest = -PETSC_MAX_REAL;
@@ -363,7 +363,7 @@ START_TEST(sat_against_brute_force)
     }
     Close(&s);
   }
-  ck_assert_msg(overl > 50 && sep > 50, "the random poses gave %d overlapping and %d separated pairs: the test does not exercise both", (int)overl, (int)sep);
+  ck_assert_msg(overl > 40 && sep > 40, "the random poses gave %d overlapping and %d separated pairs: the test does not exercise both", (int)overl, (int)sep);
 }
 END_TEST
 
@@ -488,7 +488,7 @@ START_TEST(cube_hull_moves_like_box)
 END_TEST
 
 /* The irregular prism (hull), tilted 3 degrees about x, dropped 3 cm onto a static floor whose top
- * is y = 0.1 (a box slab, or the hull of a hexagonal slab), e = 0, for 2 s at 1/120 s: it comes to
+ * is y = 0.1 (a box slab, or the hull of a hexagonal slab), e = 0, for 1.25 s at 1/120 s: it comes to
  * rest on its rectangular face, its centre at 0.1 + 0.1 = 0.2 m within 1.5 mm (the solvers leave
  * up to their slop: 1 mm, XPBD's margin 2 mm); it never sinks more than 3 mm below that; the
  * energy never grows by more than m g 0.1 mm in a step (sequential impulses' position correction
@@ -516,7 +516,7 @@ START_TEST(prism_rests_at_analytic_height)
     mg = s.B->body[1].mass * 9.81;
     CHECK_PETSC(SimSolverEnergy(sv, &r0));
     rp = r0;
-    for (int step = 0; step < 240; step++) {
+    for (int step = 0; step < 150; step++) {
       CHECK_PETSC(SimSolverStep(sv, 1.0 / 120, NULL));
       CHECK_PETSC(SimSolverEnergy(sv, &r));
       rise = PetscMax(rise, r.total - rp.total);
@@ -530,7 +530,7 @@ START_TEST(prism_rests_at_analytic_height)
       ck_assert_msg(rise <= mg * 0.2 * (0.2 - lowest - 1e-3) + 1e-9, "%s, floor %d: the energy rose %g J in a step, more than m g beta (pen - slop) = %g J", solvers[_i], floor, (double)rise,
                     (double)(mg * 0.2 * (0.2 - lowest - 1e-3)));
     else ck_assert_msg(rise < 1e-9, "%s, floor %d: the energy rose %g J in a step", solvers[_i], floor, (double)rise);
-    ck_assert_msg(r.kinetic < 1e-6, "%s, floor %d: kinetic energy %g J after 2 s", solvers[_i], floor, (double)r.kinetic);
+    ck_assert_msg(r.kinetic < 1e-6, "%s, floor %d: kinetic energy %g J after 1.25 s", solvers[_i], floor, (double)r.kinetic);
     CHECK_PETSC(SimSolverDestroy(&sv));
     Close(&s);
   }
@@ -538,7 +538,7 @@ START_TEST(prism_rests_at_analytic_height)
 END_TEST
 
 /* Three hexagonal prisms (radius 0.1, height 0.12), each turned about y from the one below (their
- * faces meet as 12-gons), stacked on a static box with 1 mm gaps, stand for 3 s at 1/120 s: the top
+ * faces meet as 12-gons), stacked on a static box with 1 mm gaps, stand for 2 s at 1/120 s (after 0.25 s of settling): the top
  * one moves less than 1 cm and stays at 0.30 m within 5 mm. */
 START_TEST(hull_stack_stands)
 {
@@ -561,9 +561,9 @@ START_TEST(hull_stack_stands)
   CHECK_PETSC(SimSolverSetFromOptions(sv));
   for (int step = 0; step < 30; step++) CHECK_PETSC(SimSolverStep(sv, 1.0 / 120, NULL));
   for (int d = 0; d < 3; d++) x0[d] = s.B->body[3].x[d];
-  for (int step = 0; step < 360; step++) CHECK_PETSC(SimSolverStep(sv, 1.0 / 120, NULL));
+  for (int step = 0; step < 240; step++) CHECK_PETSC(SimSolverStep(sv, 1.0 / 120, NULL));
   for (int d = 0; d < 3; d++) drift = PetscMax(drift, PetscAbsReal(s.B->body[3].x[d] - x0[d]));
-  ck_assert_msg(drift < 0.01, "%s: the top prism moved %g m in 3 s", solvers[_i], (double)drift);
+  ck_assert_msg(drift < 0.01, "%s: the top prism moved %g m in 2 s", solvers[_i], (double)drift);
   ck_assert_msg(PetscAbsReal(s.B->body[3].x[1] - 0.30) < 5e-3, "%s: the top prism is at %g m (standing: 0.30)", solvers[_i], (double)s.B->body[3].x[1]);
   CHECK_PETSC(SimSolverDestroy(&sv));
   Close(&s);
