@@ -1019,6 +1019,7 @@ PetscErrorCode SimNewtonLoad(SimNewton nt, PetscViewer viewer)
   PetscCall(PetscViewerBinaryRead(viewer, &beta, 1, NULL, PETSC_REAL));
   PetscCall(PetscMalloc1(3 * nt->n, &pt));
   for (int k = 0; k < 3; k++) PetscCall(SimModelReadArray(nt->model, pt + k * nt->n, viewer));
+  PetscCall(Prepare_Newton(nt)); /* the mode decides whether -pc_sparsify's P is filled too */
   PetscCall(Hessian_Newton(nt, beta, pt + nt->n, pt + 2 * nt->n, pt, PETSC_TRUE));
   PetscCall(PetscFree(pt));
   PetscFunctionReturn(0);
