@@ -101,8 +101,10 @@ PetscBool MPMPolarNewton(const PetscReal F[9], PetscReal R[9]);
 PetscErrorCode MPMCorotatedStress(PetscInt dim, PetscInt n, const PetscReal *F9, const PetscReal *vol, PetscReal mu, PetscReal lambda, PetscReal *tau,
                                   PetscReal *J);
 /* The 3D case of MPMCorotatedStress four particles at a time in AVX registers, bit for bit its results
- * (call it only when the CPU has AVX: MPM.avx). */
-PetscErrorCode MPMCorotatedStress3Avx(PetscInt n, const PetscReal *F9, const PetscReal *vol, PetscReal mu, PetscReal lambda, PetscReal *tau, PetscReal *J);
+ * (call it only when the CPU has AVX: MPM.avx); fma: with fused multiply-add (the CPU has AVX2 and FMA:
+ * MPM.fma), its results to round-off. */
+PetscErrorCode MPMCorotatedStress3Avx(PetscInt n, const PetscReal *F9, const PetscReal *vol, PetscReal mu, PetscReal lambda, PetscReal *tau, PetscReal *J,
+                                      PetscBool fma);
 /* The same for n elastic F after a return mapping, from their SVD dec (SIM_ISOTROPIC_NDEC each,
  * F = U diag(s) V^T): (F - R) F^T = U diag(s (s - 1)) U^T and J = s0 s1 s2, times c = vol scale. */
 void MPMCorotatedStressSvd(PetscInt dim, PetscInt n, const PetscReal *dec, const PetscReal *vol, const PetscReal *scale, PetscReal mu, PetscReal lambda,

@@ -715,7 +715,7 @@ PetscErrorCode MPMConstitutive(MPM *mpm, PetscInt m, PetscInt n, PetscReal *F9, 
   PetscFunctionBeginUser;
   if (!n) PetscFunctionReturn(0);
   if (mt->corotated) { /* no return mapping, the stress from the polar R (no SVD) */
-    if (D == 3 && mpm->avx) PetscCall(MPMCorotatedStress3Avx(n, F9, vol, mt->elastic->par.mu, mt->elastic->par.lambda, tau, J));
+    if (D == 3 && mpm->avx) PetscCall(MPMCorotatedStress3Avx(n, F9, vol, mt->elastic->par.mu, mt->elastic->par.lambda, tau, J, mpm->fma));
     else PetscCall(MPMCorotatedStress(D, n, F9, vol, mt->elastic->par.mu, mt->elastic->par.lambda, tau, J));
     for (PetscInt q = 0; q < n; q++) speed2[q] = mt->modulus * vol[q] / mass[q];
     PetscFunctionReturn(0);

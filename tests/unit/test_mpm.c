@@ -614,10 +614,19 @@ START_TEST(corotated_fast_path_matches_the_material_library)
     }
     for (int k = 0; k < 9; k++) F9[9 * 101 + k] = bad[k];
     CHECK_PETSC(MPMCorotatedStress(3, N, F9, vol, mat->par.mu, mat->par.lambda, tau[0], J[0]));
-    CHECK_PETSC(MPMCorotatedStress3Avx(N, F9, vol, mat->par.mu, mat->par.lambda, tau[1], J[1]));
+    CHECK_PETSC(MPMCorotatedStress3Avx(N, F9, vol, mat->par.mu, mat->par.lambda, tau[1], J[1], PETSC_FALSE));
     for (int t = 0; t < N; t++) {
       ck_assert_msg(J[1][t] == J[0][t], "AVX case %d: J %.17g, scalar %.17g", t, J[1][t], J[0][t]);
       for (int q = 0; q < 6; q++) ck_assert_msg(tau[1][6 * t + q] == tau[0][6 * t + q], "AVX case %d: tau[%d] %.17g, scalar %.17g", t, q, tau[1][6 * t + q], tau[0][6 * t + q]);
+    }
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) { /* with fused multiply-add: the scalar results to round-off */
+      CHECK_PETSC(MPMCorotatedStress3Avx(N, F9, vol, mat->par.mu, mat->par.lambda, tau[1], J[1], PETSC_TRUE));
+      for (int t = 0; t < N; t++) {
+        const PetscReal tol = 1e-12 * vol[t] * (mat->par.mu + mat->par.lambda) * (1 + PetscAbsReal(J[0][t]) * PetscAbsReal(J[0][t]));
+        ck_assert_msg(PetscAbsReal(J[1][t] - J[0][t]) <= 1e-14 * (1 + PetscAbsReal(J[0][t])), "FMA case %d: J %.17g, scalar %.17g", t, J[1][t], J[0][t]);
+        for (int q = 0; q < 6; q++)
+          ck_assert_msg(PetscAbsReal(tau[1][6 * t + q] - tau[0][6 * t + q]) <= tol, "FMA case %d: tau[%d] %.17g, scalar %.17g", t, q, tau[1][6 * t + q], tau[0][6 * t + q]);
+      }
     }
     CHECK_PETSC(PetscFree6(F9, vol, tau[0], tau[1], J[0], J[1]));
   }
