@@ -560,7 +560,9 @@ static inline __attribute__((always_inline)) void G2P(const int D, const int K, 
         okv &= (xn >= lob) & (xn < hib);
         jok &= Jt[p] > 0;
         if (a->track) { /* MPMGridToParticles' strays: the next base (MPMWeights1) at least 1 cell in, the K nodes from it in the patch */
-          const V4 xh = (xn - V4LOAD(lo4)) * ih;
+          V4 xq = xn;
+          xq[3] = lo4[3] + 1; /* the mass lane: a valid cell (its conversion below must not overflow) */
+          const V4 xh = (xq - V4LOAD(lo4)) * ih;
           const V4I b = K == 3 ? __builtin_convertvector(xh - 0.5, V4I) : __builtin_convertvector(xh, V4I) - 1;
           const V4L in = xh >= 1;
           const V4I out = (b < pgs) | (b + K > pge);

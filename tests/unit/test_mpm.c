@@ -814,6 +814,7 @@ END_TEST
 /* Runs steps of dt of a scene with mpm: the energy report, the particles that crossed the ranks'
  * boundary (now on another rank or in a cell of another rank: a particle strays up to the margin
  * before it migrates) and the migrations. */
+static PetscInt sf_rebuilds = 0; /* times a RunScene on more than one rank grew the box its ghost exchange covers */
 static PetscErrorCode RunScene(MPI_Comm comm, const char *scene, const char *opts, PetscInt steps, PetscReal dt, SimEnergyReport *rep, PetscInt *crossed,
                                PetscInt *migrations)
 {
@@ -861,6 +862,7 @@ static PetscErrorCode RunScene(MPI_Comm comm, const char *scene, const char *opt
   PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_ID, NULL, NULL, (void **)&id));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, crossed, 1, MPIU_INT, MPI_SUM, comm));
   *migrations = ((MPM *)t.solver->data)->migrations;
+  sf_rebuilds += PetscMax(((MPM *)t.solver->data)->sfbuilds - 2, 0); /* past the set-up's (empty box) and the first P2G's */
   PetscCall(PetscFree(start));
   PetscCall(TestSimDestroy(&t));
   PetscFunctionReturn(0);
@@ -869,13 +871,14 @@ static PetscErrorCode RunScene(MPI_Comm comm, const char *scene, const char *opt
 /* 100 substeps of jelly_blocks (the blocks straddle the ranks' boundary x = 0.5), of a low sand
  * column whose face starts at the boundary (under 10 g, so that its face crosses it within 100
  * substeps) and of 3D elastic jelly_blocks falling along z across the ranks' boundary z = 0.5 (the 3D
- * MLS kernels in AVX registers, which count the particles that must migrate): total momentum and
+ * MLS kernels in AVX registers, which count the particles that must migrate; far enough for the box
+ * of the ghost exchange to grow): total momentum and
  * energy equal to 1e-10 relative, and particles changed rank. */
 START_TEST(ranks_match_one_rank)
 {
   const char *scene[3] = {"jelly_blocks", "sand_column", "jelly_blocks"};
   const char *opts[3] = {"-mpm_substeps 10 -mpm_cfl 10", "-sand_column_aspect 0.4 -mpm_substeps 10 -gravity 0,-100,0",
-                         "-jelly_blocks_dim 3 -jelly_blocks_particles 400 -jelly_blocks_n 24 -jelly_blocks_plastic none,none,none -gravity 0,0,-2000 "
+                         "-jelly_blocks_dim 3 -jelly_blocks_particles 400 -jelly_blocks_n 24 -jelly_blocks_plastic none,none,none -gravity 0,0,-6000 "
                          "-mpm_substeps 10 -mpm_cfl 10"};
   const char *margin[2] = {"", " -mpm_migrate_margin 0"};
   const PetscReal dt[3] = {1e-3, 1.6e-3, 1e-3};
@@ -909,6 +912,7 @@ START_TEST(ranks_match_one_rank)
     }
   }
   if (size > 1) ck_assert_msg(moved > 0, "no run migrated particles");
+  if (size > 1) ck_assert_msg(sf_rebuilds > 0, "no run grew the box of its ghost exchange"); /* the exchange's growth is covered */
 }
 END_TEST
 
