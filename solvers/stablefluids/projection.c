@@ -288,6 +288,13 @@ PetscErrorCode SimProjectionGetDivergenceNorm(SimProjection proj, PetscReal *nor
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode SimProjectionGetWarmStart(SimProjection proj, PetscBool *warm)
+{
+  PetscFunctionBegin;
+  *warm = proj->warm;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimProjectionGetIterations(SimProjection proj, PetscInt *its)
 {
   PetscFunctionBegin;
