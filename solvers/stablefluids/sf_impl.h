@@ -175,6 +175,15 @@ static inline void SFTrafficExchange(SF *sf, DM dm)
 }
 PetscErrorCode SFTrafficStepEnd(SF *sf, PetscInt pressure_its);
 
+/* Exchanges two of the solver's vectors by handle (VecSwap would read and write both arrays): the
+ * state lives in whichever the SF member names, so nothing may keep a field's handle across a step. */
+static inline void SFSwapVecs(Vec *a, Vec *b)
+{
+  Vec t = *a;
+  *a = *b;
+  *b = t;
+}
+
 /* boundary.c: prescribed boundary-normal face velocities at time t (walls, slip, inflow). */
 PetscErrorCode SFApplyBoundary(SF *sf, PetscReal t, Vec u);
 /* The initial fields sampled from the problem: u (projected afterwards), density, temperature. */

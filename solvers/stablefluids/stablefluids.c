@@ -249,9 +249,9 @@ static PetscErrorCode Step_StableFluids(SimSolver s, PetscReal dt)
       PetscCall(DMGlobalToLocal(sf->dac, sf->s, INSERT_VALUES, sf->sl));
       SFTrafficExchange(sf, sf->dac);
       PetscCall(SFAdvectCells(sf, sf->ul, dt, sf->s, sf->sl, sf->snew));
-      PetscCall(VecSwap(sf->s, sf->snew));
+      SFSwapVecs(&sf->s, &sf->snew);
     }
-    PetscCall(VecSwap(sf->u, sf->unew));
+    SFSwapVecs(&sf->u, &sf->unew);
   }
   PetscCall(SFApplyBoundary(sf, t + dt, sf->u));
   PetscCall(PetscLogEventEnd(ev.advect, 0, 0, 0, 0));
