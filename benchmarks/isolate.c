@@ -165,7 +165,7 @@ PetscErrorCode BenchRunIsolated(BenchContext *bc, const char *options, SimRunMon
   char forced[PETSC_MAX_PATH_LEN + 128];
 
   PetscFunctionBeginUser;
-  PetscCall(PetscSNPrintf(forced, sizeof(forced), "-o %s -log 0 -snapshots 0 -output_every 0 -progress 0", bc->scratch));
+  PetscCall(PetscSNPrintf(forced, sizeof(forced), "-o %s -csv_log 0 -snapshots 0 -output_every 0 -progress 0", bc->scratch));
   PetscCall(BenchEventsSnapshot(&before));
   PetscCall(Isolated(bc, options, forced, RunSimRun, &body, rec));
   PetscCall(BenchEventsSnapshot(&after));

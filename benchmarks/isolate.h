@@ -16,7 +16,7 @@ typedef struct {
   FILE *devnull;                    /* where the runs' stdout goes unless verbose */
 } BenchContext;
 
-/* Runs a simulation with exactly `options` (plus -o <scratch> -log 0 -snapshots 0 -output_every 0
+/* Runs a simulation with exactly `options` (plus -o <scratch> -csv_log 0 -snapshots 0 -output_every 0
  * -progress 0, which win) in a fresh options database pushed for the run and popped after it:
  * SimRunCreate, SimRunSetFromOptions, the monitor fn(ctx) if not NULL, SimRunExecute, SimRunDestroy.
  * The outcome goes to rec: status "ok", "nonfinite" (a step produced NaN/Inf or a runaway energy: PETSC_ERR_FP) or

@@ -127,6 +127,17 @@ PetscErrorCode SimRunSetFromOptions(SimRun r)
   PetscInt blas_threads = 1; /* one per rank: fast and reproducible (a threaded BLAS changed iteration counts run to run) */
 
   PetscFunctionBeginUser;
+  {
+    /* "-log" was pbsim's CSV switch once, and is PETSc's event dump: "-log 0" made PetscFinalize write a
+     * file "0.<rank>" into the working directory. Refuse it, cleared so the exit writes nothing. */
+    PetscBool petsc_log;
+
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-log", &petsc_log));
+    if (petsc_log) PetscCall(PetscOptionsClearValue(NULL, "-log"));
+    PetscCheck(!petsc_log, r->comm, PETSC_ERR_ARG_WRONG,
+               "-log is PETSc's event dump (-log NAME writes NAME.<rank> into the working directory at exit); the per-step CSV log "
+               "DIR/log.csv is -csv_log 0|1");
+  }
   PetscCall(PetscStrcpy(r->scene_name, "cloth"));
   PetscCall(PetscStrcpy(r->solver_name, "implicit_euler"));
   PetscCall(PetscStrcpy(r->outdir, "out"));
@@ -157,7 +168,7 @@ PetscErrorCode SimRunSetFromOptions(SimRun r)
                                 formats, 2, formats[0], &format, NULL));
     r->xdmf = format == 1 ? PETSC_TRUE : PETSC_FALSE;
   }
-  PetscCall(PetscOptionsBool("-log", "write the per-step CSV log DIR/log.csv", "", r->log, &r->log, NULL));
+  PetscCall(PetscOptionsBool("-csv_log", "write the per-step CSV log DIR/log.csv", "", r->log, &r->log, NULL));
   PetscCall(PetscOptionsBool("-progress", "progress line on stderr when it is a terminal", "", r->progress, &r->progress, NULL));
   PetscCall(PetscOptionsInt("-blas_threads", "threads of the BLAS (CHOLMOD's, MUMPS' dense kernels) per MPI rank; set here, so "
                             "OPENBLAS_NUM_THREADS is not needed", "", blas_threads, &blas_threads, NULL));

@@ -13,7 +13,7 @@ mkdir -p "$dir"
 export OPENBLAS_NUM_THREADS=1
 [ "$(id -u)" -eq 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 P=$build/pbsim
-C="-output_every 0 -snapshots 0 -log 0 -o $dir/out"
+C="-output_every 0 -snapshots 0 -csv_log 0 -o $dir/out"
 declare -A case=(
   [explicit]="-scene beam -beam_n 80 -beam_nw 6 -solver verlet -dt 1e-5 -steps 200"
   [smoke]="-scene smoke_plume -smoke_plume_dim 3 -smoke_plume_n 32 -dt 0.02 -steps 10"

@@ -11,15 +11,22 @@ DIR holds what tools/scaling_measure.sh writes:
 
 Model, per method, time per step on p ranks (docs/scaling.md has the derivation):
   T(p) = compute + halo + reductions (+ coarse grid for the multigrid projection)
-  compute   = (D1 / p + R1) * b(1) / b(p)      D1: the part of the 1-rank step that is divided among the
-                                               ranks, R1: the replicated part (FEM: every rank updates the
-                                               whole state), b(p): STREAM triad bandwidth per rank at p
-  halo      = m(p) alpha(p) + V(p) / beta(p)   m, V: messages and bytes per rank per step (-log_view, SimStep)
+  compute   = E1 / p + (T1 - E1) / p * b(1) / b(p)
+                                               T1: the 1-rank step; E1: its compute-bound part (explicit FEM:
+                                               SimForce, the element loops; Newton: all but SimSolve, the
+                                               triangular solves and CG, which stream the factor; 0 for the
+                                               grid and particle methods), which divides by p; the rest is
+                                               bandwidth-bound (vector updates, solves, stencils, transfers):
+                                               b(p) is the STREAM triad bandwidth per rank at p
+  halo      = m(p) alpha(p) + V(p) / beta(p)   m, V: messages and bytes per rank per step (-log_view, SimStep;
+                                               FEM's ghost sums are PetscSF messages, counted there)
   reductions= r(p) AR(p)                        r: reductions per step (-log_view), AR: the measured
                                                8-byte allreduce at p (projection: ceil(log2 p) alpha)
-  FEM vector reduction = g (ceil(log2 p) alpha + 2 (p-1)/p 24 nv / beta)   g gradient evaluations per step
-No oversubscription term is added by hand: b(p), alpha(p) and AR(p) at 4 ranks are measured with 4 ranks
-on the 2 cores, so they carry the time sharing.
+The FEM rows model the distributed state (the default on p > 1 since session 8): nothing is repeated on
+every rank, so there is no replicated term and no gradient allreduce (the replicated state's model, with
+both, is in the history of docs/scaling.md).
+Oversubscription: b(p), alpha(p) and AR(p) at 4 ranks are measured with 4 ranks on the 2 cores, so they
+carry the time sharing; the compute-bound part divides by min(p, cores) (--cores: this machine's, 2).
 """
 import csv
 import math
@@ -64,10 +71,9 @@ def stream(path):
     return float(rows[0]["triad_gbs_per_rank"]) * 1e9
 
 
-def model_time(meth, d1, r1, lv, p, net, b1, bp, nv):
+def model_time(meth, e1, t1, lv, p, net, b1, bp, cores):
     """Predicted seconds per step at p ranks from the 1-rank calibration and the p-rank counts."""
-    # FEM element loops (SVDs, 3x3 algebra) are compute-bound: they divide by p; vector work is bandwidth-bound
-    comp = (d1 / p) * (1 if meth in ("explicit", "newton") else b1 / bp) + r1 * b1 / bp
+    comp = e1 / min(p, cores) + (t1 - e1) / p * b1 / bp  # compute-bound work shares the cores there are
     if p == 1:
         return comp, 0.0, 0.0
     step = lv["SimStep"]
@@ -76,27 +82,22 @@ def model_time(meth, d1, r1, lv, p, net, b1, bp, nv):
     vol = step["mess"] * step["len"] / steps / p
     halo = msgs * net["alpha"] + vol / net["beta"]
     red = step["red"] / steps * net["ar8"]
-    if meth in ("explicit", "newton"):  # the replicated gradient: one allreduce of 3 nv doubles per evaluation
-        g = lv["SimForce"]["count"] / steps if "SimForce" in lv else 1
-        red += g * (math.ceil(math.log2(p)) * net["alpha"] + 2 * (p - 1) / p * 24 * nv / net["beta"])
     return comp, halo, red
 
 
-def syncs(meth, lv, p):
-    """Synchronizations per rank per step: messages received, PETSc reductions, and FEM's gradient allreduce."""
+def syncs(lv, p):
+    """Synchronizations per rank per step: messages received and PETSc reductions."""
     if p == 1:
         return 0.0
     step, steps = lv["SimStep"], lv["steps"]
-    n = step["mess"] / steps / p + step["red"] / steps
-    if meth in ("explicit", "newton"):
-        n += lv["SimForce"]["count"] / steps if "SimForce" in lv else 1
-    return n
+    return step["mess"] / steps / p + step["red"] / steps
 
 
 def main():
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)
     d = sys.argv[1]
+    cores = int(sys.argv[sys.argv.index("--cores") + 1]) if "--cores" in sys.argv else 2  # this machine's
     net = {p: netbench(os.path.join(d, f"netbench_{p}.csv")) for p in (2, 4)}
     bw = {p: stream(os.path.join(d, f"stream{p}", "stream_bandwidth_timing.csv")) for p in (1, 2, 4)}
     print("## Calibration (measured here)\n")
@@ -116,19 +117,18 @@ def main():
             continue
         t1 = lv[1]["ms"] / 1e3
         nv = lv[1]["nv"]
-        if meth in ("explicit", "newton") and "SimForce" in lv[1]:
-            d1 = lv[1]["SimForce"]["time"] / lv[1]["steps"]  # the element loops: divided among the ranks
-            if meth == "newton":  # assembly, factorization and solve are parallel (optimistic: perfectly)
-                d1 += sum(lv[1][ev]["time"] for ev in ("SimAssemble", "SimFactor", "SimSolve") if ev in lv[1]) / lv[1]["steps"]
-            d1 = min(d1, t1)
-            r1 = t1 - d1
-        else:
-            d1, r1 = t1, 0.0
-        calib[meth] = (t1, d1, r1, nv, lv)
+        e1 = 0.0  # grids and particles: bandwidth-bound throughout
+        step1 = lv[1]["SimStep"]["time"]  # the fractions are of SimStep (the 'done' line adds the run's own loop)
+        if meth == "explicit" and "SimForce" in lv[1]:  # the element loops are compute-bound, the vector updates not
+            e1 = t1 * min(1.0, lv[1]["SimForce"]["time"] / step1)
+        elif meth == "newton":  # all but the triangular solves and CG (SimSolve: streams the factor) is element work,
+            # assembly and the supernodal factorization: compute-bound, taken as dividing perfectly (optimistic)
+            e1 = t1 * max(0.0, 1 - lv[1].get("SimSolve", {"time": 0.0})["time"] / step1)
+        calib[meth] = (t1, e1, nv, lv)
         for p in (1, 2, 4):
             n = net[p] if p > 1 else net[2]
-            c, h, r = model_time(meth, d1, r1, lv[p], p, n, bw[1], bw[p], nv)
-            rows.append((meth, p, lv[p]["ms"] / 1e3, c, h, r, syncs(meth, lv[p], p), lv[p]["uptime"]))
+            c, h, r = model_time(meth, e1, t1, lv[p], p, n, bw[1], bw[p], cores)
+            rows.append((meth, p, lv[p]["ms"] / 1e3, c, h, r, syncs(lv[p], p), lv[p]["uptime"]))
     # the load term: a synchronization costs s_sync while the peer is descheduled (calibrated on one row)
     cal = [x for x in rows if x[0] == LOAD_CALIBRATION and x[1] == 2]
     s_sync = max(0.0, (cal[0][2] - sum(cal[0][3:6])) / cal[0][6]) if cal and cal[0][6] > 0 else 0.0
@@ -178,46 +178,40 @@ def project(calib, net, d):
     C = CLUSTER
     print("\n## Projection to 1,024 ranks\n")
     print("Parallel efficiency at 8 ... 1024 ranks; the STREAM bound is the efficiency a purely bandwidth-bound code")
-    print("would have (a node's 200 GB/s shared by its cores; 1 for FEM's compute-bound element loops).\n")
+    print("would have (a node's 200 GB/s shared by its cores; FEM's compute-bound element loops do not slow down).\n")
     print("| method | mode | 1-rank step (CPU) | 8 | 64 | 128 | 512 | 1024 | efficiency < 50% from | fraction of the STREAM bound at 1024 | that fraction < 50% from |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    for meth, (t1, d1, r1, nv, lv) in calib.items():
+    for meth, (t1, e1, nv, lv) in calib.items():
         try:
             tc = cpu_step(d, meth)
         except (OSError, AttributeError):
             continue
-        fd = d1 / t1  # the divided fraction of the step, from the 1-rank -log_view
+        fe = e1 / t1  # the compute-bound fraction of the step, from the 1-rank -log_view
         steps2 = lv[2]["steps"]
         m2 = lv[2]["SimStep"]["mess"] / steps2 / 2  # messages per rank per step with one neighbour
         l2 = lv[2]["SimStep"]["len"]
         r = lv[2]["SimStep"]["red"] / steps2
-        g = lv[1]["SimForce"]["count"] / lv[1]["steps"] if "SimForce" in lv[1] else 0
         for mode in ("strong", "weak"):
             S = STRONG_SCALE[meth] if mode == "strong" else 1
             T1 = tc * S
             eff, below, frac, below_frac = {}, None, None, None
             for p in [2 ** k for k in range(0, 11)]:
                 work = S * (p if mode == "weak" else 1)
-                nodes = max(1, p // C["cores"])
                 bp = min(C["core_bw"], C["node_bw"] / min(p, C["cores"]))
                 alpha, beta = (C["alpha"], C["beta"]) if p > C["cores"] else (net[2]["alpha"], net[2]["beta"])
-                fem = meth in ("explicit", "newton")
-                comp = tc * (fd * work / p * (1 if fem else C["core_bw"] / bp) + (1 - fd) * work * C["core_bw"] / bp)
+                comp = tc * work / p * (fe + (1 - fe) * C["core_bw"] / bp)
                 halo = red = 0.0
                 if p > 1:
                     lg = math.ceil(math.log2(p))
                     red = r * lg * alpha
-                    if meth in ("explicit", "newton"):  # the replicated gradient's allreduce
-                        red += g * (lg * alpha + 2 * (p - 1) / p * 24 * nv * work / beta)
-                    else:
-                        dim = DIMS[meth]
-                        msg = l2 * ((work / p) / (1 / 2)) ** ((dim - 1) / dim)
-                        halo = m2 * neighbours(p, dim) * (alpha + msg / beta)
-                        if meth == "smoke":  # the redundant coarse solve: a gather per V-cycle, log p latencies
-                            red += r * lg * alpha
+                    dim = DIMS[meth]
+                    msg = l2 * ((work / p) / (1 / 2)) ** ((dim - 1) / dim)
+                    halo = m2 * neighbours(p, dim) * (alpha + msg / beta)
+                    if meth == "smoke":  # the redundant coarse solve: a gather per V-cycle, log p latencies
+                        red += r * lg * alpha
                 T = comp + halo + red
                 e = (T1 / (p * T)) if mode == "strong" else (T1 / T)
-                bound = 1.0 if fem else min(p * C["core_bw"], nodes * C["node_bw"] if p >= C["cores"] else p * bp) / (p * C["core_bw"])
+                bound = 1 / (fe + (1 - fe) * C["core_bw"] / bp)  # an ideal code's efficiency: bandwidth per core falls to bp
                 eff[p] = e
                 frac = e / bound
                 if below is None and e < 0.5:

@@ -35,6 +35,11 @@ pbsim_cli_test(NAME help_lists_options ARGS run -scene cloth -solver implicit_eu
                EXPECT "-cloth_k_struct.*-newton_rtol")
 
 # Bad input: a clear message and a non-zero exit.
+# -log is PETSc's event dump (it wrote a file "0.0" into the working directory for "-log 0"): refused.
+pbsim_cli_test(NAME bad.petsc_log_option ARGS run -scene oscillator -steps 1 -log 0 -o ${PBSIM_TEST_OUT}/bad FAIL
+               EXPECT "-log is PETSc.s event dump.*-csv_log")
+pbsim_cli_test(NAME run.csv_log_off ARGS run -scene oscillator -steps 2 -csv_log 0 -strict_options -o ${PBSIM_TEST_OUT}/nolog
+               EXPECT "done: 2 steps")
 pbsim_cli_test(NAME bad.unknown_solver ARGS run -solver nope -o ${PBSIM_TEST_OUT}/bad FAIL
                EXPECT "Unknown solver 'nope'. Valid solvers: explicit_euler, ")
 pbsim_cli_test(NAME bad.unknown_scene ARGS run -scene nope -o ${PBSIM_TEST_OUT}/bad FAIL

@@ -166,22 +166,6 @@ static void FluidEnergyMomentum(SimProblem p, PetscReal *E, PetscReal mom[3])
   *E = r[3];
 }
 
-static PetscErrorCode Figure(SimSolver s, const char *name, PetscReal *value)
-{
-  const char *names[64];
-  PetscReal values[64];
-  PetscInt n;
-
-  PetscFunctionBeginUser;
-  PetscCall(SimSolverFigures(s, &n, names, values));
-  for (PetscInt i = 0; i < n; i++)
-    if (!strcmp(names[i], name)) {
-      *value = values[i];
-      PetscFunctionReturn(0);
-    }
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "no figure %s", name);
-}
-
 /* A block of fluid (a/2 wide, 8 particles across a) falls 1.75 a onto a box obstacle 0.75 a wide (on
  * the floor of an empty tank) and splashes off it: after 100 steps of 5 ms (impact at about 0.3 s,
  * 2.9 m/s) no fluid particle is inside the box (tested against the box built here; the scene's
@@ -213,7 +197,7 @@ START_TEST(fluid_dropped_on_an_obstacle_stays_outside_it)
         PetscReal nin;
         CHECK_PETSC(SimSolverStep(t.solver, 5e-3, &out));
         ck_assert_msg(out == SIM_STEP_OK, "%s %dD: step %d failed", solvers[k], (int)dim, step);
-        CHECK_PETSC(Figure(t.solver, "density_error_max", &e));
+        CHECK_PETSC(TestSolverFigure(t.solver, "density_error_max", &e));
         emax = PetscMax(emax, e);
         FluidEnergyMomentum(t.problem, &E1, mom);
         pmax = PetscMax(pmax, PetscAbsReal(mom[1]));

@@ -508,31 +508,11 @@ END_TEST
 
 /* ---- bad input ---- */
 
-static PetscErrorCode ExpectError(const char *solver, const char *opts, int what, PetscErrorCode *ierr, TestErrorCapture *cap)
-{
-  TestSim s;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscMemzero(&s, sizeof(s)));
-  PetscCall(PetscMemzero(cap, sizeof(*cap)));
-  PetscCall(TestSetOptions(opts));
-  PetscCall(TestRegistryCreate(&s.reg));
-  PetscCall(SimSceneCreate(s.reg, "cloth", &s.scene));
-  PetscCall(SimSceneBuild(s.scene, PETSC_COMM_SELF, &s.problem));
-  PetscCall(SimSolverCreate(s.reg, solver, s.problem, &s.solver));
-  PetscCall(PetscPushErrorHandler(TestCaptureError, cap));
-  *ierr = SimSolverSetFromOptions(s.solver);
-  if (!*ierr && what) *ierr = SimSolverSetUp(s.solver);
-  PetscCall(PetscPopErrorHandler());
-  PetscCall(TestSimDestroy(&s));
-  PetscFunctionReturn(0);
-}
-
 START_TEST(bad_input)
 {
   const struct {
     const char *solver, *opts, *expect;
-    int what;
+    PetscBool setup; /* SetUp too (else SetFromOptions only) */
   } cases[] = {
     {"xpbd", "-cloth_n 4 -pbd_iterations 0", "-pbd_iterations", 0},
     {"xpbd", "-cloth_n 4 -pbd_substeps -2", "-pbd_substeps", 0},
@@ -544,7 +524,7 @@ START_TEST(bad_input)
   for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
     PetscErrorCode ierr;
     TestErrorCapture cap;
-    CHECK_PETSC(ExpectError(cases[c].solver, cases[c].opts, cases[c].what, &ierr, &cap));
+    CHECK_PETSC(TestSolverError("cloth", cases[c].solver, cases[c].opts, cases[c].setup, &ierr, &cap));
     ck_assert_msg(ierr != 0 && strstr(cap.msg, cases[c].expect), "%s %s: message '%s'", cases[c].solver, cases[c].opts, cap.msg);
   }
   CHECK_PETSC(TestSetOptions(NULL));

@@ -312,35 +312,14 @@ START_TEST(factor_once)
 }
 END_TEST
 
-/* Runs `what` (0: SetFromOptions, 1: SetUp) on a fresh pd solver and captures the error. */
-static PetscErrorCode ExpectError(const char *scene, const char *opts, int what, PetscErrorCode *ierr, TestErrorCapture *cap)
-{
-  TestSim s;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscMemzero(&s, sizeof(s)));
-  PetscCall(PetscMemzero(cap, sizeof(*cap)));
-  PetscCall(TestSetOptions(opts));
-  PetscCall(TestRegistryCreate(&s.reg));
-  PetscCall(SimSceneCreate(s.reg, scene, &s.scene));
-  PetscCall(SimSceneBuild(s.scene, PETSC_COMM_SELF, &s.problem));
-  s.model = SimMeshModel(s.problem);
-  PetscCall(SimSolverCreate(s.reg, "pd", s.problem, &s.solver));
-  PetscCall(PetscPushErrorHandler(TestCaptureError, cap));
-  *ierr = what == 0 ? SimSolverSetFromOptions(s.solver) : SimSolverSetUp(s.solver);
-  PetscCall(PetscPopErrorHandler());
-  PetscCall(TestSimDestroy(&s));
-  PetscFunctionReturn(0);
-}
-
 START_TEST(bad_options)
 {
   PetscErrorCode ierr;
   TestErrorCapture cap;
 
-  CHECK_PETSC(ExpectError("cloth", "-cloth_n 4 -pd_iterations 0", 0, &ierr, &cap));
+  CHECK_PETSC(TestSolverError("cloth", "pd", "-cloth_n 4 -pd_iterations 0", PETSC_FALSE, &ierr, &cap));
   ck_assert_msg(ierr != 0 && strstr(cap.msg, "-pd_iterations") && strstr(cap.msg, "[1, 1e6]"), "message: %s", cap.msg);
-  CHECK_PETSC(ExpectError("cloth", "-cloth_n 4 -pd_rho 1.5", 0, &ierr, &cap));
+  CHECK_PETSC(TestSolverError("cloth", "pd", "-cloth_n 4 -pd_rho 1.5", PETSC_FALSE, &ierr, &cap));
   ck_assert_msg(ierr != 0 && strstr(cap.msg, "-pd_rho"), "message: %s", cap.msg);
 }
 END_TEST
@@ -352,9 +331,9 @@ START_TEST(refuses_terms)
   PetscErrorCode ierr;
   TestErrorCapture cap;
 
-  CHECK_PETSC(ExpectError("cloth", "-cloth_n 4 -cloth_damping 0.5", 1, &ierr, &cap));
+  CHECK_PETSC(TestSolverError("cloth", "pd", "-cloth_n 4 -cloth_damping 0.5", PETSC_TRUE, &ierr, &cap));
   ck_assert_msg(ierr != 0 && strstr(cap.msg, "damping"), "message: %s", cap.msg);
-  CHECK_PETSC(ExpectError("beam", "-beam_n 2", 1, &ierr, &cap));
+  CHECK_PETSC(TestSolverError("beam", "pd", "-beam_n 2", PETSC_TRUE, &ierr, &cap));
   ck_assert_msg(ierr != 0 && strstr(cap.msg, "fixed_corotated") && strstr(cap.msg, "arap"), "message: %s", cap.msg);
   CHECK_PETSC(TestSetOptions(NULL));
 }

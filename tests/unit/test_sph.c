@@ -178,22 +178,6 @@ START_TEST(pressure_forces_are_antisymmetric_and_sum_to_zero)
 END_TEST
 
 /* ---- the solver ---- */
-static PetscErrorCode Figure(SimSolver s, const char *name, PetscReal *value)
-{
-  const char *names[64];
-  PetscReal values[64];
-  PetscInt n;
-
-  PetscFunctionBeginUser;
-  PetscCall(SimSolverFigures(s, &n, names, values));
-  for (PetscInt i = 0; i < n; i++)
-    if (!strcmp(names[i], name)) {
-      *value = values[i];
-      PetscFunctionReturn(0);
-    }
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "no figure %s", name);
-}
-
 START_TEST(wcsph_fluid_at_rest_in_a_tank_stays_within_one_percent_for_1000_steps)
 {
   TestSim t;
@@ -208,15 +192,15 @@ START_TEST(wcsph_fluid_at_rest_in_a_tank_stays_within_one_percent_for_1000_steps
   for (int k = 0; k < (size == 1 ? 1000 : 100); k++) {
     CHECK_PETSC(SimSolverStep(t.solver, 1e-3, &out));
     ck_assert_int_eq(out, SIM_STEP_OK);
-    CHECK_PETSC(Figure(t.solver, "density_error_max", &e));
+    CHECK_PETSC(TestSolverFigure(t.solver, "density_error_max", &e));
     emax = PetscMax(emax, e);
-    CHECK_PETSC(Figure(t.solver, "max_speed", &e));
+    CHECK_PETSC(TestSolverFigure(t.solver, "max_speed", &e));
     vmax = PetscMax(vmax, e);
   }
   /* compression below 1% of rho0 at every step; and it stays at rest: no particle moves faster than
    * the particle speed of an acoustic wave of 1% density, 0.01 c (c = 22 m/s here, 10 times the
    * free-fall speed of the fluid's height, sqrt(2 g H) = 2.2 m/s) */
-  CHECK_PETSC(Figure(t.solver, "sound_speed", &e));
+  CHECK_PETSC(TestSolverFigure(t.solver, "sound_speed", &e));
   ck_assert_msg(emax < 0.01, "max compression %g", (double)emax);
   ck_assert_msg(vmax < 0.01 * e, "max speed %g m/s (c = %g m/s)", (double)vmax, (double)e);
   CHECK_PETSC(TestSimDestroy(&t));
@@ -293,7 +277,7 @@ START_TEST(pbf_fluid_at_rest_in_a_tank_stays_within_one_percent_for_1000_steps)
   for (int k = 0; k < (size == 1 ? 1000 : 100); k++) {
     CHECK_PETSC(SimSolverStep(t.solver, 1e-3, &out));
     ck_assert_int_eq(out, SIM_STEP_OK);
-    CHECK_PETSC(Figure(t.solver, "density_error_max", &e));
+    CHECK_PETSC(TestSolverFigure(t.solver, "density_error_max", &e));
     emax = PetscMax(emax, e);
   }
   ck_assert_msg(emax < 0.01, "max compression %g", (double)emax);

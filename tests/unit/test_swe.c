@@ -138,22 +138,6 @@ START_TEST(standing_wave_period_matches_sqrt_g_h_within_two_percent)
 END_TEST
 
 /* ---- a drop in a square pool ---- */
-static PetscErrorCode Figure(SimSolver s, const char *name, PetscReal *value)
-{
-  PetscInt n;
-  const char *names[SIM_MAX_FIGURES];
-  PetscReal values[SIM_MAX_FIGURES];
-
-  PetscFunctionBeginUser;
-  PetscCall(SimSolverFigures(s, &n, names, values));
-  for (PetscInt i = 0; i < n; i++)
-    if (!strcmp(names[i], name)) {
-      *value = values[i];
-      PetscFunctionReturn(0);
-    }
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "no figure %s", name);
-}
-
 /* 200 steps of 10 ms (the waves cross the pool and reflect ~3 times): the relative volume change
  * with walls everywhere is round-off; with open faces the waves leave and take water with them. */
 START_TEST(volume_is_constant_to_round_off_with_reflective_walls)
@@ -165,7 +149,7 @@ START_TEST(volume_is_constant_to_round_off_with_reflective_walls)
     CHECK_PETSC(TestSimCreate("swe_drop", "shallow_water", opts[k], &t));
     for (PetscInt s = 0; s < 200; s++) {
       CHECK_PETSC(SimSolverStep(t.solver, 0.01, NULL));
-      CHECK_PETSC(Figure(t.solver, "volume_change", &v));
+      CHECK_PETSC(TestSolverFigure(t.solver, "volume_change", &v));
       dv = PetscMax(dv, PetscAbsReal(v));
     }
     if (k == 0) ck_assert_msg(dv < 1e-13, "walls: the volume changed by %g (relative)", (double)dv);
@@ -189,11 +173,11 @@ START_TEST(lake_at_rest_stays_at_rest_over_a_hill)
     CHECK_PETSC(TestSimCreate("swe_drop", "shallow_water", o, &t));
     for (PetscInt s = 0; s < 100; s++) {
       CHECK_PETSC(SimSolverStep(t.solver, 0.01, NULL));
-      CHECK_PETSC(Figure(t.solver, "max_speed", &v));
+      CHECK_PETSC(TestSolverFigure(t.solver, "max_speed", &v));
       sp = PetscMax(sp, v);
     }
-    CHECK_PETSC(Figure(t.solver, "surface_min", &lo));
-    CHECK_PETSC(Figure(t.solver, "surface_max", &hi));
+    CHECK_PETSC(TestSolverFigure(t.solver, "surface_min", &lo));
+    CHECK_PETSC(TestSolverFigure(t.solver, "surface_max", &hi));
     ck_assert_msg(sp < 1e-12 && PetscAbsReal(lo - 0.5) < 1e-12 && PetscAbsReal(hi - 0.5) < 1e-12, "'%s': speed %g, surface [%.15f, %.15f]", opts[k],
                   (double)sp, (double)lo, (double)hi);
     CHECK_PETSC(TestSimDestroy(&t));
@@ -213,8 +197,8 @@ START_TEST(dry_bed_dam_break_keeps_depths_nonnegative)
     CHECK_PETSC(SimSolverStep(t.solver, 0.01, &out));
     ck_assert_int_eq(out, SIM_STEP_OK);
   }
-  CHECK_PETSC(Figure(t.solver, "depth_min", &hmin));
-  CHECK_PETSC(Figure(t.solver, "volume_change", &dv));
+  CHECK_PETSC(TestSolverFigure(t.solver, "depth_min", &hmin));
+  CHECK_PETSC(TestSolverFigure(t.solver, "volume_change", &dv));
   ck_assert_msg(hmin >= 0 && PetscAbsReal(dv) < 1e-13, "depth_min %g, volume change %g", (double)hmin, (double)dv);
   CHECK_PETSC(TestSimDestroy(&t));
 }
@@ -257,15 +241,15 @@ START_TEST(floating_box_at_archimedes_draft_stays_at_rest)
     CHECK_PETSC(SimSolverStep(t.solver, 1e-2, &out));
     ck_assert_int_eq(out, SIM_STEP_OK);
     if (k == 0) {
-      CHECK_PETSC(Figure(t.solver, "box_draft_rest", &d_rest));
+      CHECK_PETSC(TestSolverFigure(t.solver, "box_draft_rest", &d_rest));
       ck_assert_msg(PetscAbsReal(d_rest - box_mass / (1000 * box_area)) < 1e-12, "draft at rest %g m, M / (rho A) = %g m", (double)d_rest,
                     (double)(box_mass / (1000 * box_area)));
     }
-    CHECK_PETSC(Figure(t.solver, "volume_change", &dv));
+    CHECK_PETSC(TestSolverFigure(t.solver, "volume_change", &dv));
     dvmax = PetscMax(dvmax, PetscAbsReal(dv));
   }
-  CHECK_PETSC(Figure(t.solver, "box_draft", &d));
-  CHECK_PETSC(Figure(t.solver, "box_velocity", &v));
+  CHECK_PETSC(TestSolverFigure(t.solver, "box_draft", &d));
+  CHECK_PETSC(TestSolverFigure(t.solver, "box_velocity", &v));
   ck_assert_msg(PetscAbsReal(d - d_rest) < 1e-9 && PetscAbsReal(v) < 1e-9, "after 2 s: draft %.12g m (at rest %.12g m), velocity %g m/s", (double)d,
                 (double)d_rest, (double)v);
   ck_assert_msg(dvmax < 1e-13, "relative volume change %g", (double)dvmax);
@@ -298,11 +282,11 @@ START_TEST(floating_box_heaves_at_its_period_about_archimedes_draft)
   for (PetscInt k = 1; k <= nsteps; k++) {
     CHECK_PETSC(SimSolverStep(t.solver, dt, &out));
     ck_assert_int_eq(out, SIM_STEP_OK);
-    if (k == 1) CHECK_PETSC(Figure(t.solver, "box_draft_rest", &d_rest));
-    CHECK_PETSC(Figure(t.solver, "volume_change", &dv));
+    if (k == 1) CHECK_PETSC(TestSolverFigure(t.solver, "box_draft_rest", &d_rest));
+    CHECK_PETSC(TestSolverFigure(t.solver, "volume_change", &dv));
     dvmax = PetscMax(dvmax, PetscAbsReal(dv));
-    CHECK_PETSC(Figure(t.solver, "box_draft", &d));
-    CHECK_PETSC(Figure(t.solver, "box_velocity", &v));
+    CHECK_PETSC(TestSolverFigure(t.solver, "box_draft", &d));
+    CHECK_PETSC(TestSolverFigure(t.solver, "box_velocity", &v));
     vmax = PetscMax(vmax, PetscAbsReal(v));
     mean += d / nsteps;
     /* the box above its draft: d < d_rest; an upward crossing of the box is d going below d_rest */
@@ -344,9 +328,9 @@ START_TEST(tilted_wide_box_rights_itself)
   for (PetscInt k = 1; k <= nsteps; k++) {
     CHECK_PETSC(SimSolverStep(t.solver, dt, &out));
     ck_assert_int_eq(out, SIM_STEP_OK);
-    CHECK_PETSC(Figure(t.solver, "volume_change", &dv));
+    CHECK_PETSC(TestSolverFigure(t.solver, "volume_change", &dv));
     dvmax = PetscMax(dvmax, PetscAbsReal(dv));
-    CHECK_PETSC(Figure(t.solver, "box_pitch", &th));
+    CHECK_PETSC(TestSolverFigure(t.solver, "box_pitch", &th));
     thmax = PetscMax(thmax, PetscAbsReal(th));
     mean += th / nsteps;
     if (first < 0 && th <= 0) first = k * dt;

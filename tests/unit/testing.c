@@ -65,3 +65,39 @@ PetscErrorCode TestCaptureError(MPI_Comm comm, int line, const char *fun, const 
   if (p == PETSC_ERROR_INITIAL && mess && !c->msg[0]) strncpy(c->msg, mess, sizeof(c->msg) - 1);
   return n;
 }
+
+PetscErrorCode TestSolverError(const char *scene, const char *solver, const char *opts, PetscBool setup, PetscErrorCode *ierr, TestErrorCapture *cap)
+{
+  TestSim s;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(&s, sizeof(s)));
+  PetscCall(PetscMemzero(cap, sizeof(*cap)));
+  PetscCall(TestSetOptions(opts));
+  PetscCall(TestRegistryCreate(&s.reg));
+  PetscCall(SimSceneCreate(s.reg, scene, &s.scene));
+  PetscCall(SimSceneBuild(s.scene, PETSC_COMM_SELF, &s.problem));
+  PetscCall(SimSolverCreate(s.reg, solver, s.problem, &s.solver));
+  PetscCall(PetscPushErrorHandler(TestCaptureError, cap));
+  *ierr = SimSolverSetFromOptions(s.solver);
+  if (!*ierr && setup) *ierr = SimSolverSetUp(s.solver);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(TestSimDestroy(&s));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode TestSolverFigure(SimSolver s, const char *name, PetscReal *value)
+{
+  const char *names[SIM_MAX_FIGURES];
+  PetscReal values[SIM_MAX_FIGURES];
+  PetscInt n;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimSolverFigures(s, &n, names, values));
+  for (PetscInt i = 0; i < n; i++)
+    if (!strcmp(names[i], name)) {
+      *value = values[i];
+      PetscFunctionReturn(0);
+    }
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "the solver has no figure '%s'", name);
+}

@@ -42,3 +42,11 @@ typedef struct {
 } TestErrorCapture;
 PetscErrorCode TestCaptureError(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p,
                                 const char *mess, void *ctx);
+
+/* Builds `scene` from `opts`, creates `solver` on it and runs its SetFromOptions, then (setup true)
+ * its SetUp, with TestCaptureError pushed: *ierr is the first failure (0: none) and cap its message.
+ * For the bad-input tests of a solver. */
+PetscErrorCode TestSolverError(const char *scene, const char *solver, const char *opts, PetscBool setup, PetscErrorCode *ierr, TestErrorCapture *cap);
+
+/* The solver's figure `name` (SimSolverFigures) in *value; an error if it has none of that name. */
+PetscErrorCode TestSolverFigure(SimSolver s, const char *name, PetscReal *value);
