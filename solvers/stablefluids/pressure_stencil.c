@@ -206,10 +206,17 @@ static PetscErrorCode TransferProlong(Mat P, Vec x, Vec y, PetscBool add)
     for (PetscInt j = T->lo[1]; j < T->hi[1]; j++, l += T->hi[0] - T->lo[0]) {
       const PetscScalar *c = xc + T->cm[0] * (((j >> T->shift[1]) - T->lc[1]) + T->cm[1] * ((k >> T->shift[2]) - T->lc[2])) - T->lc[0];
       PetscScalar *f = yf + l - T->lo[0];
+      PetscInt i = T->lo[0];
+      if (T->shift[0]) { /* pairs (lo[0] is even: every aggregate is on this rank), a ragged last cell */
+        if (add)
+          for (; i + 1 < T->hi[0]; i += 2) f[i] += c[i >> 1], f[i + 1] += c[i >> 1];
+        else
+          for (; i + 1 < T->hi[0]; i += 2) f[i] = c[i >> 1], f[i + 1] = c[i >> 1];
+      }
       if (add)
-        for (PetscInt i = T->lo[0]; i < T->hi[0]; i++) f[i] += c[i >> T->shift[0]];
+        for (; i < T->hi[0]; i++) f[i] += c[i >> T->shift[0]];
       else
-        for (PetscInt i = T->lo[0]; i < T->hi[0]; i++) f[i] = c[i >> T->shift[0]];
+        for (; i < T->hi[0]; i++) f[i] = c[i >> T->shift[0]];
     }
   PetscCall(add ? VecRestoreArray(y, &yf) : VecRestoreArrayWrite(y, &yf));
   PetscCall(VecRestoreArrayRead(x, &xc));
@@ -232,7 +239,11 @@ static PetscErrorCode TransferRestrict(Mat P, Vec x, Vec y, PetscBool add)
     for (PetscInt j = T->lo[1]; j < T->hi[1]; j++, l += T->hi[0] - T->lo[0]) {
       PetscScalar *c = yc + T->cm[0] * (((j >> T->shift[1]) - T->lc[1]) + T->cm[1] * ((k >> T->shift[2]) - T->lc[2])) - T->lc[0];
       const PetscScalar *f = xf + l - T->lo[0];
-      for (PetscInt i = T->lo[0]; i < T->hi[0]; i++) c[i >> T->shift[0]] += f[i];
+      PetscInt i = T->lo[0];
+      /* pairs: c + f_2I + f_2I+1, summed in the same order as one fine cell at a time */
+      if (T->shift[0])
+        for (; i + 1 < T->hi[0]; i += 2) c[i >> 1] = c[i >> 1] + f[i] + f[i + 1];
+      for (; i < T->hi[0]; i++) c[i >> T->shift[0]] += f[i];
     }
   PetscCall(VecRestoreArray(y, &yc));
   PetscCall(VecRestoreArrayRead(x, &xf));
