@@ -1,5 +1,6 @@
 /* Assembly of the model's Hessian H = cM M + cE d2E/dx2 + cD d2D/dv2 through PETSc's COO interface:
  * the pattern is fixed at setup, each assembly only fills a flat value array. */
+#include <petscpc.h>
 #include "framework/model/model.h"
 
 /* Builds the block offsets and the per-entry pinned mask once; returns the COO index arrays
@@ -10,7 +11,7 @@
  * vertex another rank owns (that rank adds them), and the diagonal of vertices it does not own.
  * A distributed term's blocks all count (its elements are this rank's only); those in rows of
  * other ranks are sent there by the COO assembly. */
-static PetscErrorCode HessianPattern(SimModel m, PetscBool want_indices, PetscInt **coo_i, PetscInt **coo_j)
+static PetscErrorCode HessianPattern(SimModel m, PetscBool want_indices, PetscBool local, PetscInt **coo_i, PetscInt **coo_j)
 {
   PetscInt nblocks = 0, *brow = NULL, *bcol = NULL, *ci = NULL, *cj = NULL;
 
@@ -40,7 +41,18 @@ static PetscErrorCode HessianPattern(SimModel m, PetscBool want_indices, PetscIn
     for (PetscInt b = 0; b < nblocks; b++)
       if (m->pinned[brow[b]] || m->pinned[bcol[b]]) m->masked_block[m->nmasked_block++] = b;
   }
-  if (want_indices) {
+  if (want_indices && local) { /* MATIS: local numbering, every block and every vertex's diagonal on every rank */
+    PetscCall(PetscMalloc2(m->ncoo, &ci, m->ncoo, &cj));
+    for (PetscInt b = 0; b < nblocks; b++)
+      for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+          ci[9 * b + 3 * r + c] = 3 * brow[b] + r;
+          cj[9 * b + 3 * r + c] = 3 * bcol[b] + c;
+        }
+    for (PetscInt k = 0; k < 3 * m->nv; k++) ci[9 * nblocks + k] = cj[9 * nblocks + k] = k;
+    *coo_i = ci;
+    *coo_j = cj;
+  } else if (want_indices) {
     /* blocks name local vertices; the matrix global ones (the same numbers when replicated). With a
      * distributed state every block counts: distributed terms hold this rank's elements, vertex
      * terms its owned vertices. */
@@ -70,13 +82,76 @@ static PetscErrorCode HessianPattern(SimModel m, PetscBool want_indices, PetscIn
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode SimModelHessianSetIS(SimModel m, PetscBool use_is)
+{
+  PetscFunctionBeginUser;
+  m->hessian_is = use_is;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimModelHessianSetISFromOptions(SimModel m, const char *prefix)
+{
+  char pc[64] = "";
+  PetscBool set;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetString(NULL, prefix, "-pc_type", pc, sizeof(pc), &set));
+  m->hessian_is = (PetscBool)(set && !strcmp(pc, PCBDDC));
+  PetscFunctionReturn(0);
+}
+
+/* The unassembled Hessian: sizes as the AIJ one, the local-to-global map of the model's local vertices
+ * (block size 3), the subdomain matrix preallocated by COO in local numbering; is_weight[i] = 1 / (ranks
+ * storing vertex i). */
+static PetscErrorCode HessianCreateIS(SimModel m, Mat H)
+{
+  ISLocalToGlobalMapping l2g;
+  PetscInt *ci, *cj, *idx;
+
+  PetscFunctionBeginUser;
+  PetscCheck(m->size == 1 || m->local_state, m->comm, PETSC_ERR_SUP,
+             "The unassembled Hessian (MATIS, for -newton_pc_type bddc) needs the distributed FEM state on several ranks: "
+             "each rank's subdomain must be its own elements; this model keeps the whole state on every rank "
+             "(-fem_distributed_state 0, or a scene whose terms need every vertex, e.g. IPC contact). Use the default "
+             "Cholesky (MUMPS) or -newton_pc_type gamg");
+  PetscCall(PetscMalloc1(m->nv, &idx));
+  for (PetscInt i = 0; i < m->nv; i++) idx[i] = m->global ? m->global[i] : i;
+  PetscCall(ISLocalToGlobalMappingCreate(m->comm, 3, m->nv, idx, PETSC_OWN_POINTER, &l2g));
+  PetscCall(MatSetType(H, MATIS));
+  PetscCall(MatSetBlockSize(H, 3));
+  PetscCall(MatSetLocalToGlobalMapping(H, l2g, l2g));
+  PetscCall(ISLocalToGlobalMappingDestroy(&l2g));
+  PetscCall(HessianPattern(m, PETSC_TRUE, PETSC_TRUE, &ci, &cj));
+  PetscCall(MatSetPreallocationCOOLocal(H, m->ncoo, ci, cj));
+  PetscCall(PetscFree2(ci, cj));
+  { /* the multiplicity of every local vertex: 1 per rank storing it, summed onto the owner and sent back */
+    PetscReal *w;
+    PetscCall(PetscMalloc1(3 * m->nv, &w));
+    for (PetscInt k = 0; k < 3 * m->nv; k++) w[k] = 1.0;
+    PetscCall(SimModelGhostSum(m, w));
+    PetscCall(PetscFree(m->is_weight));
+    PetscCall(PetscMalloc1(m->nv, &m->is_weight));
+    for (PetscInt i = 0; i < m->nv; i++) m->is_weight[i] = 1.0 / w[3 * i];
+    PetscCall(PetscFree(w));
+  }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimModelHessianCreate(SimModel m, Mat *H)
 {
   PetscInt *ci, *cj;
 
   PetscFunctionBeginUser;
   PetscCheck(m->x, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The model has no vertices");
-  PetscCall(HessianPattern(m, PETSC_TRUE, &ci, &cj));
+  if (m->hessian_is) {
+    PetscCall(MatCreate(m->comm, H));
+    PetscCall(MatSetSizes(*H, 3 * (m->vend - m->vstart), 3 * (m->vend - m->vstart), 3 * m->nglobal, 3 * m->nglobal));
+    PetscCall(HessianCreateIS(m, *H));
+    PetscCall(MatSetOption(*H, MAT_SYMMETRIC, PETSC_TRUE));
+    PetscCall(MatSetOption(*H, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(HessianPattern(m, PETSC_TRUE, PETSC_FALSE, &ci, &cj));
   PetscCall(MatCreate(m->comm, H));
   PetscCall(MatSetSizes(*H, 3 * (m->vend - m->vstart), 3 * (m->vend - m->vstart), 3 * m->nglobal, 3 * m->nglobal));
   PetscCall(MatSetType(*H, m->size > 1 ? MATMPIAIJ : MATSEQAIJ));
@@ -290,6 +365,15 @@ PetscErrorCode SimModelHessianAssemble(SimModel m, const PetscReal *x, const Pet
   for (PetscInt i = 0; i < m->nv; i++)
     for (int d = 0; d < 3; d++) vals[9 * nblocks + 3 * i + d] = m->pinned[i] ? 1.0 : cM * mass[3 * i + d];
   PetscCall(VecRestoreArrayRead(m->mass, &mass));
+  {
+    PetscBool is;
+    PetscCall(PetscObjectTypeCompare((PetscObject)H, MATIS, &is));
+    if (is) { /* each subdomain holds its share of the per-vertex diagonal */
+      PetscCheck(m->is_weight, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Create the MATIS Hessian with SimModelHessianCreate first");
+      for (PetscInt i = 0; i < m->nv; i++)
+        for (int d = 0; d < 3; d++) vals[9 * nblocks + 3 * i + d] *= m->is_weight[i];
+    }
+  }
   PetscCall(MatSetValuesCOO(H, vals, INSERT_VALUES));
   PetscFunctionReturn(0);
 }
@@ -315,7 +399,7 @@ PetscErrorCode SimModelHessianUpdatePattern(SimModel m, const PetscReal *x, Pets
   PetscCall(PetscFree(m->term_block_offset));
   PetscCall(PetscFree2(m->coo_vals, m->masked_block));
   m->nmasked_block = 0;
-  PetscCall(HessianPattern(m, PETSC_FALSE, NULL, NULL));
+  PetscCall(HessianPattern(m, PETSC_FALSE, PETSC_FALSE, NULL, NULL));
   m->pattern_version++;
   *changed = PETSC_TRUE;
   PetscFunctionReturn(0);
@@ -324,10 +408,13 @@ PetscErrorCode SimModelHessianUpdatePattern(SimModel m, const PetscReal *x, Pets
 PetscErrorCode SimModelHessianRepreallocate(SimModel m, Mat H)
 {
   PetscInt *ci, *cj;
+  PetscBool is;
 
   PetscFunctionBeginUser;
-  PetscCall(HessianPattern(m, PETSC_TRUE, &ci, &cj));
-  PetscCall(MatSetPreallocationCOO(H, m->ncoo, ci, cj));
+  PetscCall(PetscObjectTypeCompare((PetscObject)H, MATIS, &is));
+  PetscCall(HessianPattern(m, PETSC_TRUE, is, &ci, &cj));
+  if (is) PetscCall(MatSetPreallocationCOOLocal(H, m->ncoo, ci, cj));
+  else PetscCall(MatSetPreallocationCOO(H, m->ncoo, ci, cj));
   PetscCall(MatSetOption(H, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(MatSetOption(H, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
   PetscCall(PetscFree2(ci, cj));

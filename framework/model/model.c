@@ -33,6 +33,7 @@ PetscErrorCode SimModelDestroy(SimModel *model)
   PetscCall(PetscFree(m->surface));
   PetscCall(PetscFree2(m->coo_vals, m->masked_block));
   PetscCall(PetscFree6(m->csr_block, m->csr_brow, m->csr_stride, m->csr_diag, m->csr_ia, m->csr_ja));
+  PetscCall(PetscFree(m->is_weight));
   PetscCall(PetscFree3(m->grad_scratch, m->vel_scratch, m->dist_scratch));
   PetscCall(PetscFree2(m->natural, m->from_natural));
   PetscCall(PetscFree(m->global));

@@ -86,6 +86,12 @@ struct _p_SimModel {
   PetscObjectId csr_mat[2];   /* the last two matrices found to have that layout ... */
   PetscObjectState csr_nzstate[2]; /* ... with their nonzero states then */
   PetscBool coo_only;         /* tests: assemble through MatSetValuesCOO, as on several ranks */
+  /* The unassembled (MATIS) Hessian for PCBDDC (SimModelHessianSetIS): each rank's subdomain matrix
+   * holds the blocks of its own elements and vertex terms in local numbering, and its share is_weight[i]
+   * = 1 / (ranks storing vertex i) of the per-vertex diagonal (mass, pinned identity), so that the
+   * subdomain matrices sum to the assembled Hessian and none has an empty row. */
+  PetscBool hessian_is;       /* SimModelHessianCreate makes a MATIS */
+  PetscReal *is_weight;       /* nv; built by the first MATIS */
   PetscReal *grad_scratch; /* 3*nv */
   PetscReal *vel_scratch;  /* 3*nv */
   PetscReal *dist_scratch; /* 3*nv: the distributed terms' partial gradient before its reduction */
@@ -172,6 +178,13 @@ PetscErrorCode SimModelReport(SimModel model, Vec x, Vec v, SimEnergyReport *rep
  *   xd are the positions at which dissipation terms take their directions (implicit integrators
  *   lag them at the start of the step; pass x otherwise). Terms with a zero coefficient are skipped. */
 PetscErrorCode SimModelHessianCreate(SimModel model, Mat *H);
+/* The type SimModelHessianCreate makes from now on: MATIS when use_is (unassembled: one subdomain
+ * matrix per rank, local-to-global map from model->global with block size 3; what PCBDDC needs), else
+ * AIJ. A MATIS on several ranks needs the distributed state (every term distributed or per vertex):
+ * SimModelHessianCreate refuses the replicated one. SimModelHessianSetISFromOptions: use_is when
+ * -<prefix>pc_type is bddc (the Newton minimizer calls it with its prefix before creating its matrices). */
+PetscErrorCode SimModelHessianSetIS(SimModel model, PetscBool use_is);
+PetscErrorCode SimModelHessianSetISFromOptions(SimModel model, const char *prefix);
 PetscErrorCode SimModelHessianAssemble(SimModel model, const PetscReal *x, const PetscReal *xd, const PetscReal *v,
                                        PetscReal cM, PetscReal cE, PetscReal cD, PetscBool psd, Mat H);
 /* The surface (built from the output topology on first use; the topology must be set by then). */

@@ -495,6 +495,7 @@ PetscErrorCode SimNewtonCreate(SimModel model, const char *prefix, SimNewton *ne
     if (model->term[t]->kind == SIM_ENERGY_DISSIPATION) nt->has_dissipation = PETSC_TRUE;
   PetscCall(SimEventsGet(&nt->ev));
 
+  PetscCall(SimModelHessianSetISFromOptions(model, nt->prefix)); /* -<prefix>pc_type bddc: an unassembled (MATIS) Hessian */
   PetscCall(SimModelHessianCreate(model, &nt->H));
   PetscCall(MatSetOption(nt->H, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(MatSetOption(nt->H, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
