@@ -5,6 +5,7 @@
 #include "framework/linalg/svd3.h"
 #include "framework/linalg/isotropic.h"
 #include <string.h>
+#include <immintrin.h>
 
 /* Elements per batched material call in the Hessian: the chunk's dP/dF (81 values each) stays in
  * cache between the material and the element loop instead of streaming 81 values per tet through
@@ -25,11 +26,13 @@ typedef struct {
    * the positions they belong to, compared bitwise with the x of every call (O(nv), a few percent
    * of one element pass), so no caller can forget to invalidate it. */
   PetscBool cache;                                     /* SimFEMSetCache; off: everything recomputed per call */
+  PetscBool avx;                                       /* SimFEMSetAVX: element Hessians four at a time */
   PetscReal *xkey;                                     /* 3 nv */
-  PetscBool have_x, have_F, have_dec, have_psi, have_P; /* which of the below belong to xkey */
+  PetscBool have_x, have_F, have_dec, have_psi, have_P, have_eig; /* which of the below belong to xkey */
   PetscReal *F, *P;   /* 9 per tet */
   PetscReal *psi;     /* 1 per tet */
   PetscReal *dec;     /* mat->ndec per tet */
+  PetscReal *eig;     /* SIM_MATERIAL_NEIG per tet: the material's eigensystem (exact and projected Hessians share it); or NULL */
   PetscReal *dPdF;    /* scratch: 81 per element of a chunk */
   PetscReal *pd_q;    /* projective dynamics: each element's last rotation (unit quaternion, 4 per tet), the
                          warm start of the next local step */
@@ -65,7 +68,7 @@ static void SyncState_FEM(FEM *fem, const PetscReal *x)
   if (fem->cache && fem->have_x && !memcmp(x, fem->xkey, bytes)) return;
   memcpy(fem->xkey, x, bytes);
   fem->have_x = PETSC_TRUE;
-  fem->have_F = fem->have_dec = fem->have_psi = fem->have_P = PETSC_FALSE;
+  fem->have_F = fem->have_dec = fem->have_psi = fem->have_P = fem->have_eig = PETSC_FALSE;
 }
 
 /* F_e = Ds Dm^-1 for every element at x: the first phase of every evaluation (once per state). */
@@ -238,6 +241,27 @@ static inline void ElementK(const PetscReal *A, const PetscReal *Bm, PetscReal c
     for (int c = 0; c < i; c++) K[i][c] = K[c][i];
 }
 
+/* Hs = the Hessian in the singular values H, or with psd its PSD projection: H itself when positive
+ * definite (leading minors), else by SimSymEig3 with the eigenvalues clamped at 0. */
+static inline PetscErrorCode SigmaHessian(const PetscReal *H, PetscBool psd, PetscReal Hs[9])
+{
+  PetscFunctionBeginUser;
+  for (int k = 0; k < 9; k++) Hs[k] = H[k];
+  if (psd) {
+    const PetscReal m2 = H[0] * H[4] - H[1] * H[3];
+    const PetscReal det = H[0] * (H[4] * H[8] - H[5] * H[7]) - H[1] * (H[3] * H[8] - H[5] * H[6]) + H[2] * (H[3] * H[7] - H[4] * H[6]);
+    if (!(H[0] > 0 && m2 > 0 && det > 0)) {
+      PetscReal l[3], Q[9];
+      PetscCall(SimSymEig3(H, l, Q));
+      for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+          Hs[3 * i + j] = PetscMax(l[0], 0) * Q[3 * i] * Q[3 * j] + PetscMax(l[1], 0) * Q[3 * i + 1] * Q[3 * j + 1] +
+                          PetscMax(l[2], 0) * Q[3 * i + 2] * Q[3 * j + 2];
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
 /* K from the material's analytic eigensystem (SimMaterialEigensystem) without forming dP/dF: with
  * dP/dF = sum_m l_m q_m q_m^T (modes q_m = U M_m V^T, isotropic.h), B^T A B = sum_m l_m y_m y_m^T
  * with y_m = B^T q_m, entry (a, k) = (q_m Dm^-T)_ka = (U M_m Z^T)_ka, Z = Dm^-1 V. So with
@@ -259,19 +283,7 @@ static inline PetscErrorCode ElementKEig(const PetscReal *dec, const PetscReal *
     for (int c = 0; c < 3; c++)
       for (int q = 0; q < 3; q++)
         for (int k = 0; k < 3; k++) o[b][c][3 * q + k] = U[3 * k + b] * Z[3 * q + c];
-  for (int k = 0; k < 9; k++) Hs[k] = H[k];
-  if (psd) { /* positive definite (leading minors) or projected */
-    const PetscReal m2 = H[0] * H[4] - H[1] * H[3];
-    const PetscReal det = H[0] * (H[4] * H[8] - H[5] * H[7]) - H[1] * (H[3] * H[8] - H[5] * H[6]) + H[2] * (H[3] * H[7] - H[4] * H[6]);
-    if (!(H[0] > 0 && m2 > 0 && det > 0)) {
-      PetscReal l[3], Q[9];
-      PetscCall(SimSymEig3(H, l, Q));
-      for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-          Hs[3 * i + j] = PetscMax(l[0], 0) * Q[3 * i] * Q[3 * j] + PetscMax(l[1], 0) * Q[3 * i + 1] * Q[3 * j + 1] +
-                          PetscMax(l[2], 0) * Q[3 * i + 2] * Q[3 * j + 2];
-    }
-  }
+  PetscCall(SigmaHessian(H, psd, Hs));
   /* scaling: w_c = cW O Hs[:, c], y_c = o_cc */
   for (int c = 0; c < 3; c++, nm++)
     for (int r = 0; r < 9; r++) {
@@ -310,12 +322,71 @@ static inline PetscErrorCode ElementKEig(const PetscReal *dec, const PetscReal *
   PetscFunctionReturn(0);
 }
 
+/* ElementKEig of four consecutive elements at once in AVX registers: each lane the scalar
+ * operations in the same order (no fused multiply-add), so K is bit for bit ElementKEig's. The
+ * flip/twist modes the scalar code leaves out (eigenvalue 0, or clamped to 0) are added with weight 0:
+ * their terms are +-0, and K, which starts at +0 and can never become -0 in a sum, is unchanged by
+ * them. Hs4: SigmaHessian of each lane (computed outside, where it may need the eigensolver). */
+#define FEM_LOAD4(p, stride, k) _mm256_set_pd((p)[3 * (stride) + (k)], (p)[2 * (stride) + (k)], (p)[(stride) + (k)], (p)[k])
+static __attribute__((target("avx"))) void ElementKEigAvx4(const PetscReal *dec, const PetscReal *eig, PetscReal Hs4[4][9], PetscBool psd, const PetscReal *Bm,
+                                                           const PetscReal cW4[4], PetscReal K4[4][81])
+{
+  __m256d U[9], V[9], B[9], Z[9], o[3][3][9], Hs[9], w[9][9], y[9][9], K[9][9], cw, half = _mm256_set1_pd(0.5), zero = _mm256_setzero_pd();
+  int nm = 0;
+
+  for (int k = 0; k < 9; k++) {
+    U[k] = FEM_LOAD4(dec, SIM_ISOTROPIC_NDEC, k), V[k] = FEM_LOAD4(dec, SIM_ISOTROPIC_NDEC, 12 + k), B[k] = FEM_LOAD4(Bm, 9, k);
+    Hs[k] = _mm256_set_pd(Hs4[3][k], Hs4[2][k], Hs4[1][k], Hs4[0][k]);
+  }
+  cw = _mm256_loadu_pd(cW4);
+  for (int q = 0; q < 3; q++)
+    for (int c = 0; c < 3; c++) Z[3 * q + c] = B[3 * q] * V[c] + B[3 * q + 1] * V[3 + c] + B[3 * q + 2] * V[6 + c];
+  for (int b = 0; b < 3; b++)
+    for (int c = 0; c < 3; c++)
+      for (int q = 0; q < 3; q++)
+        for (int k = 0; k < 3; k++) o[b][c][3 * q + k] = U[3 * k + b] * Z[3 * q + c];
+  for (int c = 0; c < 3; c++, nm++)
+    for (int r = 0; r < 9; r++) {
+      w[nm][r] = cw * (o[0][0][r] * Hs[c] + o[1][1][r] * Hs[3 + c] + o[2][2][r] * Hs[6 + c]);
+      y[nm][r] = o[c][c][r];
+    }
+  for (int k = 0; k < 3; k++) {
+    const int i = SimIsotropicPairs[k][0], j = SimIsotropicPairs[k][1];
+    const __m256d f = FEM_LOAD4(eig, SIM_MATERIAL_NEIG, 9 + k), t = FEM_LOAD4(eig, SIM_MATERIAL_NEIG, 12 + k);
+    const __m256d lf = psd ? _mm256_max_pd(zero, f) : f, lt = psd ? _mm256_max_pd(zero, t) : t;
+    for (int r = 0; r < 9; r++) {
+      y[nm][r] = o[i][j][r] + o[j][i][r];
+      w[nm][r] = half * cw * lf * y[nm][r];
+      y[nm + 1][r] = o[i][j][r] - o[j][i][r];
+      w[nm + 1][r] = half * cw * lt * y[nm + 1][r];
+    }
+    nm += 2;
+  }
+  for (int r = 0; r < 9; r++) {
+    const int c0 = 3 * (r / 3);
+    for (int c = c0; c < 9; c++) K[r][c] = zero;
+    for (int m = 0; m < nm; m++) {
+      const __m256d wr = w[m][r];
+      for (int c = c0; c < 9; c++) K[r][c] += wr * y[m][c];
+    }
+  }
+  for (int r = 3; r < 9; r++)
+    for (int c = 0; c < 3 * (r / 3); c++) K[r][c] = K[c][r];
+  for (int r = 0; r < 9; r++)
+    for (int c = 0; c < 9; c++) {
+      PetscReal l4[4];
+      _mm256_storeu_pd(l4, K[r][c]);
+      for (int l = 0; l < 4; l++) K4[l][9 * r + c] = l4[l];
+    }
+}
+
 static PetscErrorCode HessianAdd_FEM(SimEnergy term, const PetscReal *x, const PetscReal *v, PetscBool psd, PetscReal c, const PetscInt *off,
                                      const PetscInt *stride, PetscReal *a)
 {
   FEM *fem = (FEM *)term->data;
   const PetscInt nd = fem->mat->ndec;
   const PetscBool eig = (PetscBool)(fem->mat->ops.eigensystem && nd == SIM_ISOTROPIC_NDEC);
+  const PetscBool avx = fem->avx;
   PetscReal K[9][9];
 
   PetscFunctionBeginUser;
@@ -323,9 +394,21 @@ static PetscErrorCode HessianAdd_FEM(SimEnergy term, const PetscReal *x, const P
   for (PetscInt e0 = 0; e0 < fem->ntet; e0 += FEM_CHUNK) {
     const PetscInt nc = PetscMin(FEM_CHUNK, fem->ntet - e0);
     if (eig) {
-      PetscCall(SimMaterialEigensystem(fem->mat, nc, fem->F + 9 * e0, fem->dec + nd * e0, fem->have_dec, fem->dPdF));
-      for (PetscInt e = e0; e < e0 + nc; e++) {
-        PetscCall(ElementKEig(fem->dec + nd * e, fem->dPdF + SIM_MATERIAL_NEIG * (e - e0), psd, fem->Dminv + 9 * e, c * fem->W[e], K));
+      const PetscReal *E = fem->eig + SIM_MATERIAL_NEIG * e0;
+      if (!fem->have_eig) PetscCall(SimMaterialEigensystem(fem->mat, nc, fem->F + 9 * e0, fem->dec + nd * e0, fem->have_dec, fem->eig + SIM_MATERIAL_NEIG * e0));
+      PetscInt e = e0;
+      if (avx)
+        for (; e + 4 <= e0 + nc; e += 4) {
+          PetscReal Hs4[4][9], cW4[4], K4[4][81];
+          for (int l = 0; l < 4; l++) {
+            PetscCall(SigmaHessian(E + SIM_MATERIAL_NEIG * (e + l - e0), psd, Hs4[l]));
+            cW4[l] = c * fem->W[e + l];
+          }
+          ElementKEigAvx4(fem->dec + nd * e, E + SIM_MATERIAL_NEIG * (e - e0), Hs4, psd, fem->Dminv + 9 * e, cW4, K4);
+          for (int l = 0; l < 4; l++) ScatterElement((PetscReal(*)[9])K4[l], fem->tet + 4 * (e + l), off + 16 * (e + l), stride, a);
+        }
+      for (; e < e0 + nc; e++) {
+        PetscCall(ElementKEig(fem->dec + nd * e, E + SIM_MATERIAL_NEIG * (e - e0), psd, fem->Dminv + 9 * e, c * fem->W[e], K));
         ScatterElement(K, fem->tet + 4 * e, off + 16 * e, stride, a);
       }
       continue;
@@ -338,6 +421,7 @@ static PetscErrorCode HessianAdd_FEM(SimEnergy term, const PetscReal *x, const P
     }
   }
   fem->have_dec = (PetscBool)(nd > 0);
+  fem->have_eig = (PetscBool)(eig && fem->cache);
   PetscFunctionReturn(0);
 }
 
@@ -431,7 +515,16 @@ static PetscErrorCode PDProject_FEM(SimEnergy term, const PetscReal *x, PetscRea
 
   PetscFunctionBeginUser;
   DeformationGradients(fem, x);
-  for (PetscInt e = 0; e < fem->ntet; e++) PetscCall(ProjectOne_FEM(fem, e, fem->F + 9 * e, PETSC_TRUE, p + 9 * e));
+  if (fem->mat->par.strain_min == 1 && fem->mat->par.strain_max == 1) { /* R of every element in one batch (SimPolar3WarmBatch), then p = R^T */
+    PetscCall(SimPolar3WarmBatch(fem->ntet, fem->F, fem->pd_q, p, NULL));
+    for (PetscInt e = 0; e < fem->ntet; e++) {
+      PetscReal *pe = p + 9 * e, t;
+      t = pe[1], pe[1] = pe[3], pe[3] = t;
+      t = pe[2], pe[2] = pe[6], pe[6] = t;
+      t = pe[5], pe[5] = pe[7], pe[7] = t;
+    }
+  } else
+    for (PetscInt e = 0; e < fem->ntet; e++) PetscCall(ProjectOne_FEM(fem, e, fem->F + 9 * e, PETSC_TRUE, p + 9 * e));
   PetscFunctionReturn(0);
 }
 
@@ -511,7 +604,7 @@ static PetscErrorCode Destroy_FEM(SimEnergy term)
   PetscCall(SimMaterialDestroy(&fem->mat));
   PetscCall(PetscFree4(fem->tet, fem->Dminv, fem->W, fem->rest));
   PetscCall(PetscFree4(fem->F, fem->P, fem->dPdF, fem->psi));
-  PetscCall(PetscFree3(fem->xkey, fem->dec, fem->pd_q));
+  PetscCall(PetscFree4(fem->xkey, fem->dec, fem->pd_q, fem->eig));
   PetscCall(PetscFree(fem->frame));
   PetscCall(PetscFree(fem));
   PetscFunctionReturn(0);
@@ -545,9 +638,10 @@ PetscErrorCode SimFEMCreate(const char *name, PetscInt nv, const PetscReal *rest
   fem->mat = mat;
   PetscCall(PetscMalloc4(4 * ntet, &fem->tet, 9 * ntet, &fem->Dminv, ntet, &fem->W, 3 * nv, &fem->rest));
   PetscCall(PetscMalloc4(9 * ntet, &fem->F, 9 * ntet, &fem->P, 81 * FEM_CHUNK, &fem->dPdF, ntet, &fem->psi));
-  PetscCall(PetscMalloc3(3 * nv, &fem->xkey, mat->ndec * ntet, &fem->dec, 4 * ntet, &fem->pd_q));
+  PetscCall(PetscMalloc4(3 * nv, &fem->xkey, mat->ndec * ntet, &fem->dec, 4 * ntet, &fem->pd_q, (mat->ops.eigensystem ? SIM_MATERIAL_NEIG : 0) * ntet, &fem->eig));
   for (PetscInt e = 0; e < ntet; e++) fem->pd_q[4 * e] = 1, fem->pd_q[4 * e + 1] = fem->pd_q[4 * e + 2] = fem->pd_q[4 * e + 3] = 0;
   fem->cache = PETSC_TRUE;
+  fem->avx = (PetscBool)(__builtin_cpu_supports("avx") > 0);
   PetscCall(PetscArraycpy(fem->tet, tet, 4 * ntet));
   PetscCall(PetscArraycpy(fem->rest, rest, 3 * nv));
   for (PetscInt e = 0; e < ntet; e++) {
@@ -656,5 +750,14 @@ PetscErrorCode SimFEMSetCache(SimEnergy term, PetscBool cache)
   PetscFunctionBeginUser;
   fem->cache = cache;
   fem->have_x = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimFEMSetAVX(SimEnergy term, PetscBool avx)
+{
+  FEM *fem = (FEM *)term->data;
+
+  PetscFunctionBeginUser;
+  fem->avx = (PetscBool)(avx && __builtin_cpu_supports("avx") > 0);
   PetscFunctionReturn(0);
 }

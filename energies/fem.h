@@ -30,3 +30,6 @@ PetscErrorCode SimFEMForcesFVM(SimEnergy term, const PetscReal *x, PetscReal *f)
  * and shared by the value, the gradient, both Hessians, SimFEMGetDeformation and the FVM forces.
  * Off, every call recomputes everything (same values: tests compare both). */
 PetscErrorCode SimFEMSetCache(SimEnergy term, PetscBool cache);
+/* Element Hessians four at a time in AVX registers (default: where the CPU has AVX; bit for bit the
+ * scalar code's values, which tests check with it off). */
+PetscErrorCode SimFEMSetAVX(SimEnergy term, PetscBool avx);

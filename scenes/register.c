@@ -36,6 +36,7 @@ PetscErrorCode SimRegisterScenes(SimRegistry reg)
   ADD_RIGID("cradle", "Newton's cradle: spheres on rods (ball joints), restitution 1 (-cradle_n, -cradle_speed)", SimSceneCreate_Cradle);
   ADD_RIGID("chain", "a chain of boxes linked by joints swinging from one end (-chain_n 20, -chain_joint ball|hinge|fixed)", SimSceneCreate_Chain);
   ADD_RIGID("hull", "a convex hull of a mesh's vertices (or of points on an ellipsoid) dropped on a slope (-hull_mesh, -hull_slope)", SimSceneCreate_Hull);
+  ADD_RIGID("hulls", "a tetrahedron, an octahedron, a hexagonal prism, a cube and an ellipsoid's hull tumbling onto a static box ramp (-hulls_ramp)", SimSceneCreate_Hulls);
   /* grid scenes: Eulerian problems for grid solvers (stablefluids) */
   ADD_GRID("taylor_green", "2D Taylor-Green vortex in a free-slip box, analytic decay (-taylor_green_n, -taylor_green_re; 0 = inviscid)", SimSceneCreate_TaylorGreen);
   ADD_GRID("lid_cavity", "2D lid-driven cavity, viscous (-lid_cavity_n, -lid_cavity_re)", SimSceneCreate_LidCavity);

@@ -15,6 +15,7 @@ PetscErrorCode SimSceneCreate_Stack(SimScene);
 PetscErrorCode SimSceneCreate_Cradle(SimScene);
 PetscErrorCode SimSceneCreate_Chain(SimScene);
 PetscErrorCode SimSceneCreate_Hull(SimScene);
+PetscErrorCode SimSceneCreate_Hulls(SimScene);
 PetscErrorCode SimSceneCreate_Lattice(SimScene);
 PetscErrorCode SimSceneCreate_File(SimScene);
 PetscErrorCode SimSceneCreate_Beam(SimScene);

@@ -53,3 +53,17 @@ PetscErrorCode SimPolar3Warm(const PetscReal F[9], PetscReal q[4], PetscReal R[9
  * Hessian is not safely positive definite or a step exceeds a radian (a start far from R, an
  * inverted F). */
 PetscErrorCode SimPolar3WarmSteps(const PetscReal F[9], PetscReal q[4], PetscInt nsteps, PetscReal R[9], PetscBool *fallback);
+
+/* SimPolar3Warm on n elements (F: 9 n, q: 4 n in/out, R: 9 n out), bit for bit the same q and R as n
+ * calls of it: four elements at a time in AVX registers where the CPU has AVX (each lane the scalar
+ * iteration's operations in the same order, no fused multiply-add; a lane that would fall back is
+ * redone by the scalar code), the rest one at a time. *nfallback (may be NULL): how many fell back to
+ * the SVD. Errors: as SimSvd3 (non-finite F). */
+PetscErrorCode SimPolar3WarmBatch(PetscInt n, const PetscReal *F, PetscReal *q, PetscReal *R, PetscInt *nfallback);
+
+/* SimSvd3 on n matrices F (9 each), bit for bit the same U, sigma, V as n calls of it: four at a time
+ * in AVX registers where the CPU has AVX (the same operations in the same order per lane, no fused
+ * multiply-add), the rest one at a time. Element e's outputs start at U + stride e, sigma + stride e,
+ * V + stride e (e.g. stride 21 with U, sigma, V at offsets 0, 9, 12 of one array). Errors: as
+ * SimSvd3, for the first non-finite F. */
+PetscErrorCode SimSvd3Batch(PetscInt n, const PetscReal *F, PetscInt stride, PetscReal *U, PetscReal *sigma, PetscReal *V);

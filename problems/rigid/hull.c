@@ -90,6 +90,7 @@ PetscErrorCode SimConvexHull(PetscInt n, const PetscReal *x, PetscInt *nf, Petsc
     const PetscReal dd = PetscAbsReal(H.f[0].n[0] * x[3 * i] + H.f[0].n[1] * x[3 * i + 1] + H.f[0].n[2] * x[3 * i + 2] - H.f[0].d);
     if (dd > best) best = dd, i3 = i;
   }
+  if (!(i3 >= 0 && best > eps)) PetscCall(PetscFree(H.f)); /* the first face's, before the error */
   PetscCheck(i3 >= 0 && best > eps, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Convex hull: all %" PetscInt_FMT " points lie in a plane (a body needs volume)", n);
   H.nf = 0;
   /* orient the tetrahedron's faces away from its centroid */
@@ -156,5 +157,116 @@ PetscErrorCode SimConvexHull(PetscInt n, const PetscReal *x, PetscInt *nf, Petsc
   PetscCall(PetscFree(vis));
   PetscCall(PetscFree(hor));
   PetscCall(PetscFree2(order, key));
+  PetscFunctionReturn(0);
+}
+
+/* Whether the directed edge u -> v is an edge of one of the triangles in list[0 .. n). */
+static PetscBool HasEdge(const PetscInt *tri, const PetscInt *list, PetscInt n, PetscInt u, PetscInt v)
+{
+  for (PetscInt k = 0; k < n; k++)
+    for (int e = 0; e < 3; e++)
+      if (tri[3 * list[k] + e] == u && tri[3 * list[k] + (e + 1) % 3] == v) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
+/* Faces: the triangles grouped by their unit normal (a triangle joins the first group whose seed's
+ * normal it matches within 1e-9); each group's boundary (its triangles' directed edges whose twins
+ * are not in it) chained into one loop; the plane of the group's largest triangle, its offset the
+ * largest over the loop's vertices (every vertex on or below every plane). Edges: the loop edges
+ * u -> v with u < v and the face whose loop holds v -> u. O(nf^2): set-up only. */
+PetscErrorCode SimHullFeaturesCreate(PetscInt nv, const PetscReal *x, PetscInt nf, const PetscInt *tri, SimHullFeatures *F)
+{
+  PetscReal *tn, *area;
+  PetscInt *grp, *members, *bu, *bv, ng = 0, nl = 0, ne = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(F, sizeof(*F)));
+  PetscCheck(nf >= 4, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Hull features: %" PetscInt_FMT " triangles do not close a solid", nf);
+  PetscCall(PetscMalloc6(3 * nf, &tn, nf, &area, nf, &grp, nf, &members, 3 * nf, &bu, 3 * nf, &bv));
+  for (PetscInt t = 0; t < nf; t++) {
+    const PetscReal *a = x + 3 * tri[3 * t], *b = x + 3 * tri[3 * t + 1], *c = x + 3 * tri[3 * t + 2];
+    PetscReal e1[3], e2[3], *n = tn + 3 * t, len;
+    for (int k = 0; k < 3; k++) e1[k] = b[k] - a[k], e2[k] = c[k] - a[k];
+    n[0] = e1[1] * e2[2] - e1[2] * e2[1], n[1] = e1[2] * e2[0] - e1[0] * e2[2], n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    len = PetscSqrtReal(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    PetscCheck(len > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Hull features: triangle %" PetscInt_FMT " is degenerate", t);
+    for (int k = 0; k < 3; k++) n[k] /= len;
+    area[t] = 0.5 * len, grp[t] = -1;
+  }
+  for (PetscInt t = 0; t < nf; t++) {
+    if (grp[t] >= 0) continue;
+    grp[t] = ng;
+    for (PetscInt s = t + 1; s < nf; s++)
+      if (grp[s] < 0 && tn[3 * s] * tn[3 * t] + tn[3 * s + 1] * tn[3 * t + 1] + tn[3 * s + 2] * tn[3 * t + 2] > 1 - 1e-9) grp[s] = ng;
+    ng++;
+  }
+  F->nface = ng;
+  PetscCall(PetscMalloc3(4 * ng, &F->plane, ng + 1, &F->start, 3 * nf, &F->loop));
+  F->start[0] = 0;
+  for (PetscInt g = 0; g < ng; g++) {
+    PetscInt nm = 0, nb = 0, big = -1, cur, first;
+    for (PetscInt t = 0; t < nf; t++)
+      if (grp[t] == g) {
+        members[nm++] = t;
+        if (big < 0 || area[t] > area[big]) big = t;
+      }
+    for (PetscInt k = 0; k < nm; k++)
+      for (int e = 0; e < 3; e++) {
+        const PetscInt u = tri[3 * members[k] + e], v = tri[3 * members[k] + (e + 1) % 3];
+        if (!HasEdge(tri, members, nm, v, u)) bu[nb] = u, bv[nb] = v, nb++;
+      }
+    /* chain the boundary: from the first edge's start, always the edge leaving the current vertex */
+    first = cur = bu[0];
+    for (PetscInt k = 0; k < nb; k++) {
+      PetscInt next = -1;
+      for (PetscInt m = 0; m < nb; m++)
+        if (bu[m] == cur) {
+          PetscCheck(next < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Hull features: face %" PetscInt_FMT " passes vertex %" PetscInt_FMT " twice (not a convex hull's face)", g, cur);
+          next = bv[m];
+        }
+      PetscCheck(next >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Hull features: face %" PetscInt_FMT " is open at vertex %" PetscInt_FMT, g, cur);
+      F->loop[nl++] = cur;
+      cur = next;
+      PetscCheck(cur != first || k == nb - 1, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Hull features: face %" PetscInt_FMT " of coplanar triangles is not one disc (not a convex hull's face)", g);
+    }
+    PetscCheck(cur == first, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Hull features: face %" PetscInt_FMT " does not close", g);
+    F->start[g + 1] = nl;
+    F->maxloop = PetscMax(F->maxloop, nb);
+    {
+      PetscReal *pl = F->plane + 4 * g, d = -PETSC_MAX_REAL;
+      for (int k = 0; k < 3; k++) pl[k] = tn[3 * big + k];
+      for (PetscInt k = F->start[g]; k < nl; k++) d = PetscMax(d, pl[0] * x[3 * F->loop[k]] + pl[1] * x[3 * F->loop[k] + 1] + pl[2] * x[3 * F->loop[k] + 2]);
+      pl[3] = d;
+    }
+  }
+  PetscCheck(nl % 2 == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Hull features: %" PetscInt_FMT " face edges, an odd number (not closed)", nl);
+  PetscCall(PetscMalloc1(2 * nl, &F->edge));
+  for (PetscInt g = 0; g < ng; g++)
+    for (PetscInt k = F->start[g]; k < F->start[g + 1]; k++) {
+      const PetscInt u = F->loop[k], v = F->loop[k + 1 < F->start[g + 1] ? k + 1 : F->start[g]];
+      PetscInt twin = -1;
+      if (u > v) continue;
+      for (PetscInt h = 0; h < ng && twin < 0; h++)
+        for (PetscInt m = F->start[h]; m < F->start[h + 1]; m++)
+          if (F->loop[m] == v && F->loop[m + 1 < F->start[h + 1] ? m + 1 : F->start[h]] == u) {
+            twin = h;
+            break;
+          }
+      PetscCheck(twin >= 0 && twin != g, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Hull features: edge %" PetscInt_FMT " - %" PetscInt_FMT " has no second face", u, v);
+      F->edge[4 * ne] = u, F->edge[4 * ne + 1] = v, F->edge[4 * ne + 2] = g, F->edge[4 * ne + 3] = twin, ne++;
+    }
+  F->nedge = ne;
+  PetscCheck(2 * ne == nl, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Hull features: %" PetscInt_FMT " edges for %" PetscInt_FMT " face edges (not closed)", ne, nl);
+  PetscCall(PetscFree6(tn, area, grp, members, bu, bv));
+  (void)nv;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimHullFeaturesDestroy(SimHullFeatures *F)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree3(F->plane, F->start, F->loop));
+  PetscCall(PetscFree(F->edge));
+  F->nface = F->nedge = F->maxloop = 0;
   PetscFunctionReturn(0);
 }

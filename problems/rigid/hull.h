@@ -9,3 +9,18 @@
  * box); coplanar faces come as several triangles. Fewer than 4 points, or all within eps of a plane,
  * is an error. */
 PetscErrorCode SimConvexHull(PetscInt n, const PetscReal *xyz, PetscInt *nf, PetscInt **faces);
+
+/* The features of a convex hull that contact needs: its faces as convex polygons (coplanar
+ * triangles merged), their planes, and its edges with the two faces that meet there. */
+typedef struct {
+  PetscInt nface, nedge, maxloop; /* maxloop: the most vertices of one face */
+  PetscReal *plane;               /* 4 * nface: outward unit normal n and offset d (n . x = d) */
+  PetscInt *start, *loop;         /* face g's vertices loop[start[g] .. start[g + 1]), counter-clockwise seen from outside */
+  PetscInt *edge;                 /* 4 * nedge: vertices u < v, the face holding u -> v in its loop, the face holding v -> u */
+} SimHullFeatures;
+
+/* The features of the closed outward triangle mesh (nv vertices xyz, nf triangles tri) of a convex
+ * hull (SimConvexHull): triangles whose unit normals agree within 1e-9 form one face. A set of
+ * coplanar triangles that is not one disc (not a convex hull's) is an error. */
+PetscErrorCode SimHullFeaturesCreate(PetscInt nv, const PetscReal *xyz, PetscInt nf, const PetscInt *tri, SimHullFeatures *feat);
+PetscErrorCode SimHullFeaturesDestroy(SimHullFeatures *feat);

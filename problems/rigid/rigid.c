@@ -259,8 +259,12 @@ PetscErrorCode SimRigidProblemAddHull(SimProblem p, PetscInt n, const PetscReal 
   PetscCall(PetscMalloc1(3 * nv, &h->v));
   PetscCall(PetscArraycpy(h->v, v, 3 * nv));
   h->f = f;
+  PetscCall(SimHullFeaturesCreate(nv, h->v, nf, f, &h->feat));
   b->hull = r->bodies.nhull++;
   PetscCall(PetscFree2(map, v));
+  PetscCheck(h->feat.maxloop <= SIM_RIGID_HULL_MAX_FACE, p->comm, PETSC_ERR_SUP,
+             "%s: a flat face of its convex hull has %" PetscInt_FMT " vertices; hull contact supports faces of at most %d (coarsen the mesh's flat faces)", what,
+             h->feat.maxloop, SIM_RIGID_HULL_MAX_FACE);
   if (id) *id = bid;
   PetscFunctionReturn(0);
 }
@@ -660,6 +664,7 @@ static PetscErrorCode Destroy_Rigid(SimProblem p)
   for (PetscInt k = 0; k < r->bodies.nhull; k++) {
     PetscCall(PetscFree(r->bodies.hull[k].v));
     PetscCall(PetscFree(r->bodies.hull[k].f));
+    PetscCall(SimHullFeaturesDestroy(&r->bodies.hull[k].feat));
   }
   PetscCall(PetscFree(r->bodies.hull));
   PetscCall(PetscFree(r->stash));

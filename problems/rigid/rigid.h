@@ -3,6 +3,7 @@
  * solvers). docs/rigid.md. */
 #pragma once
 #include "framework/problem.h"
+#include "problems/rigid/hull.h"
 
 typedef enum { SIM_RIGID_SPHERE = 0, SIM_RIGID_BOX = 1, SIM_RIGID_HULL = 2 } SimRigidShape;
 #define SIM_RIGID_NSHAPES 3
@@ -24,9 +25,14 @@ typedef struct {
 /* A convex hull's shape in its body's frame (principal axes, the centre of mass at the origin). */
 typedef struct {
   PetscInt nv, nf;
-  PetscReal *v; /* 3 * nv */
-  PetscInt *f;  /* 3 * nf outward triangles */
+  PetscReal *v;         /* 3 * nv */
+  PetscInt *f;          /* 3 * nf outward triangles */
+  SimHullFeatures feat; /* its faces (polygons, planes) and edges in the same frame, for contact */
 } SimRigidHull;
+
+/* The most vertices a face of a hull body may have (contact clips one face against another in
+ * fixed buffers): SimRigidProblemAddHull refuses a hull with a larger flat face. */
+#define SIM_RIGID_HULL_MAX_FACE 64
 
 /* An infinite plane: the free side is where (x - point) . normal > 0. */
 typedef struct {

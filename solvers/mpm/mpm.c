@@ -51,6 +51,8 @@ static PetscErrorCode SetFromOptions_MPM(SimSolver s, PetscOptionItems *PetscOpt
   PetscCall(PetscOptionsReal("-mpm_flip_ratio", "FLIP share of the FLIP/PIC blend in [0, 1] (flip only)", "", mpm->flip_ratio, &mpm->flip_ratio, NULL));
   PetscCall(PetscOptionsReal("-mpm_cfl", "time step limit: a substep is at most cfl h / max(wave speed + particle speed)", "", mpm->cfl, &mpm->cfl, NULL));
   PetscCall(PetscOptionsBool("-mpm_avx", "3D MLS transfers in AVX registers when the CPU has AVX (bit-identical to the SSE2 code)", "", mpm->avx, &mpm->avx, NULL));
+  PetscCall(PetscOptionsBool("-mpm_fma", "those AVX transfers with fused multiply-add when the CPU has AVX2 and FMA (round-off apart from -mpm_fma 0)", "", mpm->fma,
+                             &mpm->fma, NULL));
   PetscCall(PetscOptionsInt("-mpm_sort_every",
                             "sort the particles by cell before every this many steps (memory locality; 0: never; -1: every 20 steps on a rank with more than 1e5 particles)",
                             "", mpm->sort_every, &mpm->sort_every, NULL));
@@ -75,35 +77,45 @@ static PetscErrorCode SetFromOptions_MPM(SimSolver s, PetscOptionItems *PetscOpt
   PetscCheck(mpm->margin >= 0, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mpm_migrate_margin must be >= 0 (got %" PetscInt_FMT ")", mpm->margin);
   PetscCheck(mpm->sort_every >= -1, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mpm_sort_every must be >= -1 (got %" PetscInt_FMT ")", mpm->sort_every);
   mpm->avx = (PetscBool)(mpm->avx && __builtin_cpu_supports("avx") > 0);
+  mpm->fma = (PetscBool)(mpm->fma && mpm->avx && __builtin_cpu_supports("avx2") > 0 && __builtin_cpu_supports("fma") > 0);
   PetscCheck(mpm->substeps >= 0, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mpm_substeps must be >= 0 (got %" PetscInt_FMT ")", mpm->substeps);
   PetscFunctionReturn(0);
 }
 
 /* More than one rank: the exchange of the patch's nodes that another rank owns (leaves, one per real)
- * with their owners' copies (roots, in the owner's patch), and the band, the patch's nodes in it.
- * A rank's patch is its owned box grown by the ghost width w (clipped at the grid's sides), so the
- * owner of a node and its place in the owner's patch follow from the ownership ranges. */
-static PetscErrorCode CreateGhostExchange(SimSolver s, MPM *mpm, PetscInt w)
+ * with their owners' copies (roots, in the owner's patch), and the band, the patch's nodes in it,
+ * restricted to the nodes in mpm->sfbox (global node indices; the same box on every rank, so that a
+ * leaf's root is in its owner's band too). A rank's patch is its owned box grown by the ghost width w
+ * (clipped at the grid's sides), so the owner of a node and its place in the owner's patch follow from
+ * the ownership ranges. */
+static PetscErrorCode CreateGhostExchange(SimSolver s, MPM *mpm)
 {
-  const PetscInt *own[3] = {NULL, NULL, NULL}, dof = mpm->dof;
-  PetscInt N[3] = {1, 1, 1}, P[3] = {1, 1, 1}, xs[3] = {0, 0, 0}, xm[3] = {1, 1, 1}, nleaves = 0, nroots, nb = 0, *ilocal;
+  const PetscInt *own[3] = {NULL, NULL, NULL}, dof = mpm->dof, w = 2 + mpm->margin;
+  PetscInt N[3] = {1, 1, 1}, P[3] = {1, 1, 1}, xs[3] = {0, 0, 0}, xm[3] = {1, 1, 1}, nleaves = 0, nroots, nb = 0, *ilocal, blo[3], bhi[3], nbox = 1;
   PetscSFNode *iremote;
   const PetscInt *degree;
   PetscBool *inband;
   const PetscInt *gs = mpm->gs, *gm = mpm->gm;
 
   PetscFunctionBeginUser;
+  PetscCall(PetscSFDestroy(&mpm->ghost_sf));
+  PetscCall(PetscFree(mpm->band));
   PetscCall(DMDAGetInfo(mpm->da, NULL, &N[0], &N[1], &N[2], &P[0], &P[1], &P[2], NULL, NULL, NULL, NULL, NULL, NULL));
   PetscCall(DMDAGetOwnershipRanges(mpm->da, &own[0], &own[1], &own[2]));
   PetscCall(DMDAGetCorners(mpm->da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
   if (mpm->dim == 2) N[2] = P[2] = 1, xs[2] = 0, xm[2] = 1;
+  for (int d = 0; d < 3; d++) { /* the patch's nodes in the box, in patch indices [blo, bhi) */
+    blo[d] = d < mpm->dim ? PetscMax(mpm->sfbox[2 * d], gs[d]) - gs[d] : 0;
+    bhi[d] = d < mpm->dim ? PetscMin(mpm->sfbox[2 * d + 1] + 1, gs[d] + gm[d]) - gs[d] : 1;
+    nbox *= PetscMax(bhi[d] - blo[d], 0);
+  }
   nroots = gm[0] * gm[1] * gm[2] * dof;
-  PetscCall(PetscMalloc1(nroots, &ilocal));
-  PetscCall(PetscMalloc1(nroots, &iremote));
+  PetscCall(PetscMalloc1(nbox * dof + 1, &ilocal));
+  PetscCall(PetscMalloc1(nbox * dof + 1, &iremote));
   PetscCall(PetscCalloc1(gm[0] * gm[1] * gm[2], &inband));
-  for (PetscInt k = 0; k < gm[2]; k++)
-    for (PetscInt j = 0; j < gm[1]; j++)
-      for (PetscInt i = 0; i < gm[0]; i++) {
+  for (PetscInt k = blo[2]; k < bhi[2]; k++)
+    for (PetscInt j = blo[1]; j < bhi[1]; j++)
+      for (PetscInt i = blo[0]; i < bhi[0]; i++) {
         const PetscInt node[3] = {gs[0] + i, gs[1] + j, gs[2] + k}, here = (k * gm[1] + j) * gm[0] + i;
         PetscInt rk[3], ogs[3], ogm[3], there;
         PetscBool mine = PETSC_TRUE;
@@ -140,6 +152,27 @@ static PetscErrorCode CreateGhostExchange(SimSolver s, MPM *mpm, PetscInt w)
   for (PetscInt q = 0; q < gm[0] * gm[1] * gm[2]; q++)
     if (inband[q]) mpm->band[nb++] = q;
   PetscCall(PetscFree(inband));
+  mpm->sfbuilds++;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MPMGhostExchangeCover(SimSolver s, MPM *mpm, const PetscInt box[6])
+{
+  PetscInt N[3] = {1, 1, 1};
+  PetscBool inside = PETSC_TRUE;
+  const PetscInt grow = 4; /* nodes: the box grows by more than it must, so that a moving body rebuilds it every few cells */
+
+  PetscFunctionBeginUser;
+  for (PetscInt d = 0; d < mpm->dim; d++)
+    if (box[2 * d] <= box[2 * d + 1]) inside = (PetscBool)(inside && box[2 * d] >= mpm->sfbox[2 * d] && box[2 * d + 1] <= mpm->sfbox[2 * d + 1]);
+  if (inside) PetscFunctionReturn(0); /* (an empty box: no rank wrote a node) */
+  PetscCall(DMDAGetInfo(mpm->da, NULL, &N[0], &N[1], &N[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  for (PetscInt d = 0; d < mpm->dim; d++) { /* the union of the old box and the new one grown, on the grid */
+    const PetscInt lo = PetscMax(box[2 * d] - grow, 0), hi = PetscMin(box[2 * d + 1] + grow, N[d] - 1);
+    if (mpm->sfbox[2 * d] > mpm->sfbox[2 * d + 1]) mpm->sfbox[2 * d] = lo, mpm->sfbox[2 * d + 1] = hi;
+    else mpm->sfbox[2 * d] = PetscMin(mpm->sfbox[2 * d], lo), mpm->sfbox[2 * d + 1] = PetscMax(mpm->sfbox[2 * d + 1], hi);
+  }
+  PetscCall(CreateGhostExchange(s, mpm));
   PetscFunctionReturn(0);
 }
 
@@ -178,7 +211,8 @@ static PetscErrorCode CreateNodeGrid(SimSolver s, MPM *mpm)
   PetscCall(PetscMalloc4(mpm->nrows, &mpm->rlo, mpm->nrows, &mpm->rhi, mpm->nrows, &mpm->mlo, mpm->nrows, &mpm->mhi));
   for (PetscInt r = 0; r < mpm->nrows; r++) mpm->rlo[r] = 0, mpm->rhi[r] = mpm->gm[0] - 1, mpm->mlo[r] = PETSC_MAX_INT, mpm->mhi[r] = -1;
   PetscCallMPI(MPI_Comm_size(s->comm, &size));
-  if (size > 1) PetscCall(CreateGhostExchange(s, mpm, w));
+  for (PetscInt d = 0; d < 3; d++) mpm->sfbox[2 * d] = 0, mpm->sfbox[2 * d + 1] = d < mpm->dim ? -1 : 0; /* empty: the first P2G sets it */
+  if (size > 1) PetscCall(CreateGhostExchange(s, mpm));
   for (PetscInt d = 0; d < 3; d++) PetscCall(PetscFree(lx[d]));
   PetscFunctionReturn(0);
 }
@@ -665,6 +699,7 @@ PetscErrorCode SimSolverCreate_MPM(SimSolver s)
   mpm->margin = 1;
   __builtin_cpu_init();
   mpm->avx = (PetscBool)(__builtin_cpu_supports("avx") > 0);
+  mpm->fma = (PetscBool)(mpm->avx && __builtin_cpu_supports("avx2") > 0 && __builtin_cpu_supports("fma") > 0);
   mpm->dt_limit = PETSC_MAX_REAL;
   s->data = mpm;
   s->ops = ops;

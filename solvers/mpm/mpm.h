@@ -101,8 +101,10 @@ PetscBool MPMPolarNewton(const PetscReal F[9], PetscReal R[9]);
 PetscErrorCode MPMCorotatedStress(PetscInt dim, PetscInt n, const PetscReal *F9, const PetscReal *vol, PetscReal mu, PetscReal lambda, PetscReal *tau,
                                   PetscReal *J);
 /* The 3D case of MPMCorotatedStress four particles at a time in AVX registers, bit for bit its results
- * (call it only when the CPU has AVX: MPM.avx). */
-PetscErrorCode MPMCorotatedStress3Avx(PetscInt n, const PetscReal *F9, const PetscReal *vol, PetscReal mu, PetscReal lambda, PetscReal *tau, PetscReal *J);
+ * (call it only when the CPU has AVX: MPM.avx); fma: with fused multiply-add (the CPU has AVX2 and FMA:
+ * MPM.fma), its results to round-off. */
+PetscErrorCode MPMCorotatedStress3Avx(PetscInt n, const PetscReal *F9, const PetscReal *vol, PetscReal mu, PetscReal lambda, PetscReal *tau, PetscReal *J,
+                                      PetscBool fma);
 /* The same for n elastic F after a return mapping, from their SVD dec (SIM_ISOTROPIC_NDEC each,
  * F = U diag(s) V^T): (F - R) F^T = U diag(s (s - 1)) U^T and J = s0 s1 s2, times c = vol scale. */
 void MPMCorotatedStressSvd(PetscInt dim, PetscInt n, const PetscReal *dec, const PetscReal *vol, const PetscReal *scale, PetscReal mu, PetscReal lambda,
@@ -150,6 +152,7 @@ typedef struct {
   PetscReal flip_ratio, cfl;
   PetscInt substeps; /* per step; 0: from the time step limit */
   PetscBool avx; /* the 3D MLS transfers in AVX registers (the CPU has AVX; -mpm_avx) */
+  PetscBool fma; /* those transfers with fused multiply-add (avx and the CPU has AVX2 and FMA; -mpm_fma): round-off apart from the AVX ones */
   PetscInt sort_every; /* sort the particles by cell before every sort_every-th step (0: never) */
   /* the problem */
   SimParticlesInfo info;
@@ -174,6 +177,10 @@ typedef struct {
    * with the written rows, so that every node of the patch holds its velocity after the update */
   PetscSF ghost_sf;
   PetscInt nband, *band;
+  /* the box of global nodes the exchange covers (lo[d] = sfbox[2 d], hi[d] = sfbox[2 d + 1], inclusive;
+   * empty at set-up): only nodes in it take part, and it grows (never shrinks, so that the band keeps
+   * every node an exchange wrote) when a P2G writes outside it on some rank (MPMGhostExchangeCover) */
+  PetscInt sfbox[6], sfbuilds;
   PetscInt migrations; /* particle migrations so far (a substep migrates only when a particle strayed beyond the margin) */
   /* scratch for one chunk */
   PetscReal *F9, *dec, *P, *scale, *state;
@@ -193,6 +200,10 @@ typedef struct {
 #define MPM_FIELD_J "J"             /* det F */
 #define MPM_FIELD_STRESS "stress"   /* V0 times the Kirchhoff stress P F^T (symmetric: xx,yy,xy / xx,yy,zz,xy,yz,xz) [J] */
 
+/* More than one rank: makes the ghost exchange cover the nodes [box[2 d], box[2 d + 1]] (global node
+ * indices, the union over the ranks: the same on every rank), rebuilding it over a larger box when they
+ * are not all in it. Collective. */
+PetscErrorCode MPMGhostExchangeCover(SimSolver s, MPM *mpm, const PetscInt box[6]);
 /* The phases of one substep (transfer.c), in physical order. */
 PetscErrorCode MPMParticlesToGrid(SimSolver s, MPM *mpm, PetscReal dt);
 PetscErrorCode MPMGridUpdate(SimSolver s, MPM *mpm, PetscReal dt);

@@ -186,29 +186,34 @@ void MPMCorotatedStressSvd(PetscInt dim, PetscInt n, const PetscReal *dec, const
 }
 
 /* MPMCorotatedStress in 3D on four particles at once in AVX registers: the same Newton iteration per
- * lane (a lane stops where the scalar loop would return: converged, det X <= 0 or 30 iterations), the
- * same operations in the same order and no fused multiply-add, so bit for bit the scalar results; a
- * lane that fails takes SimPolar3 as the scalar code does. */
-static __attribute__((target("avx"))) PetscErrorCode CorotatedStress3Avx4(const PetscReal *F9, const PetscReal *vol, PetscReal mu, PetscReal lambda,
-                                                                          PetscReal *tau, PetscReal *J)
+ * lane (a lane stops where the scalar loop would return: converged, det X <= 0 or 30 iterations; a
+ * converged lane's X is its R), the same operations in the same order, so without fused multiply-add
+ * bit for bit the scalar results; a lane that fails takes SimPolar3 as the scalar code does. The
+ * stresses go back to the particles by a 4 x 4 transpose (moves only). Inlined into an AVX and an
+ * AVX2 + FMA function (where GCC contracts a * b + c: round-off apart). */
+static inline __attribute__((always_inline, target("avx"))) PetscErrorCode CorotatedStress3Lanes(const PetscReal *F9, const PetscReal *vol, PetscReal mu,
+                                                                                                  PetscReal lambda, PetscReal *tau, PetscReal *J)
 {
-  __m256d F[9], X[9], R[9];
+  __m256d F[9], X[9];
   const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1), half = _mm256_set1_pd(0.5);
   __m256d active = _mm256_castsi256_pd(_mm256_set1_epi64x(-1)), scaled = active, failed = zero;
   int fail;
 
   PetscFunctionBeginUser;
-  for (int k = 0; k < 9; k++) F[k] = X[k] = _mm256_set_pd(F9[27 + k], F9[18 + k], F9[9 + k], F9[k]), R[k] = zero;
+  for (int k = 0; k < 9; k++) F[k] = X[k] = _mm256_set_pd(F9[27 + k], F9[18 + k], F9[9 + k], F9[k]);
   for (int it = 0; it < 30 && _mm256_movemask_pd(active); it++) {
     const __m256d c[9] = {X[4] * X[8] - X[5] * X[7], X[5] * X[6] - X[3] * X[8], X[3] * X[7] - X[4] * X[6],
                           X[2] * X[7] - X[1] * X[8], X[0] * X[8] - X[2] * X[6], X[1] * X[6] - X[0] * X[7],
                           X[1] * X[5] - X[2] * X[4], X[2] * X[3] - X[0] * X[5], X[0] * X[4] - X[1] * X[3]};
     const __m256d det = X[0] * c[0] + X[1] * c[1] + X[2] * c[2], bad = _mm256_andnot_pd(_mm256_cmp_pd(det, zero, _CMP_GT_OQ), active);
-    __m256d nx = zero, nc = zero, g, a, b, d2 = zero, conv;
+    __m256d g = one, a, b, d2 = zero, conv;
     failed = _mm256_or_pd(failed, bad);
     active = _mm256_andnot_pd(bad, active);
-    for (int k = 0; k < 9; k++) nx += X[k] * X[k], nc += c[k] * c[k];
-    g = _mm256_blendv_pd(one, _mm256_sqrt_pd(_mm256_sqrt_pd(nc / (nx * det * det))), scaled);
+    if (_mm256_movemask_pd(_mm256_and_pd(scaled, active))) { /* some lane still scales: g = (|X^-1|_F / |X|_F)^(1/2) there */
+      __m256d nx = zero, nc = zero;
+      for (int k = 0; k < 9; k++) nx += X[k] * X[k], nc += c[k] * c[k];
+      g = _mm256_blendv_pd(one, _mm256_sqrt_pd(_mm256_sqrt_pd(nc / (nx * det * det))), scaled);
+    }
     a = half * g, b = half / (g * det);
     for (int k = 0; k < 9; k++) {
       const __m256d y = a * X[k] + b * c[k], e = y - X[k];
@@ -217,47 +222,69 @@ static __attribute__((target("avx"))) PetscErrorCode CorotatedStress3Avx4(const 
     }
     scaled = _mm256_andnot_pd(_mm256_cmp_pd(d2, _mm256_set1_pd(1e-4), _CMP_LT_OQ), scaled);
     conv = _mm256_and_pd(_mm256_cmp_pd(d2, _mm256_set1_pd(1e-18), _CMP_LE_OQ), active);
-    for (int k = 0; k < 9; k++) R[k] = _mm256_blendv_pd(R[k], X[k], conv);
     active = _mm256_andnot_pd(conv, active);
   }
   fail = _mm256_movemask_pd(_mm256_or_pd(failed, active));
   if (fail) { /* the scalar code's fallback, lane by lane */
     PetscReal r4[9][4];
-    for (int k = 0; k < 9; k++) _mm256_storeu_pd(r4[k], R[k]);
+    for (int k = 0; k < 9; k++) _mm256_storeu_pd(r4[k], X[k]);
     for (int l = 0; l < 4; l++)
       if (fail & (1 << l)) {
         PetscReal Rl[9];
         PetscCall(SimPolar3(F9 + 9 * l, Rl, NULL));
         for (int k = 0; k < 9; k++) r4[k][l] = Rl[k];
       }
-    for (int k = 0; k < 9; k++) R[k] = _mm256_loadu_pd(r4[k]);
+    for (int k = 0; k < 9; k++) X[k] = _mm256_loadu_pd(r4[k]);
   }
   {
     const __m256d Jq = F[0] * (F[4] * F[8] - F[5] * F[7]) - F[1] * (F[3] * F[8] - F[5] * F[6]) + F[2] * (F[3] * F[7] - F[4] * F[6]);
-    const __m256d iso = _mm256_set1_pd(lambda) * (Jq - one) * Jq, m2 = _mm256_set1_pd(2 * mu), v = _mm256_set_pd(vol[3], vol[2], vol[1], vol[0]);
+    const __m256d iso = _mm256_set1_pd(lambda) * (Jq - one) * Jq, m2 = _mm256_set1_pd(2 * mu), v = _mm256_loadu_pd(vol);
     const int rr[6] = {0, 1, 2, 0, 1, 0}, ee[6] = {0, 1, 2, 1, 2, 2};
-    __m256d Dm[9];
-    PetscReal t4[6][4], j4[4];
-    for (int k = 0; k < 9; k++) Dm[k] = F[k] - R[k];
+    __m256d Dm[9], t[6];
+    for (int k = 0; k < 9; k++) Dm[k] = F[k] - X[k];
     for (int q = 0; q < 6; q++) {
       const int r = rr[q], e = ee[q];
-      _mm256_storeu_pd(t4[q], v * (m2 * (Dm[3 * r] * F[3 * e] + Dm[3 * r + 1] * F[3 * e + 1] + Dm[3 * r + 2] * F[3 * e + 2]) + (r == e ? iso : zero)));
+      t[q] = v * (m2 * (Dm[3 * r] * F[3 * e] + Dm[3 * r + 1] * F[3 * e + 1] + Dm[3 * r + 2] * F[3 * e + 2]) + (r == e ? iso : zero));
     }
-    _mm256_storeu_pd(j4, Jq);
-    for (int l = 0; l < 4; l++) {
-      for (int q = 0; q < 6; q++) tau[6 * l + q] = t4[q][l];
-      J[l] = j4[l];
+    { /* lanes to particles: t[0..3] by a 4 x 4 transpose, t[4..5] by pairs */
+      const __m256d u0 = _mm256_unpacklo_pd(t[0], t[1]), u1 = _mm256_unpackhi_pd(t[0], t[1]), u2 = _mm256_unpacklo_pd(t[2], t[3]), u3 = _mm256_unpackhi_pd(t[2], t[3]);
+      const __m256d w0 = _mm256_unpacklo_pd(t[4], t[5]), w1 = _mm256_unpackhi_pd(t[4], t[5]);
+      _mm256_storeu_pd(tau, _mm256_permute2f128_pd(u0, u2, 0x20));
+      _mm256_storeu_pd(tau + 6, _mm256_permute2f128_pd(u1, u3, 0x20));
+      _mm256_storeu_pd(tau + 12, _mm256_permute2f128_pd(u0, u2, 0x31));
+      _mm256_storeu_pd(tau + 18, _mm256_permute2f128_pd(u1, u3, 0x31));
+      _mm_storeu_pd(tau + 4, _mm256_castpd256_pd128(w0));
+      _mm_storeu_pd(tau + 10, _mm256_castpd256_pd128(w1));
+      _mm_storeu_pd(tau + 16, _mm256_extractf128_pd(w0, 1));
+      _mm_storeu_pd(tau + 22, _mm256_extractf128_pd(w1, 1));
     }
+    _mm256_storeu_pd(J, Jq);
   }
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode MPMCorotatedStress3Avx(PetscInt n, const PetscReal *F9, const PetscReal *vol, PetscReal mu, PetscReal lambda, PetscReal *tau, PetscReal *J)
+static __attribute__((target("avx"))) PetscErrorCode CorotatedStress3Avx4(const PetscReal *F9, const PetscReal *vol, PetscReal mu, PetscReal lambda,
+                                                                          PetscReal *tau, PetscReal *J)
+{
+  return CorotatedStress3Lanes(F9, vol, mu, lambda, tau, J);
+}
+
+static __attribute__((target("avx2,fma"))) PetscErrorCode CorotatedStress3Fma4(const PetscReal *F9, const PetscReal *vol, PetscReal mu, PetscReal lambda,
+                                                                              PetscReal *tau, PetscReal *J)
+{
+  return CorotatedStress3Lanes(F9, vol, mu, lambda, tau, J);
+}
+
+PetscErrorCode MPMCorotatedStress3Avx(PetscInt n, const PetscReal *F9, const PetscReal *vol, PetscReal mu, PetscReal lambda, PetscReal *tau, PetscReal *J,
+                                      PetscBool fma)
 {
   PetscInt q = 0;
 
   PetscFunctionBeginUser;
-  for (; q + 4 <= n; q += 4) PetscCall(CorotatedStress3Avx4(F9 + 9 * q, vol + q, mu, lambda, tau + 6 * q, J + q));
+  if (fma)
+    for (; q + 4 <= n; q += 4) PetscCall(CorotatedStress3Fma4(F9 + 9 * q, vol + q, mu, lambda, tau + 6 * q, J + q));
+  else
+    for (; q + 4 <= n; q += 4) PetscCall(CorotatedStress3Avx4(F9 + 9 * q, vol + q, mu, lambda, tau + 6 * q, J + q));
   if (q < n) PetscCall(MPMCorotatedStress(3, n - q, F9 + 9 * q, vol + q, mu, lambda, tau + 6 * q, J + q));
   PetscFunctionReturn(0);
 }

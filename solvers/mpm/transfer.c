@@ -4,6 +4,7 @@
  * and both kernels (D and K are compile-time constants of the instantiations at the end of each
  * phase), and once for every transfer (its flags are loop-invariant). */
 #include "solvers/mpm/mpm.h"
+#include <immintrin.h>
 
 /* The grid patch of this rank: a node's first component at g + Offset(...). */
 typedef struct {
@@ -45,6 +46,7 @@ static inline void V2Store(PetscReal *p, V2 v)
  * Macros, not functions: a function taking or returning a 32-byte vector needs AVX itself. */
 typedef double V4 __attribute__((vector_size(32), aligned(8)));
 typedef int V4I __attribute__((vector_size(16)));
+typedef long long V4L __attribute__((vector_size(32), aligned(8))); /* a V4 comparison's lanes: -1 true, 0 false */
 /* GCC 12 warns that the per-particle arrays of broadcast weights (w0, w1, w2 below), each element
  * written before it is read, "may be used uninitialized": a false positive of its vector lowering. */
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -251,7 +253,16 @@ static __attribute__((target("avx"))) void P2G_3C_3_avx(const P2GArgs *a)
 {
   P2G(3, 4, 3, 1, a);
 }
-static void (*const p2g_avx[2])(const P2GArgs *) = {P2G_3Q_3_avx, P2G_3C_3_avx};
+/* the same compiled for AVX2 with fused multiply-add (GCC contracts a * b + c in GNU C): [K - 3] */
+static __attribute__((target("avx2,fma"))) void P2G_3Q_3_fma(const P2GArgs *a)
+{
+  P2G(3, 3, 3, 1, a);
+}
+static __attribute__((target("avx2,fma"))) void P2G_3C_3_fma(const P2GArgs *a)
+{
+  P2G(3, 4, 3, 1, a);
+}
+static void (*const p2g_avx[2][2])(const P2GArgs *) = {{P2G_3Q_3_avx, P2G_3C_3_avx}, {P2G_3Q_3_fma, P2G_3C_3_fma}};
 
 /* The transfer's index in the instantiations. */
 static inline int TransferIndex(const MPMTransfer *t)
@@ -285,9 +296,12 @@ PetscErrorCode MPMParticlesToGrid(SimSolver s, MPM *mpm, PetscReal dt)
     if (mpm->rlo[r] <= mpm->rhi[r]) PetscCall(PetscArrayzero(a.g + r * a.pt.sy + mpm->rlo[r] * a.pt.dof, (mpm->rhi[r] - mpm->rlo[r] + 1) * a.pt.dof));
     mpm->mlo[r] = PETSC_MAX_INT, mpm->mhi[r] = -1;
   }
-  for (PetscInt b = 0; b < mpm->nband; b++) PetscCall(PetscArrayzero(a.g + mpm->band[b] * a.pt.dof, a.pt.dof));
+  for (PetscInt b = 0, e; b < mpm->nband; b = e) { /* by runs of consecutive nodes */
+    for (e = b + 1; e < mpm->nband && mpm->band[e] == mpm->band[e - 1] + 1; e++) {}
+    PetscCall(PetscArrayzero(a.g + mpm->band[b] * a.pt.dof, (e - b) * a.pt.dof));
+  }
   a.mlo = mpm->mlo, a.mhi = mpm->mhi, a.ny = mpm->ny;
-  if (mpm->avx && mpm->dim == 3 && mpm->transfer->mls) p2g_avx[mpm->kernel->K - 3](&a);
+  if (mpm->avx && mpm->dim == 3 && mpm->transfer->mls) p2g_avx[mpm->fma][mpm->kernel->K - 3](&a);
   else p2g[mpm->dim - 2][mpm->kernel->K - 3][TransferIndex(mpm->transfer)](&a);
   { /* node row (j, k) holds the nodes of the bases (j - b, k - c), b, c < K: [min base x, max base x + K - 1] */
     const PetscInt K = mpm->kernel->K, ny = mpm->ny, nz = mpm->nrows / ny;
@@ -304,6 +318,20 @@ PetscErrorCode MPMParticlesToGrid(SimSolver s, MPM *mpm, PetscReal dt)
       }
   }
   if (mpm->ghost_sf) { /* the ghost nodes' sums to their owners, the owners' totals back to every copy */
+    /* the box of the nodes this scatter wrote on any rank (global indices): the exchange must cover it */
+    const PetscInt ny = mpm->ny, nz = mpm->nrows / ny;
+    PetscInt box[6] = {PETSC_MAX_INT, PETSC_MAX_INT, PETSC_MAX_INT, PETSC_MAX_INT, PETSC_MAX_INT, PETSC_MAX_INT};
+    for (PetscInt k = 0; k < nz; k++)
+      for (PetscInt j = 0; j < ny; j++) {
+        const PetscInt r = k * ny + j;
+        if (mpm->rlo[r] > mpm->rhi[r]) continue;
+        box[0] = PetscMin(box[0], mpm->rlo[r] + a.pt.gs[0]), box[1] = PetscMin(box[1], -(mpm->rhi[r] + a.pt.gs[0]));
+        box[2] = PetscMin(box[2], j + a.pt.gs[1]), box[3] = PetscMin(box[3], -(j + a.pt.gs[1]));
+        box[4] = PetscMin(box[4], k + a.pt.gs[2]), box[5] = PetscMin(box[5], -(k + a.pt.gs[2]));
+      }
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, box, 6, MPIU_INT, MPI_MIN, s->comm));
+    for (int d = 0; d < 3; d++) box[2 * d + 1] = -box[2 * d + 1];
+    PetscCall(MPMGhostExchangeCover(s, mpm, box));
     PetscCall(PetscSFReduceBegin(mpm->ghost_sf, MPIU_REAL, a.g, a.g, MPI_SUM));
     PetscCall(PetscSFReduceEnd(mpm->ghost_sf, MPIU_REAL, a.g, a.g, MPI_SUM));
     PetscCall(PetscSFBcastBegin(mpm->ghost_sf, MPIU_REAL, a.g, a.g, MPI_REPLACE));
@@ -448,8 +476,11 @@ typedef struct {
   PetscReal *x, *v, *C, *F;
   const PetscReal *g;
   Patch pt;
-  PetscReal lo[3], h, dt, dinv, flip_ratio;
+  PetscReal lo[3], hi[3], h, dt, dinv, flip_ratio;
   PetscReal *F9, *Jtrial; /* out: the trial F (3x3; in 3D this may be F) and its determinant, for the constitutive update */
+  int *check; /* out: check[0] = 1 when the kernel checked every particle (a cell inside the box, trial J > 0), then check[1] = 1 when all passed,
+               * and, with track, check[2] the number of particles whose next kernel leaves the patch (MPMGridToParticles' strays) */
+  int track, pge[3]; /* more than one rank: count those (the patch's nodes gs .. pge - 1 on each axis) */
 } G2PArgs;
 
 /* ---- 3. grid to particles (Hu et al. 2018, eqs. 17 and 31; Jiang et al. 2015, eq. 10): the PIC
@@ -465,6 +496,12 @@ static inline __attribute__((always_inline)) void G2P(const int D, const int K, 
   const PetscReal lo[3] = {a->lo[0], a->lo[1], a->lo[2]}, lo4[4] = {a->lo[0], a->lo[1], a->lo[2], 0};
   const PetscReal *restrict g = a->g;
   PetscReal *restrict x = a->x, *restrict vel = a->v, *restrict Cf = a->C, *Ff = a->F, *F9out = a->F9, *restrict Jt = a->Jtrial; /* F9out may be Ff */
+  /* 3D MLS AVX: the checks of MPMGridToParticles (lo + h <= x < hi - h on every axis, J > 0) as masks,
+   * the same comparisons of the same numbers (the mass lane passes) */
+  const V4 lob = {a->lo[0] + h, a->lo[1] + h, a->lo[2] + h, -PETSC_MAX_REAL}, hib = {a->hi[0] - h, a->hi[1] - h, a->hi[2] - h, PETSC_MAX_REAL};
+  V4L okv = {-1, -1, -1, -1};
+  int jok = 1, nstray = 0;
+  const V4I pgs = {(int)gs0, (int)gs1, (int)gs2, 0}, pge = {a->pge[0], a->pge[1], a->pge[2], K};
 
   for (PetscInt p = 0; p < n; p++) {
     PetscReal w[3][4] = {{0}}, dw[3][4] = {{0}}, fx[3] = {0, 0, 0}, v[3] = {0, 0, 0}, dv[3] = {0, 0, 0}, Bo[3][3] = {{0}}, L[3][3] = {{0}};
@@ -511,14 +548,26 @@ static inline __attribute__((always_inline)) void G2P(const int D, const int K, 
           const V4 col = {Fp[c], Fp[3 + c], Fp[6 + c], 0};
           fn[c] = col + d0 * Fp[c] + d1 * Fp[3 + c] + d2 * Fp[6 + c];
         }
+        const V4 xo = {xp[0], xp[1], xp[2], 0}, xn = xo + dt * va; /* x += dt v, lane by lane */
         for (int r = 0; r < 3; r++) {
           Cf[9 * p + 3 * r] = c0[r], Cf[9 * p + 3 * r + 1] = c1[r], Cf[9 * p + 3 * r + 2] = c2[r];
           vp[r] = va[r];
-          xp[r] += dt * va[r];
+          xp[r] = xn[r];
           Fn[3 * r] = fn[0][r], Fn[3 * r + 1] = fn[1][r], Fn[3 * r + 2] = fn[2][r];
         }
         for (int q = 0; q < 9; q++) F9[q] = Fn[q];
         Jt[p] = Fn[0] * (Fn[4] * Fn[8] - Fn[5] * Fn[7]) - Fn[1] * (Fn[3] * Fn[8] - Fn[5] * Fn[6]) + Fn[2] * (Fn[3] * Fn[7] - Fn[4] * Fn[6]);
+        okv &= (xn >= lob) & (xn < hib);
+        jok &= Jt[p] > 0;
+        if (a->track) { /* MPMGridToParticles' strays: the next base (MPMWeights1) at least 1 cell in, the K nodes from it in the patch */
+          V4 xq = xn;
+          xq[3] = lo4[3] + 1; /* the mass lane: a valid cell (its conversion below must not overflow) */
+          const V4 xh = (xq - V4LOAD(lo4)) * ih;
+          const V4I b = K == 3 ? __builtin_convertvector(xh - 0.5, V4I) : __builtin_convertvector(xh, V4I) - 1;
+          const V4L in = xh >= 1;
+          const V4I out = (b < pgs) | (b + K > pge);
+          nstray += (out[0] | out[1] | out[2] | !in[0] | !in[1] | !in[2]) != 0;
+        }
       }
       continue;
     } else     if (D == 3 && mls) { /* the loop below in pairs of lanes (x, y), (z, mass: unused) */
@@ -621,6 +670,9 @@ static inline __attribute__((always_inline)) void G2P(const int D, const int K, 
     Jt[p] = D == 2 ? Fn[0] * Fn[4] - Fn[1] * Fn[3]
                    : Fn[0] * (Fn[4] * Fn[8] - Fn[5] * Fn[7]) - Fn[1] * (Fn[3] * Fn[8] - Fn[5] * Fn[6]) + Fn[2] * (Fn[3] * Fn[7] - Fn[4] * Fn[6]);
   }
+  a->check[0] = D == 3 && mls && X;
+  a->check[1] = jok && okv[0] && okv[1] && okv[2];
+  a->check[2] = nstray;
 }
 
 #define G2P_VARIANTS(D, K, KN) \
@@ -642,7 +694,15 @@ static __attribute__((target("avx"))) void G2P_3C_3_avx(const G2PArgs *a)
 {
   G2P(3, 4, 3, 1, a);
 }
-static void (*const g2p_avx[2])(const G2PArgs *) = {G2P_3Q_3_avx, G2P_3C_3_avx};
+static __attribute__((target("avx2,fma"))) void G2P_3Q_3_fma(const G2PArgs *a)
+{
+  G2P(3, 3, 3, 1, a);
+}
+static __attribute__((target("avx2,fma"))) void G2P_3C_3_fma(const G2PArgs *a)
+{
+  G2P(3, 4, 3, 1, a);
+}
+static void (*const g2p_avx[2][2])(const G2PArgs *) = {{G2P_3Q_3_avx, G2P_3C_3_avx}, {G2P_3Q_3_fma, G2P_3C_3_fma}};
 
 /* ---- 4. the constitutive update of n particles of material m (gathered): the return mapping on
  * the trial F, the stress V0 scale P(F) F^T from the material (one batched call, with the SVD the
@@ -657,7 +717,7 @@ PetscErrorCode MPMConstitutive(MPM *mpm, PetscInt m, PetscInt n, PetscReal *F9, 
   PetscFunctionBeginUser;
   if (!n) PetscFunctionReturn(0);
   if (mt->corotated) { /* no return mapping, the stress from the polar R (no SVD) */
-    if (D == 3 && mpm->avx) PetscCall(MPMCorotatedStress3Avx(n, F9, vol, mt->elastic->par.mu, mt->elastic->par.lambda, tau, J));
+    if (D == 3 && mpm->avx) PetscCall(MPMCorotatedStress3Avx(n, F9, vol, mt->elastic->par.mu, mt->elastic->par.lambda, tau, J, mpm->fma));
     else PetscCall(MPMCorotatedStress(D, n, F9, vol, mt->elastic->par.mu, mt->elastic->par.lambda, tau, J));
     for (PetscInt q = 0; q < n; q++) speed2[q] = mt->modulus * vol[q] / mass[q];
     PetscFunctionReturn(0);
@@ -743,6 +803,30 @@ static inline void Flag(PetscReal bad[7], PetscReal id, PetscReal kind, const Pe
   bad[5] = J, bad[6] = mat;
 }
 
+/* max(vmax, max_q sqrt(speed2[q]) + |v_q|) of n 3D particles, four at a time in AVX registers: the
+ * scalar loop's numbers (square roots correctly rounded, |v|^2 summed in the same order, no fused
+ * multiply-add; the maximum of finite numbers does not depend on the order). */
+static __attribute__((target("avx"))) PetscReal MaxSpeed3Avx(PetscInt n, const PetscReal *speed2, const PetscReal *v, PetscReal vmax)
+{
+  __m256d m = _mm256_set1_pd(vmax);
+  PetscInt q = 0;
+  PetscReal m4[4];
+
+  for (; q + 4 <= n; q += 4) {
+    const PetscReal *w = v + 3 * q;
+    const __m256d vx = _mm256_set_pd(w[9], w[6], w[3], w[0]), vy = _mm256_set_pd(w[10], w[7], w[4], w[1]), vz = _mm256_set_pd(w[11], w[8], w[5], w[2]);
+    const __m256d v2 = vx * vx + vy * vy + vz * vz;
+    m = _mm256_max_pd(m, _mm256_sqrt_pd(_mm256_loadu_pd(speed2 + q)) + _mm256_sqrt_pd(v2));
+  }
+  _mm256_storeu_pd(m4, m);
+  vmax = PetscMax(PetscMax(m4[0], m4[1]), PetscMax(m4[2], m4[3]));
+  for (; q < n; q++) {
+    const PetscReal *w = v + 3 * q, v2 = w[0] * w[0] + w[1] * w[1] + w[2] * w[2];
+    vmax = PetscMax(vmax, PetscSqrtReal(speed2[q]) + PetscSqrtReal(v2));
+  }
+  return vmax;
+}
+
 PetscErrorCode MPMGridToParticles(SimSolver s, MPM *mpm, PetscReal dt, PetscReal bad[7], PetscReal *speed, PetscInt *strays)
 {
   DM sw;
@@ -753,6 +837,7 @@ PetscErrorCode MPMGridToParticles(SimSolver s, MPM *mpm, PetscReal dt, PetscReal
   const PetscReal ih = 1 / mpm->info.h;
   PetscReal Jtrial[MPM_CHUNK], speed2[MPM_CHUNK], vmax = 0;
   const PetscReal *g;
+  int check[3];
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(mpm->ev_g2p, 0, 0, 0, 0));
@@ -763,23 +848,26 @@ PetscErrorCode MPMGridToParticles(SimSolver s, MPM *mpm, PetscReal dt, PetscReal
   PetscCall(VecGetArrayRead(mpm->gl, &g));
   a.g = g;
   for (int d = 0; d < 3; d++) a.lo[d] = mpm->info.lo[d];
+  for (int d = 0; d < 3; d++) a.hi[d] = mpm->info.hi[d];
   a.h = mpm->info.h, a.dt = dt, a.dinv = mpm->kernel->dinv, a.flip_ratio = mpm->flip_ratio;
-  a.Jtrial = Jtrial;
+  a.Jtrial = Jtrial, a.check = check, a.track = mpm->ghost_sf != NULL;
+  for (int d = 0; d < 3; d++) a.pge[d] = (int)(mpm->gs[d] + mpm->gm[d]);
   for (int k = 0; k < 7; k++) bad[k] = -1;
   *speed = 0, *strays = 0;
   for (PetscInt p0 = 0; p0 < n; p0 += MPM_CHUNK) {
     const PetscInt nc = PetscMin(MPM_CHUNK, n - p0);
     a.n = nc, a.x = f.x + D * p0, a.v = f.v + D * p0, a.C = f.C + D * D * p0, a.F = f.F + D * D * p0;
     a.F9 = D == 3 ? a.F : mpm->F9; /* 3D: F is 3x3, the trial F goes to it in place */
-    if (mpm->avx && D == 3 && mpm->transfer->mls) g2p_avx[mpm->kernel->K - 3](&a);
+    if (mpm->avx && D == 3 && mpm->transfer->mls) g2p_avx[mpm->fma][mpm->kernel->K - 3](&a);
     else g2p[D - 2][mpm->kernel->K - 3][TransferIndex(mpm->transfer)](&a);
-    for (PetscInt q = 0; q < nc; q++) { /* the particle stays a cell inside the box; J > 0 */
+    for (PetscInt q = 0; q < (check[0] && check[1] ? 0 : nc); q++) { /* the particle stays a cell inside the box; J > 0 (unless the kernel found every one so) */
       const PetscReal *xq = f.x + D * (p0 + q);
       for (PetscInt d = 0; d < D; d++)
         if (!(xq[d] >= mpm->info.lo[d] + mpm->info.h && xq[d] < mpm->info.hi[d] - mpm->info.h)) Flag(bad, f.id[p0 + q], 1, xq, D, Jtrial[q], f.mat[p0 + q]);
       if (!(Jtrial[q] > 0)) Flag(bad, f.id[p0 + q], 2, xq, D, Jtrial[q], f.mat[p0 + q]);
     }
-    if (mpm->ghost_sf) /* the next P2G's nodes base .. base + K - 1 (MPMWeights1) must be in the patch */
+    if (mpm->ghost_sf && check[0]) *strays += check[2];
+    else if (mpm->ghost_sf) /* the next P2G's nodes base .. base + K - 1 (MPMWeights1) must be in the patch */
       for (PetscInt q = 0; q < nc; q++) {
         const PetscReal *xq = f.x + D * (p0 + q);
         for (PetscInt d = 0; d < D; d++) {
@@ -793,11 +881,13 @@ PetscErrorCode MPMGridToParticles(SimSolver s, MPM *mpm, PetscReal dt, PetscReal
       }
     if (bad[0] >= 0) break; /* the state is not used further: the step fails */
     PetscCall(ChunkConstitutive(mpm, nc, f.mat + p0, a.F9, f.plastic + p0, f.vol + p0, f.m + p0, f.F + D * D * p0, f.stress + ns * p0, f.J + p0, speed2));
-    for (PetscInt q = 0; q < nc; q++) {
-      PetscReal v2 = 0;
-      for (PetscInt d = 0; d < D; d++) v2 += f.v[D * (p0 + q) + d] * f.v[D * (p0 + q) + d];
-      vmax = PetscMax(vmax, PetscSqrtReal(speed2[q]) + PetscSqrtReal(v2));
-    }
+    if (mpm->avx && D == 3) vmax = MaxSpeed3Avx(nc, speed2, f.v + 3 * p0, vmax);
+    else
+      for (PetscInt q = 0; q < nc; q++) {
+        PetscReal v2 = 0;
+        for (PetscInt d = 0; d < D; d++) v2 += f.v[D * (p0 + q) + d] * f.v[D * (p0 + q) + d];
+        vmax = PetscMax(vmax, PetscSqrtReal(speed2[q]) + PetscSqrtReal(v2));
+      }
   }
   *speed = vmax;
   PetscCall(VecRestoreArrayRead(mpm->gl, &g));

@@ -1,5 +1,6 @@
 /* Contact detection shared by the rigid-body solvers: a table of narrow-phase tests by shape pair
- * (sphere, box) and by shape against a plane. Each test appends contact points (contact.h). */
+ * (sphere, box, convex hull) and by shape against a plane. Each test appends contact points
+ * (contact.h). */
 #include "solvers/rigid/contact.h"
 #include "solvers/rigid/vec3.h"
 
@@ -150,13 +151,10 @@ static PetscErrorCode SphereBox(SimRigidContactList *L, const SimRigidBodies *B,
   PetscFunctionReturn(0);
 }
 
-/* Box a against sphere b: the sphere-box test with the roles swapped back. */
-static PetscErrorCode BoxSphere(SimRigidContactList *L, const SimRigidBodies *B, PetscInt a, PetscInt b, PetscInt key, PetscReal margin)
+/* The contacts from n0 on, found with the bodies' roles swapped (sphere first), as contacts of a
+ * against b: the normal turned, the deepest points exchanged. */
+static void SwapRoles(SimRigidContactList *L, PetscInt n0, PetscInt a, PetscInt b)
 {
-  const PetscInt n0 = L->n;
-
-  PetscFunctionBeginUser;
-  PetscCall(SphereBox(L, B, b, a, key, margin));
   for (PetscInt q = n0; q < L->n; q++) {
     SimRigidContact *c = &L->c[q];
     c->a = a, c->b = b;
@@ -165,6 +163,16 @@ static PetscErrorCode BoxSphere(SimRigidContactList *L, const SimRigidBodies *B,
       c->n[e] = -c->n[e], c->pa[e] = c->pb[e], c->pb[e] = t;
     }
   }
+}
+
+/* Box a against sphere b: the sphere-box test with the roles swapped back. */
+static PetscErrorCode BoxSphere(SimRigidContactList *L, const SimRigidBodies *B, PetscInt a, PetscInt b, PetscInt key, PetscReal margin)
+{
+  const PetscInt n0 = L->n;
+
+  PetscFunctionBeginUser;
+  PetscCall(SphereBox(L, B, b, a, key, margin));
+  SwapRoles(L, n0, a, b);
   PetscFunctionReturn(0);
 }
 
@@ -281,9 +289,366 @@ static PetscErrorCode BoxBox(SimRigidContactList *L, const SimRigidBodies *B, Pe
   PetscFunctionReturn(0);
 }
 
+/* ---- convex polyhedra: hulls, and boxes as 8-vertex hulls (Gregorius, "The separating axis test
+ * between convex polyhedra", GDC 2013, and "Robust contact creation for physics simulations",
+ * GDC 2015) ---- */
+
+/* A box's features, its corner k at the signs (k&1, k&2, k&4) of the half extents (BoxCorners):
+ * faces +x, -x, +y, -y, +z, -z, counter-clockwise seen from outside; edges u < v with the face
+ * holding u -> v and the face holding v -> u (SimHullFeatures). */
+static const PetscInt box_start[7] = {0, 4, 8, 12, 16, 20, 24};
+static const PetscInt box_loop[24] = {1, 3, 7, 5, 0, 4, 6, 2, 2, 6, 7, 3, 0, 1, 5, 4, 4, 5, 7, 6, 0, 2, 3, 1};
+static const PetscInt box_edge[48] = {1, 3, 0, 5, 3, 7, 0, 2, 0, 4, 1, 3, 4, 6, 1, 4, 2, 6, 2, 1, 6, 7, 2, 4,
+                                      0, 1, 3, 5, 1, 5, 3, 0, 4, 5, 4, 3, 5, 7, 4, 0, 0, 2, 5, 1, 2, 3, 5, 2};
+
+/* A body as a polyhedron in the world: vertices, face planes (unit outward normal, offset),
+ * the faces' vertex loops and the edges (body-frame topology), the centre of mass. */
+typedef struct {
+  PetscInt nv, nface, nedge;
+  const PetscInt *start, *loop, *edge;
+  PetscReal *x;     /* 3 nv */
+  PetscReal *plane; /* 4 nface */
+  PetscReal c[3];
+} Poly;
+
+static void PolySize(const SimRigidBodies *B, PetscInt i, PetscInt *nv, PetscInt *nface)
+{
+  const SimRigidBody *b = &B->body[i];
+  if (b->shape == SIM_RIGID_BOX) *nv = 8, *nface = 6;
+  else *nv = B->hull[b->hull].nv, *nface = B->hull[b->hull].feat.nface;
+}
+
+/* Body i (a box or a hull) placed in the world, into buf (3 nv + 4 nface reals). */
+static void PolyPlace(const SimRigidBodies *B, PetscInt i, PetscReal *buf, Poly *P)
+{
+  const SimRigidBody *b = &B->body[i];
+  PetscReal R[9], box_v[24], box_pl[24];
+  const PetscReal *lv, *lp;
+
+  if (b->shape == SIM_RIGID_BOX) {
+    for (int k = 0; k < 8; k++)
+      for (int d = 0; d < 3; d++) box_v[3 * k + d] = (k >> d & 1 ? 1 : -1) * b->size[d];
+    for (int f = 0; f < 6; f++) {
+      for (int d = 0; d < 3; d++) box_pl[4 * f + d] = d == f / 2 ? (f % 2 ? -1 : 1) : 0;
+      box_pl[4 * f + 3] = b->size[f / 2];
+    }
+    P->nv = 8, P->nface = 6, P->nedge = 12, P->start = box_start, P->loop = box_loop, P->edge = box_edge, lv = box_v, lp = box_pl;
+  } else {
+    const SimRigidHull *h = &B->hull[b->hull];
+    P->nv = h->nv, P->nface = h->feat.nface, P->nedge = h->feat.nedge, P->start = h->feat.start, P->loop = h->feat.loop, P->edge = h->feat.edge;
+    lv = h->v, lp = h->feat.plane;
+  }
+  P->x = buf, P->plane = buf + 3 * P->nv;
+  SimQuatToMatrix(b->q, R);
+  for (PetscInt k = 0; k < P->nv; k++) {
+    MatVec(R, lv + 3 * k, P->x + 3 * k);
+    for (int d = 0; d < 3; d++) P->x[3 * k + d] += b->x[d];
+  }
+  for (PetscInt f = 0; f < P->nface; f++) {
+    MatVec(R, lp + 4 * f, P->plane + 4 * f);
+    P->plane[4 * f + 3] = lp[4 * f + 3] + Dot(P->plane + 4 * f, b->x);
+  }
+  for (int d = 0; d < 3; d++) P->c[d] = b->x[d];
+}
+
+/* Both bodies of a pair as polyhedra, in the list's scratch. */
+static PetscErrorCode PolyPair(SimRigidContactList *L, const SimRigidBodies *B, PetscInt a, PetscInt b, Poly P[2])
+{
+  PetscInt nv[2], nf[2], need;
+
+  PetscFunctionBeginUser;
+  PolySize(B, a, &nv[0], &nf[0]);
+  PolySize(B, b, &nv[1], &nf[1]);
+  need = 3 * (nv[0] + nv[1]) + 4 * (nf[0] + nf[1]);
+  if (need > L->nwork) {
+    L->nwork = need;
+    PetscCall(PetscFree(L->work));
+    PetscCall(PetscMalloc1(need, &L->work));
+  }
+  PolyPlace(B, a, L->work, &P[0]);
+  PolyPlace(B, b, L->work + 3 * nv[0] + 4 * nf[0], &P[1]);
+  PetscFunctionReturn(0);
+}
+
+/* The face of A that separates B the most: max over A's faces f of min over B's vertices of
+ * n_f . x - d_f (the gap along n_f; < 0: overlap). */
+static void FaceQuery(const Poly *A, const Poly *Bp, PetscReal *sep, PetscInt *face)
+{
+  *sep = -PETSC_MAX_REAL, *face = -1;
+  for (PetscInt f = 0; f < A->nface; f++) {
+    const PetscReal *n = A->plane + 4 * f;
+    PetscReal m = PETSC_MAX_REAL;
+    for (PetscInt k = 0; k < Bp->nv; k++) m = PetscMin(m, Dot(n, Bp->x + 3 * k));
+    if (m - n[3] > *sep) *sep = m - n[3], *face = f;
+  }
+}
+
+/* Whether the arcs a-b and c-d of the Gauss map cross (unit normals; bxa = b x a, dxc = d x c):
+ * the two edges then build a face of the Minkowski difference, the only edge pairs whose cross
+ * product can separate (Gregorius 2013). */
+static PetscBool MinkowskiFace(const PetscReal *a, const PetscReal *b, const PetscReal *bxa, const PetscReal *c, const PetscReal *d, const PetscReal *dxc)
+{
+  const PetscReal cba = Dot(c, bxa), dba = Dot(d, bxa), adc = Dot(a, dxc), bdc = Dot(b, dxc);
+  return (PetscBool)(cba * dba < 0 && adc * bdc < 0 && cba * bdc > 0);
+}
+
+/* The edge pair that separates the most: over the pairs that build a face of the Minkowski
+ * difference A - B, the gap along n = e_A x e_B (turned out of A) between the edges; parallel
+ * pairs are left to the face axes. n: from A toward B. */
+static void EdgeQuery(const Poly *A, const Poly *Bp, PetscReal *sep, PetscInt *ea, PetscInt *eb, PetscReal *nbest)
+{
+  *sep = -PETSC_MAX_REAL, *ea = *eb = -1;
+  for (PetscInt i = 0; i < A->nedge; i++) {
+    const PetscInt *E = A->edge + 4 * i;
+    const PetscReal *pa = A->x + 3 * E[0], *a = A->plane + 4 * E[2], *b = A->plane + 4 * E[3];
+    PetscReal bxa[3], eA[3], la;
+    Cross(b, a, bxa);
+    for (int k = 0; k < 3; k++) eA[k] = A->x[3 * E[1] + k] - pa[k];
+    la = Dot(eA, eA);
+    for (PetscInt j = 0; j < Bp->nedge; j++) {
+      const PetscInt *F = Bp->edge + 4 * j;
+      const PetscReal *pb = Bp->x + 3 * F[0];
+      PetscReal c[3], d[3], dxc[3], eB[3], n[3], len, r[3], s;
+      for (int k = 0; k < 3; k++) c[k] = -Bp->plane[4 * F[2] + k], d[k] = -Bp->plane[4 * F[3] + k];
+      Cross(d, c, dxc);
+      if (!MinkowskiFace(a, b, bxa, c, d, dxc)) continue;
+      for (int k = 0; k < 3; k++) eB[k] = Bp->x[3 * F[1] + k] - pb[k];
+      Cross(eA, eB, n);
+      len = Dot(n, n);
+      if (len < 1e-12 * la * Dot(eB, eB)) continue; /* parallel */
+      len = PetscSqrtReal(len);
+      for (int k = 0; k < 3; k++) n[k] /= len, r[k] = pa[k] - A->c[k];
+      if (Dot(n, r) < 0)
+        for (int k = 0; k < 3; k++) n[k] = -n[k];
+      for (int k = 0; k < 3; k++) r[k] = pb[k] - pa[k];
+      s = Dot(n, r);
+      if (s > *sep) {
+        *sep = s, *ea = i, *eb = j;
+        for (int k = 0; k < 3; k++) nbest[k] = n[k];
+      }
+    }
+  }
+}
+
+/* A free key in [base, base + width) of this manifold, from tag (the slots taken are marked in used). */
+static PetscInt TakeKey(PetscBool used[SIM_RIGID_KEY_FEATURES], PetscInt base, PetscInt width, PetscInt tag)
+{
+  PetscInt t = ((tag % width) + width) % width;
+  for (PetscInt k = 0; k < width && used[base + t]; k++) t = (t + 1) % width;
+  used[base + t] = PETSC_TRUE;
+  return base + t;
+}
+
+#define CLIP_MAX (2 * SIM_RIGID_HULL_MAX_FACE + 8)
+
+/* Face contact: face fr of the reference polyhedron P[r] against the face of the other (incident)
+ * one most opposed to it; the incident face's polygon clipped by the reference face's side planes
+ * (Sutherland-Hodgman), its points below the reference plane (down to -margin) are the contacts,
+ * each with its projection on the reference face. Keys: the reference side's half of the slots,
+ * from the point's features (an incident vertex, or a clip plane and the edge it cut). */
+static PetscErrorCode FaceContacts(SimRigidContactList *L, PetscInt a, PetscInt b, PetscInt key, PetscReal margin, const Poly P[2], int r, PetscInt fr, PetscReal scale)
+{
+  const Poly *R = &P[r], *Inc = &P[1 - r];
+  const PetscReal *nr = R->plane + 4 * fr;
+  PetscReal buf[2][CLIP_MAX][3], best = PETSC_MAX_REAL, eps = 1e-6 * scale;
+  PetscInt fid[2][CLIP_MAX], fi = -1, nin = 0, cur = 0;
+  PetscBool used[SIM_RIGID_KEY_FEATURES] = {PETSC_FALSE};
+
+  PetscFunctionBeginUser;
+  for (PetscInt f = 0; f < Inc->nface; f++)
+    if (Dot(Inc->plane + 4 * f, nr) < best) best = Dot(Inc->plane + 4 * f, nr), fi = f;
+  for (PetscInt k = Inc->start[fi]; k < Inc->start[fi + 1]; k++, nin++) {
+    for (int d = 0; d < 3; d++) buf[0][nin][d] = Inc->x[3 * Inc->loop[k] + d];
+    fid[0][nin] = Inc->loop[k];
+  }
+  for (PetscInt e = R->start[fr]; e < R->start[fr + 1] && nin > 0; e++) {
+    const PetscReal *q0 = R->x + 3 * R->loop[e], *q1 = R->x + 3 * R->loop[e + 1 < R->start[fr + 1] ? e + 1 : R->start[fr]];
+    PetscReal t[3], s[3], ls;
+    PetscInt nout = 0;
+    for (int d = 0; d < 3; d++) t[d] = q1[d] - q0[d];
+    Cross(t, nr, s); /* out of the face across this edge */
+    ls = PetscSqrtReal(Dot(s, s));
+    if (ls == 0) continue;
+    for (int d = 0; d < 3; d++) s[d] /= ls;
+    for (PetscInt k = 0; k < nin; k++) {
+      const PetscReal *p = buf[cur][k], *q = buf[cur][(k + 1) % nin];
+      PetscReal dp = 0, dq = 0;
+      for (int d = 0; d < 3; d++) dp += s[d] * (p[d] - q0[d]), dq += s[d] * (q[d] - q0[d]);
+      if (dp <= eps && nout < CLIP_MAX) { /* within eps of the side plane: kept where it is */
+        for (int d = 0; d < 3; d++) buf[1 - cur][nout][d] = p[d];
+        fid[1 - cur][nout++] = fid[cur][k];
+      }
+      if ((dp <= eps) != (dq <= eps) && dp * dq < 0 && nout < CLIP_MAX) { /* crossing: the point on the plane */
+        const PetscReal u = dp / (dp - dq);
+        for (int d = 0; d < 3; d++) buf[1 - cur][nout][d] = p[d] + u * (q[d] - p[d]);
+        fid[1 - cur][nout++] = Inc->nv + (31 * (fid[cur][k] % 1000003) + 7 * (e - R->start[fr]) + 5) % 1000003;
+      }
+    }
+    nin = nout, cur = 1 - cur;
+  }
+  for (PetscInt k = 0; k < nin; k++) {
+    const PetscReal *x = buf[cur][k], depth = nr[3] - Dot(nr, x);
+    PetscReal on[3], n[3];
+    PetscInt kk;
+    if (depth <= -margin) continue;
+    for (int d = 0; d < 3; d++) on[d] = x[d] + depth * nr[d], n[d] = r ? nr[d] : -nr[d]; /* n: from b to a */
+    kk = TakeKey(used, 30 * r, 30, fid[cur][k] + 11 * fr + 5 * fi);
+    if (r) PetscCall(Add(L, a, b, key + kk, n, x, x, on, depth)); /* incident a */
+    else PetscCall(Add(L, a, b, key + kk, n, x, on, x, depth)); /* incident b */
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Two convex polyhedra (hulls, or a hull and a box) by the separating-axis test on the faces of
+ * both and the edge pairs that build faces of the Minkowski difference. The axis that separates
+ * the most: separated (beyond margin), no contact; an edge pair clearly better than the faces
+ * (beyond 0.95 of the faces' overlap, the bias of BoxBox that keeps resting faces on face
+ * contacts): one contact between the closest points of the two edges; else face contacts, the
+ * reference face a's unless b's is clearly better (0.98: the reference stays put while resting). */
+static PetscErrorCode PolyPoly(SimRigidContactList *L, const SimRigidBodies *B, PetscInt a, PetscInt b, PetscInt key, PetscReal margin)
+{
+  Poly P[2];
+  PetscReal fsep[2], esep, en[3];
+  PetscInt face[2], ea, eb;
+  const PetscReal scale = Reach(&B->body[a]) + Reach(&B->body[b]), tol = 1e-6 * scale;
+
+  PetscFunctionBeginUser;
+  PetscCall(PolyPair(L, B, a, b, P));
+  FaceQuery(&P[0], &P[1], &fsep[0], &face[0]);
+  if (fsep[0] >= margin) PetscFunctionReturn(0);
+  FaceQuery(&P[1], &P[0], &fsep[1], &face[1]);
+  if (fsep[1] >= margin) PetscFunctionReturn(0);
+  EdgeQuery(&P[0], &P[1], &esep, &ea, &eb, en);
+  if (esep >= margin) PetscFunctionReturn(0);
+  if (ea >= 0 && esep > 0.95 * PetscMax(fsep[0], fsep[1]) + tol) {
+    const PetscInt *E = P[0].edge + 4 * ea, *F = P[1].edge + 4 * eb;
+    PetscReal ca[3], da[3], cb[3], db[3], ha, hb, pa[3], pb[3], p[3], n[3], dd[3], pen;
+    for (int k = 0; k < 3; k++) {
+      ca[k] = 0.5 * (P[0].x[3 * E[0] + k] + P[0].x[3 * E[1] + k]), da[k] = P[0].x[3 * E[1] + k] - P[0].x[3 * E[0] + k];
+      cb[k] = 0.5 * (P[1].x[3 * F[0] + k] + P[1].x[3 * F[1] + k]), db[k] = P[1].x[3 * F[1] + k] - P[1].x[3 * F[0] + k];
+    }
+    ha = PetscSqrtReal(Dot(da, da)), hb = PetscSqrtReal(Dot(db, db));
+    for (int k = 0; k < 3; k++) da[k] /= ha, db[k] /= hb;
+    SegmentsClosest(ca, da, 0.5 * ha, cb, db, 0.5 * hb, pa, pb);
+    for (int k = 0; k < 3; k++) n[k] = -en[k], dd[k] = pb[k] - pa[k], p[k] = 0.5 * (pa[k] + pb[k]);
+    pen = Dot(dd, n);
+    if (pen > -margin) PetscCall(Add(L, a, b, key + 60 + (ea * P[1].nedge + eb) % 4, n, p, pa, pb, pen));
+    PetscFunctionReturn(0);
+  }
+  {
+    const int r = fsep[1] > 0.98 * fsep[0] + tol ? 1 : 0;
+    PetscCall(FaceContacts(L, a, b, key, margin, P, r, face[r], scale));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The closest point of the triangle abc to p (Ericson, "Real-Time Collision Detection", 5.1.5). */
+static void ClosestOnTriangle(const PetscReal *p, const PetscReal *a, const PetscReal *b, const PetscReal *c, PetscReal *q)
+{
+  PetscReal ab[3], ac[3], ap[3], bp[3], cp[3], d1, d2, d3, d4, d5, d6, va, vb, vc, v, w, den;
+  for (int k = 0; k < 3; k++) ab[k] = b[k] - a[k], ac[k] = c[k] - a[k], ap[k] = p[k] - a[k], bp[k] = p[k] - b[k], cp[k] = p[k] - c[k];
+  d1 = Dot(ab, ap), d2 = Dot(ac, ap);
+  if (d1 <= 0 && d2 <= 0) {
+    for (int k = 0; k < 3; k++) q[k] = a[k];
+    return;
+  }
+  d3 = Dot(ab, bp), d4 = Dot(ac, bp);
+  if (d3 >= 0 && d4 <= d3) {
+    for (int k = 0; k < 3; k++) q[k] = b[k];
+    return;
+  }
+  vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+    v = d1 / (d1 - d3);
+    for (int k = 0; k < 3; k++) q[k] = a[k] + v * ab[k];
+    return;
+  }
+  d5 = Dot(ab, cp), d6 = Dot(ac, cp);
+  if (d6 >= 0 && d5 <= d6) {
+    for (int k = 0; k < 3; k++) q[k] = c[k];
+    return;
+  }
+  vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+    w = d2 / (d2 - d6);
+    for (int k = 0; k < 3; k++) q[k] = a[k] + w * ac[k];
+    return;
+  }
+  va = d3 * d6 - d5 * d4;
+  if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
+    w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+    for (int k = 0; k < 3; k++) q[k] = b[k] + w * (c[k] - b[k]);
+    return;
+  }
+  den = 1 / (va + vb + vc), v = vb * den, w = vc * den;
+  for (int k = 0; k < 3; k++) q[k] = a[k] + ab[k] * v + ac[k] * w;
+}
+
+/* Sphere a against hull b, in the hull's frame: the face whose plane the centre is farthest above;
+ * at or below every plane (the centre inside), that face is the normal and the depth is the
+ * radius plus the centre's depth below it; above, the closest point of the hull's triangles. */
+static PetscErrorCode SphereHull(SimRigidContactList *L, const SimRigidBodies *B, PetscInt a, PetscInt b, PetscInt key, PetscReal margin)
+{
+  const SimRigidBody *s = &B->body[a], *hb = &B->body[b];
+  const SimRigidHull *h = &B->hull[hb->hull];
+  const PetscReal rad = s->size[0];
+  PetscReal R[9], r[3], l[3], cl[3], nl[3], n[3], cw[3], pa[3], best = -PETSC_MAX_REAL, pen;
+  PetscInt fb = -1;
+
+  PetscFunctionBeginUser;
+  SimQuatToMatrix(hb->q, R);
+  for (int k = 0; k < 3; k++) r[k] = s->x[k] - hb->x[k];
+  MatTVec(R, r, l);
+  for (PetscInt f = 0; f < h->feat.nface; f++) {
+    const PetscReal *pl = h->feat.plane + 4 * f, sd = Dot(pl, l) - pl[3];
+    if (sd > best) best = sd, fb = f;
+  }
+  if (best >= rad + margin) PetscFunctionReturn(0);
+  if (best <= 0) {
+    for (int k = 0; k < 3; k++) nl[k] = h->feat.plane[4 * fb + k], cl[k] = l[k] - best * nl[k];
+    pen = rad - best;
+  } else {
+    PetscReal d2 = PETSC_MAX_REAL, dist;
+    for (PetscInt t = 0; t < h->nf; t++) {
+      PetscReal q[3], e[3];
+      ClosestOnTriangle(l, h->v + 3 * h->f[3 * t], h->v + 3 * h->f[3 * t + 1], h->v + 3 * h->f[3 * t + 2], q);
+      for (int k = 0; k < 3; k++) e[k] = l[k] - q[k];
+      if (Dot(e, e) < d2) {
+        d2 = Dot(e, e);
+        for (int k = 0; k < 3; k++) cl[k] = q[k];
+      }
+    }
+    dist = PetscSqrtReal(d2);
+    if (dist >= rad + margin || dist == 0) PetscFunctionReturn(0);
+    for (int k = 0; k < 3; k++) nl[k] = (l[k] - cl[k]) / dist;
+    pen = rad - dist;
+  }
+  MatVec(R, nl, n);
+  MatVec(R, cl, cw);
+  for (int k = 0; k < 3; k++) cw[k] += hb->x[k], pa[k] = s->x[k] - rad * n[k];
+  PetscCall(Add(L, a, b, key, n, cw, pa, cw, pen));
+  PetscFunctionReturn(0);
+}
+
+/* Hull a against sphere b: the sphere-hull test with the roles swapped back. */
+static PetscErrorCode HullSphere(SimRigidContactList *L, const SimRigidBodies *B, PetscInt a, PetscInt b, PetscInt key, PetscReal margin)
+{
+  const PetscInt n0 = L->n;
+
+  PetscFunctionBeginUser;
+  PetscCall(SphereHull(L, B, b, a, key, margin));
+  SwapRoles(L, n0, a, b);
+  PetscFunctionReturn(0);
+}
+
 /* The narrow phase by shape: pair[shape of a][shape of b], plane[shape]; NULL: not yet (an error
- * when such a pair comes close). */
-static const PairFn pair_fn[SIM_RIGID_NSHAPES][SIM_RIGID_NSHAPES] = {{SphereSphere, SphereBox, NULL}, {BoxSphere, BoxBox, NULL}, {NULL, NULL, NULL}};
+ * when such a pair comes close). A box against a hull is the hull test with the box as an
+ * 8-vertex hull; two boxes keep their own test (BoxBox). */
+static const PairFn pair_fn[SIM_RIGID_NSHAPES][SIM_RIGID_NSHAPES] = {
+  {SphereSphere, SphereBox,  SphereHull},
+  {BoxSphere,    BoxBox,     PolyPoly  },
+  {HullSphere,   PolyPoly,   PolyPoly  }
+};
 static const PlaneFn plane_fn[SIM_RIGID_NSHAPES] = {SpherePlane, BoxPlane, HullPlane};
 static const char *const shape_name[SIM_RIGID_NSHAPES] = {"sphere", "box", "hull"};
 
@@ -325,7 +690,8 @@ PetscErrorCode SimRigidContactListDestroy(SimRigidContactList *L)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFree(L->c));
-  L->n = L->cap = 0;
+  PetscCall(PetscFree(L->work));
+  L->n = L->cap = L->nwork = 0;
   PetscFunctionReturn(0);
 }
 

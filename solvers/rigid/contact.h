@@ -17,6 +17,8 @@ typedef struct {
 typedef struct {
   PetscInt n, cap;
   SimRigidContact *c;
+  PetscReal *work; /* the narrow phase's scratch (hull vertices and planes in the world) */
+  PetscInt nwork;
 } SimRigidContactList;
 
 /* Keys: (pair index) * SIM_RIGID_KEY_FEATURES + feature (features beyond it wrap: only warm

@@ -1,6 +1,6 @@
 /* Rigid bodies by sequential impulses (Catto 2005, "Iterative dynamics with temporal coherence";
- * Guendelman et al. 2003 for the order of the phases): contact against planes and between spheres
- * and boxes with restitution and Coulomb friction, warm started from the previous step; ball,
+ * Guendelman et al. 2003 for the order of the phases): contact against planes and between spheres,
+ * boxes and convex hulls with restitution and Coulomb friction, warm started from the previous step; ball,
  * hinge and fixed joints; free rotation that keeps the world angular momentum
  * exactly (the gyroscopic term). docs/rigid.md. */
 #include "framework/solver_impl.h"

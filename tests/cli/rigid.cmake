@@ -35,5 +35,10 @@ pbsim_cli_test(NAME run.hull_slope ARGS run ${PBSIM_CONFIGS}/hull_slope.yaml -st
                EXPECT "done: 20 steps")
 pbsim_cli_test(NAME run.hull_mesh ARGS run -scene hull -hull_mesh ${CMAKE_SOURCE_DIR}/tests/data/pyramid.msh -hull_scale 0.3 -solver rigid -steps 10 -strict_options
                -o ${PBSIM_TEST_OUT}/hull_mesh EXPECT "done: 10 steps")
+# Five hulls onto a box ramp (hull-hull, hull-box, hull-plane contact), both solvers; a bad ramp angle.
+pbsim_cli_test(NAME run.hulls ARGS run ${PBSIM_CONFIGS}/hulls.yaml -steps 60 -strict_options -o ${PBSIM_TEST_OUT}/hulls EXPECT "done: 60 steps")
+pbsim_cli_test(NAME run.hulls_xpbd ARGS run ${PBSIM_CONFIGS}/hulls.yaml -solver xpbd_rigid -steps 30 -strict_options -o ${PBSIM_TEST_OUT}/hulls_xpbd
+               EXPECT "done: 30 steps")
+pbsim_cli_test(NAME bad.hulls_ramp ARGS run -scene hulls -hulls_ramp 70 -steps 1 -o ${PBSIM_TEST_OUT}/rigid_bad FAIL EXPECT "-hulls_ramp must be in")
 pbsim_cli_test(NAME bad.hull_flat_mesh ARGS run -scene hull -hull_mesh ${CMAKE_SOURCE_DIR}/tests/data/square.obj -steps 1 -o ${PBSIM_TEST_OUT}/rigid_bad
                FAIL EXPECT "lie in a plane")

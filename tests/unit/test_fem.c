@@ -1,5 +1,6 @@
 /* FEM elements: derivatives against finite differences for every material, FEM forces equal FVM
  * forces (Teran et al. 2003), the patch test, and a cantilever against Euler-Bernoulli. */
+#include <string.h>
 #include "testing.h"
 #include "framework/scene.h"
 #include "framework/solver.h"
@@ -206,6 +207,86 @@ START_TEST(fibre_directions_per_element)
   CHECK_PETSC(SimModelDestroy(&ma));
   CHECK_PETSC(SimModelDestroy(&mb));
   CHECK_PETSC(SimModelDestroy(&mc));
+  CHECK_PETSC(SimRegistryDestroy(&reg));
+}
+END_TEST
+
+/* The FEM term's element Hessians four at a time in AVX registers (SimFEMSetAVX, the default where
+ * the CPU has AVX) give bit for bit the scalar code's CSR values, for every material with an
+ * analytic eigensystem, exact and projected, on a box of 18 tets (four groups of four and a scalar
+ * remainder) deformed mildly and, for the inversion-safe materials, so much that elements invert
+ * (the projection then clamps eigenvalues and projects the singular-value Hessian). */
+START_TEST(avx_hessian_equals_scalar)
+{
+  SimRegistry reg;
+  PetscInt nmat, ncompared = 0;
+
+  CHECK_PETSC(TestRegistryCreate(&reg));
+  CHECK_PETSC(SimRegistryCount(reg, SIM_KIND_MATERIAL, &nmat));
+  for (PetscInt i = 0; i < nmat; i++)
+    for (int rough = 0; rough < 2; rough++) {
+      const SimRegEntry *e;
+      const PetscInt n[3] = {1, 1, 3};
+      const PetscReal lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1.5};
+      SimMesh mesh;
+      SimMaterial mat;
+      SimModel m;
+      SimEnergy fem;
+      PetscReal *x;
+      PetscRandom rnd;
+
+      CHECK_PETSC(SimRegistryGet(reg, SIM_KIND_MATERIAL, i, &e));
+      CHECK_PETSC(SimMaterialCreateWithParams(reg, e->name, 1e5, 0.3, 1000, &mat));
+      if (!mat->ops.eigensystem || (rough && !mat->inversion_safe)) {
+        CHECK_PETSC(SimMaterialDestroy(&mat));
+        continue;
+      }
+      CHECK_PETSC(SimMeshCreateBox(n, lo, hi, &mesh));
+      CHECK_PETSC(SimModelCreate(PETSC_COMM_SELF, &m));
+      CHECK_PETSC(SimModelSetVertices(m, mesh.nv, mesh.xyz));
+      CHECK_PETSC(SimFEMAddLumpedMass(m, mesh.xyz, mesh.ntet, mesh.tet, 1000));
+      CHECK_PETSC(SimFEMCreate("elastic", mesh.nv, mesh.xyz, mesh.ntet, mesh.tet, mat, &fem));
+      CHECK_PETSC(SimModelAddTerm(m, fem));
+      CHECK_PETSC(SimModelPin(m, 0, "test"));
+      CHECK_PETSC(SimModelFinalize(m));
+      CHECK_PETSC(PetscCalloc1(3 * m->nv, &x));
+      CHECK_PETSC(Deform(m, 3 + i, x));
+      CHECK_PETSC(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+      CHECK_PETSC(PetscRandomSetSeed(rnd, 11 + i));
+      CHECK_PETSC(PetscRandomSeed(rnd));
+      for (PetscInt k = 0; rough && k < 3 * m->nv; k++) {
+        PetscReal r;
+        CHECK_PETSC(PetscRandomGetValueReal(rnd, &r));
+        x[k] += 0.8 * (r - 0.5);
+      }
+      CHECK_PETSC(PetscRandomDestroy(&rnd));
+      for (int psd = 0; psd < 2; psd++) {
+        Mat A, B;
+        const PetscScalar *a, *b;
+        PetscInt nz;
+        CHECK_PETSC(SimModelHessianCreate(m, &A));
+        CHECK_PETSC(SimModelHessianCreate(m, &B));
+        CHECK_PETSC(SimFEMSetAVX(fem, PETSC_TRUE));
+        CHECK_PETSC(SimModelHessianAssemble(m, x, x, NULL, 2.0, 3.0, 0.0, (PetscBool)psd, A));
+        CHECK_PETSC(SimFEMSetAVX(fem, PETSC_FALSE));
+        CHECK_PETSC(SimModelHessianAssemble(m, x, x, NULL, 2.0, 3.0, 0.0, (PetscBool)psd, B));
+        ck_assert_int_eq(m->csr_version, m->pattern_version + 1); /* the CSR path (hessian_add) was taken */
+        CHECK_PETSC(MatSeqAIJGetArrayRead(A, &a));
+        CHECK_PETSC(MatSeqAIJGetArrayRead(B, &b));
+        nz = m->csr_nnz;
+        ck_assert_msg(!memcmp(a, b, nz * sizeof(PetscScalar)), "material %s (%s), psd %d: AVX and scalar element Hessians differ", e->name,
+                      rough ? "inverted elements" : "mild", psd);
+        CHECK_PETSC(MatSeqAIJRestoreArrayRead(A, &a));
+        CHECK_PETSC(MatSeqAIJRestoreArrayRead(B, &b));
+        CHECK_PETSC(MatDestroy(&A));
+        CHECK_PETSC(MatDestroy(&B));
+        ncompared++;
+      }
+      CHECK_PETSC(PetscFree(x));
+      CHECK_PETSC(SimModelDestroy(&m));
+      CHECK_PETSC(SimMeshFree(&mesh));
+    }
+  ck_assert_msg(ncompared >= 12, "only %d comparisons ran", (int)ncompared);
   CHECK_PETSC(SimRegistryDestroy(&reg));
 }
 END_TEST
@@ -500,6 +581,7 @@ Suite *test_suite(void)
   tcase_add_test(tc, derivatives_every_material);
   tcase_add_test(tc, fvm_equals_fem);
   tcase_add_test(tc, csr_assembly_equals_coo);
+  tcase_add_test(tc, avx_hessian_equals_scalar);
   tcase_add_test(tc, fibre_directions_per_element);
   tcase_add_test(tc, patch_test);
   tcase_add_test(tc, cantilever_euler_bernoulli);

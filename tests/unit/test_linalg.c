@@ -1,6 +1,7 @@
 /* Linear-algebra kernels of the Newton and PD steps: the warm-started polar rotation of the PD local
  * step, the small symmetric eigensolver, and the BLAS thread count pbsim sets itself. */
 #include <math.h>
+#include <string.h>
 #include <gsl/gsl_eigen.h>
 #include <gsl/gsl_sort.h>
 #include "testing.h"
@@ -185,6 +186,136 @@ START_TEST(polar_warm_steps)
 }
 END_TEST
 
+/* SimPolar3WarmBatch gives bit for bit the q, R and fallbacks of one SimPolar3Warm per element (its
+ * AVX lanes run the scalar operations in the same order): on a mix of well-conditioned, stretched,
+ * nearly degenerate, inverted (some near the twist singularity, where it falls back), zero, huge and
+ * tiny F, from cold, warm and unusable starts, with a count that leaves a remainder for the scalar
+ * tail; and a NaN F in a batch is an error. */
+START_TEST(polar_warm_batch_bitwise)
+{
+  const PetscReal cases[][3] = {{1.5, 1.0, 0.5}, {1.2, 1.2, 0.7}, {1, 1, 1}, {2, 1, -0.5}, {1, 1, -0.999999}, {1.1, 0.9, 1e-9},
+                                {3, 1e-8, 1e-9}, {1e3, 1, 1e-3}, {1, 0.2, -0.2}, {0, 0, 0}};
+  const PetscReal scales[] = {1, 1e300, 1e-300, 0.3};
+  enum { N = 4 * 50 + 3 };
+  PetscReal *F, *q, *qs, *R, *Rs;
+  PetscInt nfb, nfs = 0, nbad = 0;
+  PetscRandom rnd;
+
+  CHECK_PETSC(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  CHECK_PETSC(PetscRandomSetSeed(rnd, 41));
+  CHECK_PETSC(PetscRandomSeed(rnd));
+  CHECK_PETSC(PetscMalloc5(9 * N, &F, 4 * N, &q, 4 * N, &qs, 9 * N, &R, 9 * N, &Rs));
+  for (PetscInt e = 0; e < N; e++) {
+    PetscReal R1[9], R2[9], D[9] = {0}, T[9], u;
+    const size_t c = (size_t)e % (sizeof(cases) / sizeof(cases[0])), sc = (size_t)(e / 7) % (sizeof(scales) / sizeof(scales[0]));
+    CHECK_PETSC(RandomRotation(rnd, R1));
+    CHECK_PETSC(RandomRotation(rnd, R2));
+    for (int k = 0; k < 3; k++) D[4 * k] = cases[c][k];
+    MatMul3(R1, D, T);
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) F[9 * e + 3 * i + j] = scales[sc] * (T[3 * i] * R2[3 * j] + T[3 * i + 1] * R2[3 * j + 1] + T[3 * i + 2] * R2[3 * j + 2]);
+    CHECK_PETSC(PetscRandomGetValueReal(rnd, &u));
+    if (u < 0.3) q[4 * e] = 1, q[4 * e + 1] = q[4 * e + 2] = q[4 * e + 3] = 0; /* cold */
+    else if (u < 0.4) q[4 * e] = 5, q[4 * e + 1] = q[4 * e + 2] = q[4 * e + 3] = 0; /* not a unit quaternion: reset */
+    else { /* near R1 R2^T (the polar R of the positive cases), or anywhere */
+      PetscReal Rp[9], qq[4];
+      for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) Rp[3 * i + j] = R1[3 * i] * R2[3 * j] + R1[3 * i + 1] * R2[3 * j + 1] + R1[3 * i + 2] * R2[3 * j + 2];
+      qq[0] = 0.5 * PetscSqrtReal(PetscMax(0.0, 1 + Rp[0] + Rp[4] + Rp[8]));
+      qq[1] = 0.5 * PetscSqrtReal(PetscMax(0.0, 1 + Rp[0] - Rp[4] - Rp[8])) * (Rp[7] >= Rp[5] ? 1 : -1);
+      qq[2] = 0.5 * PetscSqrtReal(PetscMax(0.0, 1 - Rp[0] + Rp[4] - Rp[8])) * (Rp[2] >= Rp[6] ? 1 : -1);
+      qq[3] = 0.5 * PetscSqrtReal(PetscMax(0.0, 1 - Rp[0] - Rp[4] + Rp[8])) * (Rp[3] >= Rp[1] ? 1 : -1);
+      for (int k = 0; k < 4; k++) {
+        PetscReal r;
+        CHECK_PETSC(PetscRandomGetValueReal(rnd, &r));
+        q[4 * e + k] = qq[k] + (u < 0.8 ? 0.01 : 1.0) * (2 * r - 1);
+      }
+    }
+  }
+  CHECK_PETSC(PetscArraycpy(qs, q, 4 * N));
+  for (PetscInt e = 0; e < N; e++) {
+    PetscBool fb;
+    CHECK_PETSC(SimPolar3Warm(F + 9 * e, qs + 4 * e, Rs + 9 * e, &fb));
+    nfs += fb;
+    nbad += !PetscIsNormalReal(Rs[9 * e]) && Rs[9 * e] != 0;
+  }
+  CHECK_PETSC(SimPolar3WarmBatch(N, F, q, R, &nfb));
+  ck_assert_msg(!memcmp(R, Rs, 9 * N * sizeof(PetscReal)) && !memcmp(q, qs, 4 * N * sizeof(PetscReal)),
+                "the batch differs from one SimPolar3Warm per element");
+  /* both paths ran: the AVX lanes' own Newton iteration and the scalar redo with its SVD fallback */
+  ck_assert_msg(nfb == nfs && nfs > 0 && N - nfs >= 20, "fallbacks: batch %d, one by one %d (of %d)", (int)nfb, (int)nfs, (int)N);
+  ck_assert_int_eq(nbad, 0);
+  F[9 * 5 + 4] = (PetscReal)NAN;
+  {
+    PetscErrorCode ierr;
+    CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = SimPolar3WarmBatch(N, F, q, R, NULL);
+    CHECK_PETSC(PetscPopErrorHandler());
+    ck_assert_msg(ierr == PETSC_ERR_FP, "a NaN F in a batch must fail with PETSC_ERR_FP, got %d", (int)ierr);
+  }
+  CHECK_PETSC(PetscFree5(F, q, qs, R, Rs));
+  CHECK_PETSC(PetscRandomDestroy(&rnd));
+}
+END_TEST
+
+/* SimSvd3Batch gives bit for bit one SimSvd3 per matrix (its AVX lanes run the scalar sweeps in the
+ * same order): rotated diagonal matrices with distinct, repeated, inverted, tiny, zero singular values,
+ * random and rank-2 matrices, special ones (identity, zero, a permutation, rank 1), huge and tiny
+ * scales, a count that leaves a scalar remainder; the outputs at a stride (U, sigma, V in one array of
+ * 21 per matrix, as the materials keep them); a NaN is an error. */
+START_TEST(svd_batch_bitwise)
+{
+  const PetscReal cases[][3] = {{1.5, 1.0, 0.5}, {1.2, 1.2, 0.7}, {1.3, 1.3, 1.3}, {2, 1, -0.5}, {1, 1, -1},      {1.1, 0.9, -1e-12},
+                                {1.1, 0.9, 0},   {1.1, 0, 0},     {3, 1e-8, 1e-9}, {1e3, 1, 1e-3}, {1.2, 1.2, -1.2}, {0.7 * (1 + 1e-9), 0.7, -0.3}};
+  const PetscReal special[][9] = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0}, {0, 1, 0, 1, 0, 0, 0, 0, 1}, {0.3, -0.2, 0.5, 0.6, -0.4, 1.0, -0.3, 0.2, -0.5}};
+  const PetscReal scales[] = {1, 1e300, 1e-300, 7.5};
+  enum { N = 4 * 120 + 1 };
+  PetscReal *F, *A, *B;
+  PetscRandom rnd;
+
+  CHECK_PETSC(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  CHECK_PETSC(PetscRandomSetSeed(rnd, 5));
+  CHECK_PETSC(PetscRandomSeed(rnd));
+  CHECK_PETSC(PetscMalloc3(9 * N, &F, 21 * N, &A, 21 * N, &B));
+  for (PetscInt e = 0; e < N; e++) {
+    const PetscReal sc = scales[(e / 5) % 4];
+    PetscReal *Fe = F + 9 * e;
+    if (e % 3 == 0) { /* rotated diagonal */
+      const PetscReal *c = cases[(e / 3) % (sizeof(cases) / sizeof(cases[0]))];
+      PetscReal R1[9], R2[9], D[9] = {0}, T[9];
+      CHECK_PETSC(RandomRotation(rnd, R1));
+      CHECK_PETSC(RandomRotation(rnd, R2));
+      for (int k = 0; k < 3; k++) D[4 * k] = c[k];
+      MatMul3(R1, D, T);
+      for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) Fe[3 * i + j] = sc * (T[3 * i] * R2[3 * j] + T[3 * i + 1] * R2[3 * j + 1] + T[3 * i + 2] * R2[3 * j + 2]);
+    } else if (e % 3 == 1) { /* random, every other one of rank 2 */
+      for (int k = 0; k < 9; k++) {
+        CHECK_PETSC(PetscRandomGetValueReal(rnd, &Fe[k]));
+        Fe[k] = sc * (2 * Fe[k] - 1);
+      }
+      if (e % 2)
+        for (int r = 0; r < 3; r++) Fe[3 * r + 2] = 0.3 * Fe[3 * r] - 2 * Fe[3 * r + 1];
+    } else
+      for (int k = 0; k < 9; k++) Fe[k] = sc * special[(e / 3) % 4][k];
+  }
+  for (PetscInt e = 0; e < N; e++) CHECK_PETSC(SimSvd3(F + 9 * e, A + 21 * e, A + 21 * e + 9, A + 21 * e + 12));
+  CHECK_PETSC(SimSvd3Batch(N, F, 21, B, B + 9, B + 12));
+  for (PetscInt e = 0; e < N; e++)
+    ck_assert_msg(!memcmp(A + 21 * e, B + 21 * e, 21 * sizeof(PetscReal)), "matrix %d: the batch's SVD differs from SimSvd3's", (int)e);
+  F[9 * 6 + 2] = (PetscReal)NAN;
+  {
+    PetscErrorCode ierr;
+    CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = SimSvd3Batch(N, F, 21, B, B + 9, B + 12);
+    CHECK_PETSC(PetscPopErrorHandler());
+    ck_assert_msg(ierr == PETSC_ERR_FP, "a NaN F in a batch must fail with PETSC_ERR_FP, got %d", (int)ierr);
+  }
+  CHECK_PETSC(PetscFree3(F, A, B));
+  CHECK_PETSC(PetscRandomDestroy(&rnd));
+}
+END_TEST
+
 /* pbsim sets the BLAS threads through the library's own call: the count reads back (where the
  * library reports it), and an out-of-range count is refused naming the option. */
 START_TEST(blas_threads)
@@ -277,6 +408,8 @@ Suite *test_suite(void)
   tcase_add_test(tc, blas_threads);
   tcase_add_test(tc, polar_warm_start);
   tcase_add_test(tc, polar_warm_steps);
+  tcase_add_test(tc, polar_warm_batch_bitwise);
+  tcase_add_test(tc, svd_batch_bitwise);
   tcase_add_test(tc, symmetric_eigen);
   suite_add_tcase(s, tc);
   return s;

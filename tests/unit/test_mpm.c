@@ -614,10 +614,19 @@ START_TEST(corotated_fast_path_matches_the_material_library)
     }
     for (int k = 0; k < 9; k++) F9[9 * 101 + k] = bad[k];
     CHECK_PETSC(MPMCorotatedStress(3, N, F9, vol, mat->par.mu, mat->par.lambda, tau[0], J[0]));
-    CHECK_PETSC(MPMCorotatedStress3Avx(N, F9, vol, mat->par.mu, mat->par.lambda, tau[1], J[1]));
+    CHECK_PETSC(MPMCorotatedStress3Avx(N, F9, vol, mat->par.mu, mat->par.lambda, tau[1], J[1], PETSC_FALSE));
     for (int t = 0; t < N; t++) {
       ck_assert_msg(J[1][t] == J[0][t], "AVX case %d: J %.17g, scalar %.17g", t, J[1][t], J[0][t]);
       for (int q = 0; q < 6; q++) ck_assert_msg(tau[1][6 * t + q] == tau[0][6 * t + q], "AVX case %d: tau[%d] %.17g, scalar %.17g", t, q, tau[1][6 * t + q], tau[0][6 * t + q]);
+    }
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) { /* with fused multiply-add: the scalar results to round-off */
+      CHECK_PETSC(MPMCorotatedStress3Avx(N, F9, vol, mat->par.mu, mat->par.lambda, tau[1], J[1], PETSC_TRUE));
+      for (int t = 0; t < N; t++) {
+        const PetscReal tol = 1e-12 * vol[t] * (mat->par.mu + mat->par.lambda) * (1 + PetscAbsReal(J[0][t]) * PetscAbsReal(J[0][t]));
+        ck_assert_msg(PetscAbsReal(J[1][t] - J[0][t]) <= 1e-14 * (1 + PetscAbsReal(J[0][t])), "FMA case %d: J %.17g, scalar %.17g", t, J[1][t], J[0][t]);
+        for (int q = 0; q < 6; q++)
+          ck_assert_msg(PetscAbsReal(tau[1][6 * t + q] - tau[0][6 * t + q]) <= tol, "FMA case %d: tau[%d] %.17g, scalar %.17g", t, q, tau[1][6 * t + q], tau[0][6 * t + q]);
+      }
     }
     CHECK_PETSC(PetscFree6(F9, vol, tau[0], tau[1], J[0], J[1]));
   }
@@ -805,6 +814,7 @@ END_TEST
 /* Runs steps of dt of a scene with mpm: the energy report, the particles that crossed the ranks'
  * boundary (now on another rank or in a cell of another rank: a particle strays up to the margin
  * before it migrates) and the migrations. */
+static PetscInt sf_rebuilds = 0; /* times a RunScene on more than one rank grew the box its ghost exchange covers */
 static PetscErrorCode RunScene(MPI_Comm comm, const char *scene, const char *opts, PetscInt steps, PetscReal dt, SimEnergyReport *rep, PetscInt *crossed,
                                PetscInt *migrations)
 {
@@ -852,25 +862,31 @@ static PetscErrorCode RunScene(MPI_Comm comm, const char *scene, const char *opt
   PetscCall(DMSwarmRestoreField(sw, SIM_PARTICLES_ID, NULL, NULL, (void **)&id));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, crossed, 1, MPIU_INT, MPI_SUM, comm));
   *migrations = ((MPM *)t.solver->data)->migrations;
+  sf_rebuilds += PetscMax(((MPM *)t.solver->data)->sfbuilds - 2, 0); /* past the set-up's (empty box) and the first P2G's */
   PetscCall(PetscFree(start));
   PetscCall(TestSimDestroy(&t));
   PetscFunctionReturn(0);
 }
 
-/* 100 substeps of jelly_blocks (the blocks straddle the ranks' boundary x = 0.5) and of a low sand
+/* 100 substeps of jelly_blocks (the blocks straddle the ranks' boundary x = 0.5), of a low sand
  * column whose face starts at the boundary (under 10 g, so that its face crosses it within 100
- * substeps): total momentum and energy equal to 1e-10 relative, and particles changed rank. */
+ * substeps) and of 3D elastic jelly_blocks falling along z across the ranks' boundary z = 0.5 (the 3D
+ * MLS kernels in AVX registers, which count the particles that must migrate; far enough for the box
+ * of the ghost exchange to grow): total momentum and
+ * energy equal to 1e-10 relative, and particles changed rank. */
 START_TEST(ranks_match_one_rank)
 {
-  const char *scene[2] = {"jelly_blocks", "sand_column"};
-  const char *opts[2] = {"-mpm_substeps 10 -mpm_cfl 10", "-sand_column_aspect 0.4 -mpm_substeps 10 -gravity 0,-100,0"};
+  const char *scene[3] = {"jelly_blocks", "sand_column", "jelly_blocks"};
+  const char *opts[3] = {"-mpm_substeps 10 -mpm_cfl 10", "-sand_column_aspect 0.4 -mpm_substeps 10 -gravity 0,-100,0",
+                         "-jelly_blocks_dim 3 -jelly_blocks_particles 400 -jelly_blocks_n 24 -jelly_blocks_plastic none,none,none -gravity 0,0,-6000 "
+                         "-mpm_substeps 10 -mpm_cfl 10"};
   const char *margin[2] = {"", " -mpm_migrate_margin 0"};
-  const PetscReal dt[2] = {1e-3, 1.6e-3};
+  const PetscReal dt[3] = {1e-3, 1.6e-3, 1e-3};
   PetscMPIInt size;
   PetscInt moved = 0;
 
   CHECK_PETSC(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  for (int k = 0; k < 2; k++) {
+  for (int k = 0; k < 3; k++) {
     SimEnergyReport a, b;
     PetscInt ca, cb, ma, mb;
     PetscReal scale;
@@ -896,6 +912,7 @@ START_TEST(ranks_match_one_rank)
     }
   }
   if (size > 1) ck_assert_msg(moved > 0, "no run migrated particles");
+  if (size > 1) ck_assert_msg(sf_rebuilds > 0, "no run grew the box of its ghost exchange"); /* the exchange's growth is covered */
 }
 END_TEST
 
@@ -924,20 +941,22 @@ static PetscErrorCode CellDescents(TestSim *t, PetscReal *frac)
 }
 
 /* The 3D MLS transfers in AVX registers give bit for bit the SSE2 code's trajectory; sorting the
- * particles by cell (every step) only reorders the sums: the same trajectory to round-off, and the
+ * particles by cell (every step) only reorders the sums, and the transfers with fused multiply-add
+ * (where the CPU has AVX2 and FMA) round differently: both the same trajectory to round-off; the
  * particles are in cell order after the sort. */
 START_TEST(avx_transfers_and_cell_sorting_keep_the_trajectory)
 {
   const char *base = "-jelly_blocks_dim 3 -jelly_blocks_plastic none,none,none -jelly_blocks_particles 400 -jelly_blocks_n 24 -mpm_substeps 4 -mpm_cfl 10";
-  const char *var[3] = {"-mpm_avx 0 -mpm_sort_every 0", "-mpm_avx 1 -mpm_sort_every 0", "-mpm_avx 1 -mpm_sort_every 1"};
-  SimEnergyReport r[3];
+  const char *var[4] = {"-mpm_avx 0 -mpm_sort_every 0", "-mpm_avx 1 -mpm_fma 0 -mpm_sort_every 0", "-mpm_avx 1 -mpm_fma 0 -mpm_sort_every 1",
+                        "-mpm_avx 1 -mpm_fma 1 -mpm_sort_every 0"};
+  SimEnergyReport r[4];
   char opts[512];
   PetscReal scale, before, after;
   PetscInt crossed, migrations;
   TestSim t;
   SimStepOutcome out;
 
-  for (int k = 0; k < 3; k++) {
+  for (int k = 0; k < 4; k++) {
     snprintf(opts, sizeof(opts), "%s %s", base, var[k]);
     CHECK_PETSC(RunScene(PETSC_COMM_SELF, "jelly_blocks", opts, 5, 1e-3, &r[k], &crossed, &migrations));
   }
@@ -949,6 +968,14 @@ START_TEST(avx_transfers_and_cell_sorting_keep_the_trajectory)
   scale = PetscAbsReal(r[0].momentum[0]) + PetscAbsReal(r[0].momentum[1]) + PetscAbsReal(r[0].momentum[2]);
   for (int d = 0; d < 3; d++)
     ck_assert_msg(PetscAbsReal(r[2].momentum[d] - r[0].momentum[d]) <= 1e-12 * scale, "sorted: momentum %d %.17g, unsorted %.17g", d, r[2].momentum[d], r[0].momentum[d]);
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    scale = PetscAbsReal(r[0].total) + PetscAbsReal(r[0].kinetic);
+    ck_assert_msg(PetscAbsReal(r[3].total - r[0].total) <= 1e-12 * scale, "FMA: energy %.17g, SSE2 %.17g", r[3].total, r[0].total);
+    ck_assert_msg(r[3].kinetic > 0 && PetscAbsReal(r[3].kinetic - r[0].kinetic) <= 1e-12 * scale, "FMA: kinetic %.17g, SSE2 %.17g", r[3].kinetic, r[0].kinetic);
+    scale = PetscAbsReal(r[0].momentum[0]) + PetscAbsReal(r[0].momentum[1]) + PetscAbsReal(r[0].momentum[2]);
+    for (int d = 0; d < 3; d++)
+      ck_assert_msg(PetscAbsReal(r[3].momentum[d] - r[0].momentum[d]) <= 1e-12 * scale, "FMA: momentum %d %.17g, SSE2 %.17g", d, r[3].momentum[d], r[0].momentum[d]);
+  }
   /* the order after two steps: random as the scene made it without sorting; by cell with a sort at
    * set-up and before the second step (a step moves a particle by far less than a cell) */
   for (int sorted = 0; sorted < 2; sorted++) {
