@@ -18,6 +18,9 @@ function(pbsim_restart_test name np)
 endfunction()
 
 pbsim_restart_test(cloth_implicit_euler 1 STEPS 12 EVERY 5 ARGS -scene cloth -cloth_n 12 -solver implicit_euler)
+# the default demo's Newton options (configs/cloth.yaml): the sparsified, lagged factorization is restored too
+pbsim_restart_test(cloth_implicit_euler_sparsify 1 STEPS 12 EVERY 5
+                   ARGS -scene cloth -cloth_n 12 -solver implicit_euler -newton_pc_sparsify -newton_pc_lag_its 10)
 pbsim_restart_test(cloth_implicit_euler_2ranks 2 STEPS 12 EVERY 5
                    ARGS -scene cloth -cloth_n 12 -solver implicit_euler -newton_pc_type bjacobi -newton_sub_pc_type icc)
 pbsim_restart_test(drop_bdf2 1 STEPS 12 EVERY 5 ARGS -scene drop -solver bdf2)

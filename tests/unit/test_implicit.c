@@ -288,6 +288,91 @@ START_TEST(test_linear_solvers_agree)
 }
 END_TEST
 
+/* -newton_pc_sparsify: the factored matrix P reroutes the cloth's bending springs (vertex (i, j) to
+ * (i + 2, j)) through their midpoint vertex. P has fewer nonzeros than the projected Hessian H, P - H is
+ * PSD (P is SPD wherever H is), P agrees with H on displacements affine in the initial positions (the
+ * midpoint carries the mean of the ends), and Newton reaches the same step with it. */
+START_TEST(test_newton_sparsify)
+{
+  const char *base = "-cloth_n 12 -cloth_damping 0.02 -newton_rtol 1e-11 -newton_atol 1e-13";
+  char opts[512];
+  PetscReal a[3 * 144], b[3 * 144], dsp = 0;
+  TestSim s;
+  SimNewton nt;
+  KSP ksp;
+  Mat H, A, P;
+  Vec xv, w, Hw, Pw;
+  MatInfo ih, ip;
+  PetscInt n;
+  PetscReal *y, *X, *xd, *x, beta = 1.0 / 60, aff = 0, affref = 0, minq = PETSC_MAX_REAL;
+
+  CHECK_PETSC(ClothState(base, 3, a));
+  PetscSNPrintf(opts, sizeof(opts), "%s -newton_pc_sparsify", base);
+  CHECK_PETSC(ClothState(opts, 3, b));
+  for (int i = 0; i < 3 * 144; i++) dsp = PetscMax(dsp, PetscAbsReal(a[i] - b[i]));
+  ck_assert_msg(dsp < 1e-8, "Newton-CG with and without -newton_pc_sparsify: steps differ by %g", (double)dsp);
+
+  CHECK_PETSC(TestSimCreate("cloth", NULL, "-cloth_n 12 -newton_pc_sparsify", &s));
+  n = 3 * s.model->nv;
+  CHECK_PETSC(SimNewtonCreate(s.model, "newton_", &nt));
+  CHECK_PETSC(SimNewtonSetFromOptions(nt));
+  CHECK_PETSC(PetscMalloc4(n, &y, n, &X, n, &xd, n, &x));
+  CHECK_PETSC(CopyState(s.model, X, NULL));
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscBool pin = s.model->pinned[i / 3];
+    xd[i] = X[i];
+    y[i] = X[i] + (pin ? 0 : 0.01 * Wiggle(i, 5) - (i % 3 == 1 ? 0.01 : 0)); /* a wrinkled, falling guess */
+  }
+  CHECK_PETSC(VecDuplicate(s.model->x, &xv));
+  {
+    PetscReal *xa;
+    CHECK_PETSC(VecGetArray(xv, &xa));
+    CHECK_PETSC(PetscArraycpy(xa, y, n));
+    CHECK_PETSC(VecRestoreArray(xv, &xa));
+  }
+  CHECK_PETSC(SimNewtonMinimize(nt, beta, y, X, xd, xv, NULL)); /* Newton-CG: the KSP gets its operators */
+  for (PetscInt i = 0; i < n; i++) x[i] = y[i] + (s.model->pinned[i / 3] ? 0 : 0.003 * Wiggle(i, 6)); /* springs compressed and stretched */
+  CHECK_PETSC(SimNewtonHessian(nt, beta, X, xd, x, &H)); /* H and P at x */
+  CHECK_PETSC(SimNewtonGetKSP(nt, &ksp));
+  CHECK_PETSC(KSPGetOperators(ksp, &A, &P));
+  ck_assert_msg(P != H && P != A, "-newton_pc_sparsify: the factored matrix is the Hessian itself");
+  CHECK_PETSC(MatGetInfo(H, MAT_LOCAL, &ih));
+  CHECK_PETSC(MatGetInfo(P, MAT_LOCAL, &ip));
+  /* 2 x 12 x 10 bending springs, 18 entries each; those at the two pinned corners (4) are kept */
+  ck_assert_msg(ih.nz_used - ip.nz_used == 18 * (240 - 4), "P has %g nonzeros, H %g", (double)ip.nz_used, (double)ih.nz_used);
+  CHECK_PETSC(MatCreateVecs(H, &w, &Hw));
+  CHECK_PETSC(VecDuplicate(Hw, &Pw));
+  for (int trial = 0; trial < 4; trial++) { /* trial 0: affine; then random */
+    PetscReal *wa, q, qh;
+    CHECK_PETSC(VecGetArray(w, &wa));
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscInt v = i / 3, d = i % 3;
+      wa[i] = s.model->pinned[v] ? 0 : (trial ? Wiggle(i, 10 + trial) : 0.3 + X[3 * v] * (d + 1) - 0.7 * X[3 * v + 2] + 0.2 * d * X[3 * v + 1]);
+    }
+    CHECK_PETSC(VecRestoreArray(w, &wa));
+    CHECK_PETSC(MatMult(H, w, Hw));
+    CHECK_PETSC(MatMult(P, w, Pw));
+    CHECK_PETSC(VecDot(w, Hw, &qh));
+    CHECK_PETSC(VecAXPY(Pw, -1.0, Hw)); /* (P - H) w */
+    CHECK_PETSC(VecDot(w, Pw, &q));
+    if (!trial) {
+      CHECK_PETSC(VecNorm(Pw, NORM_2, &aff));
+      CHECK_PETSC(VecNorm(Hw, NORM_2, &affref));
+    } else minq = PetscMin(minq, q / qh);
+  }
+  ck_assert_msg(aff <= 1e-12 * affref, "P and H differ on an affine displacement: |(P - H) u| = %g, |H u| = %g", (double)aff, (double)affref);
+  ck_assert_msg(minq >= -1e-12, "P - H is not PSD: w^T (P - H) w / w^T H w = %g", (double)minq);
+  ck_assert_msg(minq > 0, "P equals H on random displacements: nothing was rerouted");
+  CHECK_PETSC(VecDestroy(&w));
+  CHECK_PETSC(VecDestroy(&Hw));
+  CHECK_PETSC(VecDestroy(&Pw));
+  CHECK_PETSC(VecDestroy(&xv));
+  CHECK_PETSC(PetscFree4(y, X, xd, x));
+  CHECK_PETSC(SimNewtonDestroy(&nt));
+  CHECK_PETSC(TestSimDestroy(&s));
+}
+END_TEST
+
 /* ------------------------------------------------------------------------------------------ */
 /* Energy behaviour on the undamped oscillator (omega h = 0.5, 200 steps): implicit Euler decays
  * monotonically, the implicit midpoint rule conserves the (quadratic) energy to solver tolerance,
@@ -483,6 +568,7 @@ Suite *test_suite(void)
   tcase_add_test(tc, test_implicit_euler_no_psd);
   tcase_add_test(tc, test_bdf2_midpoint_stiff_cloth);
   tcase_add_test(tc, test_linear_solvers_agree);
+  tcase_add_test(tc, test_newton_sparsify);
   tcase_add_test(tc, test_energy_behaviour);
   tcase_add_test(tc, test_orders);
   tcase_add_test(tc, test_linearized_bad_beta);
