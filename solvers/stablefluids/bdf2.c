@@ -92,7 +92,7 @@ PetscErrorCode SFBDF2Advect(SF *sf, PetscReal dt, PetscReal *dt_eff)
     PetscCall(DMGlobalToLocal(sf->dac, sf->s, INSERT_VALUES, sf->sl));
     SFTrafficExchange(sf, sf->dac);
     PetscCall(SFAdvectCells(sf, sf->vmidl, dt, sf->s, sf->sl, sf->snew));
-    PetscCall(VecSwap(sf->s, sf->snew));
+    SFSwapVecs(&sf->s, &sf->snew);
   }
   PetscCall(VecCopy(sf->u, sf->uprev));
   PetscCall(VecAXPBYPCZ(sf->u, a1 / a0, -a2 / a0, 0.0, sf->unew, sf->vmid));

@@ -206,10 +206,17 @@ static PetscErrorCode TransferProlong(Mat P, Vec x, Vec y, PetscBool add)
     for (PetscInt j = T->lo[1]; j < T->hi[1]; j++, l += T->hi[0] - T->lo[0]) {
       const PetscScalar *c = xc + T->cm[0] * (((j >> T->shift[1]) - T->lc[1]) + T->cm[1] * ((k >> T->shift[2]) - T->lc[2])) - T->lc[0];
       PetscScalar *f = yf + l - T->lo[0];
+      PetscInt i = T->lo[0];
+      if (T->shift[0]) { /* pairs (lo[0] is even: every aggregate is on this rank), a ragged last cell */
+        if (add)
+          for (; i + 1 < T->hi[0]; i += 2) f[i] += c[i >> 1], f[i + 1] += c[i >> 1];
+        else
+          for (; i + 1 < T->hi[0]; i += 2) f[i] = c[i >> 1], f[i + 1] = c[i >> 1];
+      }
       if (add)
-        for (PetscInt i = T->lo[0]; i < T->hi[0]; i++) f[i] += c[i >> T->shift[0]];
+        for (; i < T->hi[0]; i++) f[i] += c[i >> T->shift[0]];
       else
-        for (PetscInt i = T->lo[0]; i < T->hi[0]; i++) f[i] = c[i >> T->shift[0]];
+        for (; i < T->hi[0]; i++) f[i] = c[i >> T->shift[0]];
     }
   PetscCall(add ? VecRestoreArray(y, &yf) : VecRestoreArrayWrite(y, &yf));
   PetscCall(VecRestoreArrayRead(x, &xc));
@@ -232,7 +239,11 @@ static PetscErrorCode TransferRestrict(Mat P, Vec x, Vec y, PetscBool add)
     for (PetscInt j = T->lo[1]; j < T->hi[1]; j++, l += T->hi[0] - T->lo[0]) {
       PetscScalar *c = yc + T->cm[0] * (((j >> T->shift[1]) - T->lc[1]) + T->cm[1] * ((k >> T->shift[2]) - T->lc[2])) - T->lc[0];
       const PetscScalar *f = xf + l - T->lo[0];
-      for (PetscInt i = T->lo[0]; i < T->hi[0]; i++) c[i >> T->shift[0]] += f[i];
+      PetscInt i = T->lo[0];
+      /* pairs: c + f_2I + f_2I+1, summed in the same order as one fine cell at a time */
+      if (T->shift[0])
+        for (; i + 1 < T->hi[0]; i += 2) c[i >> 1] = c[i >> 1] + f[i] + f[i + 1];
+      for (; i < T->hi[0]; i++) c[i >> T->shift[0]] += f[i];
     }
   PetscCall(VecRestoreArray(y, &yc));
   PetscCall(VecRestoreArrayRead(x, &xf));
@@ -396,7 +407,8 @@ typedef struct {
    * differ from the previous row's (a few times per plane on an even level) */
   PetscReal *invd;
   RowCoef invd_row;
-  PetscReal *row; /* a row of the sweep's updates */
+  PetscReal *row;  /* a row of the sweep's updates */
+  PetscScalar *zero; /* a row of zeros: the rows beyond the boundary on one rank (Rows) */
 } Stencil;
 
 /* S->invd for row coefficients r (recomputed only for new ones). */
@@ -422,48 +434,100 @@ static inline __attribute__((always_inline)) PetscInt OwnedRow(const Stencil *S,
   return S->xm * ((j - S->ys) + S->ym * (k - S->zs));
 }
 
-/* y = A x (b == NULL) or y = b - A x, from the ghosted x: per cell,
- * sum over the faces of coupling (x - x_neighbour). */
-SF_KERNEL static void Apply(const Stencil *S, const PetscScalar *xl, const PetscScalar *b, PetscScalar *y)
+/* The rows a stencil reads around row (j, k) of x: the row itself (c) and its neighbours along y (s,
+ * n) and z (b, t; 3D), and the values beyond its two ends (left, right). On the ghosted local array
+ * they are its ghost slots (0 beyond the physical boundary). On one rank the owned array is the
+ * whole grid: a row beyond the boundary is S->zero and so are the values beyond the ends, the same
+ * numbers the ghost slots hold, so both give the same arithmetic. */
+typedef struct {
+  PetscScalar *c;
+  const PetscScalar *s, *n, *b, *t;
+  PetscScalar left, right;
+} Rows;
+
+static inline __attribute__((always_inline)) Rows RowsOf(const Stencil *S, PetscScalar *x, PetscBool ghosted, PetscInt j, PetscInt k)
 {
-  const PetscInt sy = S->gx, sz = S->gx * S->gy;
+  Rows R;
+
+  if (ghosted) {
+    const PetscInt sy = S->gx, sz = S->gx * S->gy;
+    R.c = x + LocalRow(S, j, k);
+    R.s = R.c - sy, R.n = R.c + sy, R.b = R.c - sz, R.t = R.c + sz;
+    R.left = R.c[-1], R.right = R.c[S->xm];
+  } else {
+    const PetscInt sy = S->xm, sz = S->xm * S->ym;
+    R.c = x + OwnedRow(S, j, k);
+    R.s = j > S->ys ? R.c - sy : S->zero;
+    R.n = j < S->ys + S->ym - 1 ? R.c + sy : S->zero;
+    R.b = k > S->zs ? R.c - sz : S->zero;
+    R.t = k < S->zs + S->zm - 1 ? R.c + sz : S->zero;
+    R.left = R.right = 0;
+  }
+  return R;
+}
+
+/* y = A x (b == NULL) or y = b - A x, from x (ghosted: the local array; otherwise, on one rank, the
+ * owned one): per cell, sum over the faces of coupling (x - x_neighbour). The first and last cells of
+ * a row take their outer neighbour from Rows. */
+SF_KERNEL static void Apply(const Stencil *S, const PetscScalar *xa, PetscBool ghosted, const PetscScalar *b, PetscScalar *y)
+{
   const PetscReal *restrict cx = S->G.C[0] + S->xs, *restrict wx = S->G.W[0] + S->xs;
+  const PetscInt xm = S->xm;
 
   for (PetscInt k = S->zs; k < S->zs + S->zm; k++)
     for (PetscInt j = S->ys; j < S->ys + S->ym; j++) {
-      const PetscScalar *restrict x = xl + LocalRow(S, j, k);
+      const Rows R = RowsOf(S, (PetscScalar *)xa, ghosted, j, k);
+      const PetscScalar *restrict x = R.c, *restrict xs = R.s, *restrict xn = R.n, *restrict xb = R.b, *restrict xt = R.t;
       const PetscScalar *restrict br = b ? b + OwnedRow(S, j, k) : NULL;
       PetscScalar *restrict yr = y + OwnedRow(S, j, k);
       const RowCoef r = RowCoefficients(&S->G, S->s, j, k);
-
-      if (S->dim == 2) {
-        for (PetscInt i = 0; i < S->xm; i++) {
-          const PetscReal v = r.ax * (cx[i] * (x[i] - x[i - 1]) + cx[i + 1] * (x[i] - x[i + 1])) +
-                              wx[i] * (r.ylo * (x[i] - x[i - sy]) + r.yhi * (x[i] - x[i + sy]));
-          yr[i] = br ? br[i] - v : v;
-        }
-      } else {
-        for (PetscInt i = 0; i < S->xm; i++) {
-          const PetscReal v = r.ax * (cx[i] * (x[i] - x[i - 1]) + cx[i + 1] * (x[i] - x[i + 1])) +
-                              wx[i] * (r.ylo * (x[i] - x[i - sy]) + r.yhi * (x[i] - x[i + sy]) + r.zlo * (x[i] - x[i - sz]) +
-                                       r.zhi * (x[i] - x[i + sz]));
-          yr[i] = br ? br[i] - v : v;
-        }
+#define SF_APPLY(i, XL, XR) \
+  (S->dim == 2 ? r.ax * (cx[i] * (x[i] - (XL)) + cx[i + 1] * (x[i] - (XR))) + wx[i] * (r.ylo * (x[i] - xs[i]) + r.yhi * (x[i] - xn[i])) \
+               : r.ax * (cx[i] * (x[i] - (XL)) + cx[i + 1] * (x[i] - (XR))) + \
+                   wx[i] * (r.ylo * (x[i] - xs[i]) + r.yhi * (x[i] - xn[i]) + r.zlo * (x[i] - xb[i]) + r.zhi * (x[i] - xt[i])))
+      if (xm == 1) {
+        const PetscReal v = SF_APPLY(0, R.left, R.right);
+        yr[0] = br ? br[0] - v : v;
+        continue;
       }
+      {
+        const PetscReal v = SF_APPLY(0, R.left, x[1]);
+        yr[0] = br ? br[0] - v : v;
+      }
+      if (S->dim == 2)
+        for (PetscInt i = 1; i < xm - 1; i++) {
+          const PetscReal v = r.ax * (cx[i] * (x[i] - x[i - 1]) + cx[i + 1] * (x[i] - x[i + 1])) + wx[i] * (r.ylo * (x[i] - xs[i]) + r.yhi * (x[i] - xn[i]));
+          yr[i] = br ? br[i] - v : v;
+        }
+      else
+        for (PetscInt i = 1; i < xm - 1; i++) {
+          const PetscReal v = r.ax * (cx[i] * (x[i] - x[i - 1]) + cx[i + 1] * (x[i] - x[i + 1])) +
+                              wx[i] * (r.ylo * (x[i] - xs[i]) + r.yhi * (x[i] - xn[i]) + r.zlo * (x[i] - xb[i]) + r.zhi * (x[i] - xt[i]));
+          yr[i] = br ? br[i] - v : v;
+        }
+      {
+        const PetscReal v = SF_APPLY(xm - 1, x[xm - 2], R.right);
+        yr[xm - 1] = br ? br[xm - 1] - v : v;
+      }
+#undef SF_APPLY
     }
 }
 
-/* Gauss-Seidel on the cells of one colour ((i+j+k) % 2 == colour): x_c = (b_c + sum_nb coupling x_nb) /
- * sum_nb coupling, the neighbours being the ghosted x (zero beyond the boundary). zero: x is taken as 0
- * on entry, so the colour's cells get b / diag and the other colour is set to 0. */
-SF_KERNEL static void HalfSweep(Stencil *S, PetscScalar *xl, const PetscScalar *b, PetscInt colour, PetscBool zero)
+/* Gauss-Seidel on the cells of one colour ((i+j+k) % 2 == colour) of the owned rows (j, k) in
+ * [j0, j1) x [k0, k1) of x (ghosted, or on one rank the owned array; Rows): x_c = (b_c + sum_nb
+ * coupling x_nb) / sum_nb coupling, zero beyond the boundary. zero: x is taken as 0 on entry, so the
+ * colour's cells get b / diag and the other colour is set to 0. */
+SF_KERNEL static void HalfSweep(Stencil *S, PetscScalar *xa, PetscBool ghosted, const PetscScalar *b, PetscInt colour, PetscBool zero,
+                                PetscInt j0, PetscInt j1, PetscInt k0, PetscInt k1)
 {
-  const PetscInt sy = S->gx, sz = S->gx * S->gy, x0 = S->xs;
+  const PetscInt x0 = S->xs, xm = S->xm;
   const PetscReal *restrict cx = S->G.C[0] + S->xs, *restrict wx = S->G.W[0] + S->xs;
 
-  for (PetscInt k = S->zs; k < S->zs + S->zm; k++)
-    for (PetscInt j = S->ys; j < S->ys + S->ym; j++) {
-      PetscScalar *restrict x = xl + LocalRow(S, j, k);
+  for (PetscInt k = k0; k < k1; k++)
+    for (PetscInt j = j0; j < j1; j++) {
+      const Rows R = RowsOf(S, xa, ghosted, j, k);
+      PetscScalar *restrict x = R.c;
+      const PetscScalar *restrict xs = R.s, *restrict xn = R.n, *restrict xb = R.b, *restrict xt = R.t;
       const PetscScalar *restrict br = b + OwnedRow(S, j, k);
       const RowCoef r = RowCoefficients(&S->G, S->s, j, k);
       const PetscReal *restrict id = InverseDiagonal(S, &r);
@@ -473,19 +537,26 @@ SF_KERNEL static void HalfSweep(Stencil *S, PetscScalar *xl, const PetscScalar *
       /* The update of this colour reads only the other one: computed for the whole row (contiguous,
        * vectorizable), then stored on this colour's cells. */
       if (zero) {
-        for (PetscInt i = 1 - first; i < S->xm; i += 2) x[i] = 0;
-        for (PetscInt i = first; i < S->xm; i += 2) x[i] = br[i] * id[i];
+        for (PetscInt i = 1 - first; i < xm; i += 2) x[i] = 0;
+        for (PetscInt i = first; i < xm; i += 2) x[i] = br[i] * id[i];
         continue;
-      } else if (S->dim == 2) {
-        for (PetscInt i = 0; i < S->xm; i++)
-          t[i] = (br[i] + r.ax * (cx[i] * x[i - 1] + cx[i + 1] * x[i + 1]) + wx[i] * (r.ylo * x[i - sy] + r.yhi * x[i + sy])) * id[i];
-      } else {
-        for (PetscInt i = 0; i < S->xm; i++)
-          t[i] = (br[i] + r.ax * (cx[i] * x[i - 1] + cx[i + 1] * x[i + 1]) +
-                  wx[i] * (r.ylo * x[i - sy] + r.yhi * x[i + sy] + r.zlo * x[i - sz] + r.zhi * x[i + sz])) *
-                 id[i];
       }
-      for (PetscInt i = first; i < S->xm; i += 2) x[i] = t[i];
+#define SF_SWEEP(i, XL, XR) \
+  (S->dim == 2 ? (br[i] + r.ax * (cx[i] * (XL) + cx[i + 1] * (XR)) + wx[i] * (r.ylo * xs[i] + r.yhi * xn[i])) * id[i] \
+               : (br[i] + r.ax * (cx[i] * (XL) + cx[i + 1] * (XR)) + wx[i] * (r.ylo * xs[i] + r.yhi * xn[i] + r.zlo * xb[i] + r.zhi * xt[i])) * id[i])
+      if (xm == 1) t[0] = SF_SWEEP(0, R.left, R.right);
+      else {
+        t[0] = SF_SWEEP(0, R.left, x[1]);
+        if (S->dim == 2)
+          for (PetscInt i = 1; i < xm - 1; i++) t[i] = (br[i] + r.ax * (cx[i] * x[i - 1] + cx[i + 1] * x[i + 1]) + wx[i] * (r.ylo * xs[i] + r.yhi * xn[i])) * id[i];
+        else
+          for (PetscInt i = 1; i < xm - 1; i++)
+            t[i] = (br[i] + r.ax * (cx[i] * x[i - 1] + cx[i + 1] * x[i + 1]) + wx[i] * (r.ylo * xs[i] + r.yhi * xn[i] + r.zlo * xb[i] + r.zhi * xt[i])) *
+                   id[i];
+        t[xm - 1] = SF_SWEEP(xm - 1, x[xm - 2], R.right);
+      }
+#undef SF_SWEEP
+      for (PetscInt i = first; i < xm; i += 2) x[i] = t[i];
     }
 }
 
@@ -584,14 +655,15 @@ static PetscErrorCode Product(Mat A, Vec b, Vec x, Vec y)
 
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(A, &S));
-  PetscCall(ToLocal(S, x));
-  PetscCall(VecGetArrayRead(S->xl, &xl));
+  /* on one rank straight from x (Rows); otherwise from its ghosted copy */
+  if (S->size > 1) PetscCall(ToLocal(S, x));
+  PetscCall(VecGetArrayRead(S->size > 1 ? S->xl : x, &xl));
   if (b) PetscCall(VecGetArrayRead(b, &ba));
   PetscCall(VecGetArrayWrite(y, &ya));
-  Apply(S, xl, ba, ya);
+  Apply(S, xl, (PetscBool)(S->size > 1), ba, ya);
   PetscCall(VecRestoreArrayWrite(y, &ya));
   if (b) PetscCall(VecRestoreArrayRead(b, &ba));
-  PetscCall(VecRestoreArrayRead(S->xl, &xl));
+  PetscCall(VecRestoreArrayRead(S->size > 1 ? S->xl : x, &xl));
   PetscCall(PetscLogFlops((S->dim == 2 ? 7.0 : 9.0) * S->xm * S->ym * S->zm));
   PetscFunctionReturn(0);
 }
@@ -639,6 +711,7 @@ static PetscErrorCode StencilDestroy(void *ctx)
   PetscCall(VecScatterDestroy(&S->ghosts));
   PetscCall(GeometryDestroy(&S->G));
   PetscCall(PetscFree2(S->invd, S->row));
+  PetscCall(PetscFree(S->zero));
   PetscCall(DMDestroy(&S->da));
   PetscCall(PetscFree(S));
   PetscFunctionReturn(0);
@@ -665,6 +738,7 @@ PetscErrorCode SimPressureCreateStencil(SimMAC mac, DM da, Mat *A)
   S->s = mac->dim == 2 ? 1.0 : mac->h;
   PetscCall(GeometryCreate(mac, da, &S->G));
   PetscCall(PetscMalloc2(S->xm, &S->invd, S->xm, &S->row));
+  PetscCall(PetscCalloc1(S->xm, &S->zero));
   S->invd_row.ax = -1; /* no row yet */
   PetscCallMPI(MPI_Comm_size(comm, &S->size));
   PetscCall(DMCreateLocalVector(da, &S->xl));
@@ -695,31 +769,51 @@ typedef struct {
   PetscBool reverse;
 } Smoother;
 
-/* `sweeps` red-black (or black-red) Gauss-Seidel sweeps on A x = b from x (or from 0). Between the
- * two colours the ghosts are refreshed (on several ranks; on one there are none to refresh). */
+/* `sweeps` red-black (or black-red) Gauss-Seidel sweeps on A x = b from x (or from 0).
+ * One rank: in place on x, all the half-sweeps in one pass, a wavefront over the slabs of the slowest
+ * axis (the planes k in 3D, the rows j in 2D): half-sweep h on slab t - h at step t, h ascending.
+ * Half-sweep h of a slab reads the other colour of the slab and of its two neighbours as half-sweep
+ * h - 1 left them (done at step t or before) and before half-sweep h + 1 overwrites them (step t or
+ * after, after h): every cell gets the same update from the same values as sweep by sweep, so the
+ * result is bit for bit the same, while the slabs in flight stay in cache.
+ * Several ranks: sweep by sweep on the ghosted copy, the ghosts refreshed between the two colours. */
 static PetscErrorCode Sweeps(Smoother *sm, Vec b, Vec x, PetscInt sweeps, PetscBool zero)
 {
   Stencil *S;
   const PetscScalar *ba;
-  PetscScalar *xl;
+  PetscScalar *xa;
   PetscInt first = sm->reverse ? 1 : 0;
 
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(sm->A, &S));
-  if (!zero) PetscCall(ToLocal(S, x));
-  for (PetscInt it = 0; it < sweeps; it++)
-    for (PetscInt half = 0; half < 2; half++) {
-      PetscCall(VecGetArrayRead(b, &ba));
-      PetscCall(VecGetArray(S->xl, &xl));
-      HalfSweep(S, xl, ba, (first + half) & 1, (PetscBool)(zero && it == 0 && half == 0));
-      PetscCall(VecRestoreArray(S->xl, &xl));
-      PetscCall(VecRestoreArrayRead(b, &ba));
-      if (S->size > 1) {
+  if (S->size == 1) {
+    const PetscInt nhalf = 2 * sweeps, planes = S->dim == 3 && S->zm > 1, lo = planes ? S->zs : S->ys, n = planes ? S->zm : S->ym;
+    PetscCall(VecGetArrayRead(b, &ba));
+    PetscCall(zero ? VecGetArrayWrite(x, &xa) : VecGetArray(x, &xa));
+    for (PetscInt t = 0; t < n + nhalf - 1; t++)
+      for (PetscInt h = 0; h < nhalf; h++) {
+        const PetscInt sl = lo + t - h, colour = (first + h) & 1;
+        const PetscBool z = (PetscBool)(zero && h == 0);
+        if (sl < lo || sl >= lo + n) continue;
+        if (planes) HalfSweep(S, xa, PETSC_FALSE, ba, colour, z, S->ys, S->ys + S->ym, sl, sl + 1);
+        else HalfSweep(S, xa, PETSC_FALSE, ba, colour, z, sl, sl + 1, S->zs, S->zs + S->zm);
+      }
+    PetscCall(zero ? VecRestoreArrayWrite(x, &xa) : VecRestoreArray(x, &xa));
+    PetscCall(VecRestoreArrayRead(b, &ba));
+  } else {
+    if (!zero) PetscCall(ToLocal(S, x));
+    for (PetscInt it = 0; it < sweeps; it++)
+      for (PetscInt half = 0; half < 2; half++) {
+        PetscCall(VecGetArrayRead(b, &ba));
+        PetscCall(VecGetArray(S->xl, &xa));
+        HalfSweep(S, xa, PETSC_TRUE, ba, (first + half) & 1, (PetscBool)(zero && it == 0 && half == 0), S->ys, S->ys + S->ym, S->zs, S->zs + S->zm);
+        PetscCall(VecRestoreArray(S->xl, &xa));
+        PetscCall(VecRestoreArrayRead(b, &ba));
         PetscCall(FromLocal(S, S->xg, PETSC_TRUE));
         PetscCall(UpdateGhosts(S, S->xg));
       }
-    }
-  PetscCall(FromLocal(S, x, PETSC_FALSE));
+    PetscCall(FromLocal(S, x, PETSC_FALSE));
+  }
   PetscCall(PetscLogFlops((S->dim == 2 ? 7.0 : 9.0) * S->xm * S->ym * S->zm * sweeps));
   PetscFunctionReturn(0);
 }

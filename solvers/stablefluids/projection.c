@@ -288,6 +288,13 @@ PetscErrorCode SimProjectionGetDivergenceNorm(SimProjection proj, PetscReal *nor
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode SimProjectionGetWarmStart(SimProjection proj, PetscBool *warm)
+{
+  PetscFunctionBegin;
+  *warm = proj->warm;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimProjectionGetIterations(SimProjection proj, PetscInt *its)
 {
   PetscFunctionBegin;
@@ -296,7 +303,8 @@ PetscErrorCode SimProjectionGetIterations(SimProjection proj, PetscInt *its)
 }
 
 /* Bytes per cell moved by the sweeps of one CG iteration and of one V-cycle level (8-byte doubles;
- * each array pass counted once, coarse grids and index arrays of the transfers at 4 B per entry):
+ * each array pass counted once, coarse grids and index arrays of the transfers at 4 B per entry).
+ * Several ranks, where the stencil works on a ghosted copy (pressure_stencil.c):
  *   CG (KSPSolve_CG, unpreconditioned norm): two dot products (2 x 16), p = z + beta p (24),
  *     x += a p and r -= a w (2 x 24), ||r|| (8), the stencil product w = A p (copy into the ghosted
  *     array 16, read 8, write 8), null-space removal from z (sum 8, shift 16)            = 168;
@@ -305,15 +313,21 @@ PetscErrorCode SimProjectionGetIterations(SimProjection proj, PetscInt *its)
  *     (copy in 16, four half-sweeps 96, copy back 16) = 128; residual r = b - A x (copy in 16, read
  *     x and b, write r: 24) = 40; restriction (Q0 transpose product: value 8, column 4, row pointer
  *     4, x 8) = 24; interpolate-add (value, column, row pointer 16, read and write x 16) = 32  = 328.
+ * One rank, where the stencil reads the vectors themselves and a smoothing's four half-sweeps are one
+ * wavefront pass: CG 168 - 16 (no copy) = 152; a level: pre-smoothing (read b, write x) 16,
+ * post-smoothing (read b, read and write x) 24, residual (read x and b, write r) 24, restriction 24,
+ * interpolate-add 32                                                                        = 120.
+ * (PCMG's and KSPSolve's zeroing of a level's x before the pre-smoothing, 8 each, are not counted.)
  * The smoothed levels' cells are counted from the hierarchy (a level halved along every axis has
  * 2^-d as many cells as the one above; a ragged or semi-coarsened one slightly more). */
-static const PetscReal bytes_cg = 168, bytes_level = 328;
+static const PetscReal bytes_cg[2] = {152, 168}, bytes_level[2] = {120, 328}; /* [one rank, several] */
 
 PetscErrorCode SimProjectionBytesPerIteration(SimProjection proj, PetscReal *bytes)
 {
   PC pc;
   PetscInt levels, its = 0;
   PetscReal cells = 1;
+  PetscMPIInt size;
   KSP smoother;
 
   PetscFunctionBegin;
@@ -327,7 +341,8 @@ PetscErrorCode SimProjectionBytesPerIteration(SimProjection proj, PetscReal *byt
     if (its != 2) PetscFunctionReturn(0); /* the model counts the default V(2,2) */
   }
   for (PetscInt d = 0; d < proj->mac->dim; d++) cells *= proj->mac->n[d];
-  *bytes = cells * (bytes_cg + bytes_level * proj->level_cells);
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)proj->ksp), &size));
+  *bytes = cells * (bytes_cg[size > 1] + bytes_level[size > 1] * proj->level_cells);
   PetscFunctionReturn(0);
 }
 

@@ -55,6 +55,8 @@ PetscErrorCode SimProjectionGetDivergenceNorm(SimProjection proj, PetscReal *nor
 PetscErrorCode SimProjectionSolveLaplacian(SimProjection proj, Vec f, Vec p);
 /* Iterations of the last solve. */
 PetscErrorCode SimProjectionGetIterations(SimProjection proj, PetscInt *its);
+/* Whether SimProjectionApply starts CG from the p it is given (-<prefix>warm_start). */
+PetscErrorCode SimProjectionGetWarmStart(SimProjection proj, PetscBool *warm);
 /* The modelled memory traffic of one CG iteration with the matrix-free V(2,2) multigrid [bytes]
  * (the counts are in projection.c and docs/stablefluids.md), for comparison with the STREAM
  * bandwidth; 0 for any other preconditioner or smoothing. */

@@ -37,10 +37,16 @@ typedef struct {
   Vec ul;      /* ghosted local face velocity (the advecting field) */
   Vec p;       /* pressure [Pa] (global, mac->da) */
   PetscReal p_dt; /* the step p belongs to (0: unknown); p is the next projection's initial guess */
+  /* the initial guess extrapolated from the last pressures (-sf_pressure_extrapolation, stablefluids.c):
+   * the degree (0: p as it is), the pressures of the two steps before p's, and how many of p,
+   * phist[0], phist[1] are solutions of consecutive steps (0 before the first step) */
+  PetscInt p_degree, p_valid;
+  Vec phist[2];
   Vec s, snew; /* smoke density and temperature (global, dac); NULL without smoke */
   Vec sl;      /* ghosted local scalars */
   PetscBool smoke;
-  Vec stash[4]; /* the last good u, p, s (checkpoint.c) */
+  Vec stash[6]; /* the last good u, p, s, ... (checkpoint.c) */
+  PetscInt stash_p_valid;
   PetscInt scalar_index[SF_NSCALARS]; /* index of each in prob->scalar (-1: absent, kept at 0) */
 
   /* second-order time stepping (-sf_time sl_bdf2, bdf2.c): u^{n-1} and the step that led from it
@@ -67,7 +73,7 @@ typedef struct {
   /* the bytes model (traffic.c): entries summed over the ranks of u, the scalars (owned: global
    * vectors; ghosted: local vectors) and the confinement scratch; the phase being counted and the
    * bytes each phase moved in the last step */
-  PetscReal ent_u, ent_ul, ent_s, ent_sl, ent_conf;
+  PetscReal ent_u, ent_ul, ent_s, ent_sl, ent_conf, ent_p; /* ent_p: the cells (pressure) */
   PetscReal bytes_end; /* the projection beside its solve, and the divergence norms after it */
   PetscInt phase;
   PetscReal bytes[SF_NPHASES];
@@ -168,6 +174,15 @@ static inline void SFTrafficExchange(SF *sf, DM dm)
   SFTraffic(sf, SFEntries(sf, dm, PETSC_FALSE) + SFEntries(sf, dm, PETSC_TRUE));
 }
 PetscErrorCode SFTrafficStepEnd(SF *sf, PetscInt pressure_its);
+
+/* Exchanges two of the solver's vectors by handle (VecSwap would read and write both arrays): the
+ * state lives in whichever the SF member names, so nothing may keep a field's handle across a step. */
+static inline void SFSwapVecs(Vec *a, Vec *b)
+{
+  Vec t = *a;
+  *a = *b;
+  *b = t;
+}
 
 /* boundary.c: prescribed boundary-normal face velocities at time t (walls, slip, inflow). */
 PetscErrorCode SFApplyBoundary(SF *sf, PetscReal t, Vec u);

@@ -37,7 +37,13 @@ static PetscErrorCode SetFromOptions_StableFluids(SimSolver s, PetscOptionItems 
       PetscOptionsRealArray("-sf_body_force", "uniform body force per unit mass fx,fy[,fz] (m/s^2)", "", sf->body, &n, &set));
   PetscCheck(!set || n == ((SF *)s->data)->prob->dim, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
              "-sf_body_force takes %" PetscInt_FMT " values (got %" PetscInt_FMT ")", ((SF *)s->data)->prob->dim, n);
+  PetscCall(PetscOptionsInt("-sf_pressure_extrapolation",
+                            "initial guess of the pressure solve: the last pressures extrapolated to the step, by a polynomial of this degree "
+                            "(0: the last pressure; 1: linear; 2: quadratic)",
+                            "", sf->p_degree, &sf->p_degree, NULL));
   PetscOptionsHeadEnd();
+  PetscCheck(sf->p_degree >= 0 && sf->p_degree <= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "-sf_pressure_extrapolation must be 0, 1 or 2 (got %" PetscInt_FMT ")", sf->p_degree);
   PetscCheck(sf->ghost >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "-sf_ghost must be >= 2 (got %" PetscInt_FMT "): a backtrace needs the cell beyond its foot", sf->ghost);
   PetscCheck(sf->ghost >= 3 || sf->vorticity == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
@@ -108,6 +114,15 @@ static PetscErrorCode SetUp_StableFluids(SimSolver s)
   if (sf->vorticity > 0) PetscCall(SFVorticitySetUp(sf));
   if (sf->bdf2) PetscCall(SFBDF2SetUp(sf));
   PetscCall(SimProjectionCreate(sf->mac, NULL, &sf->proj));
+  {
+    PetscBool warm;
+    PetscCall(SimProjectionGetWarmStart(sf->proj, &warm));
+    if (!warm) sf->p_degree = 0; /* a cold start reads no guess */
+    for (PetscInt i = 0; i < 2 && sf->p_degree > 0; i++) {
+      PetscCall(VecDuplicate(sf->p, &sf->phist[i]));
+      PetscCall(VecSet(sf->phist[i], 0));
+    }
+  }
   PetscCall(SFTrafficSetUp(sf));
   PetscCall(SFInitialFields(sf));
   /* the sampled initial velocity is made discretely divergence-free (dt = 1 s only scales p) */
@@ -115,6 +130,37 @@ static PetscErrorCode SetUp_StableFluids(SimSolver s)
   PetscCall(VecSet(sf->p, 0));
   SFStateChanged(sf);
   PetscCall(SFDivergenceNorms(sf, sf->u, &sf->div_l2, &sf->div_max, NULL));
+  PetscFunctionReturn(0);
+}
+
+/* The pressure solve's initial guess in sf->p, for a step of dt: the last pressure rescaled to dt
+ * (p ~ 1/dt) and, with -sf_pressure_extrapolation k, extrapolated in time from the last
+ * min(k + 1, p_valid) pressures by the polynomial through them (at a constant step: 2 p^n - p^{n-1},
+ * 3 p^n - 3 p^{n-1} + p^{n-2}). The pressure of a smoothly evolving flow changes smoothly, so the
+ * guess is closer and CG, which stops at the same absolute residual (1e-8 |b|, whatever the guess),
+ * needs fewer iterations: 4 instead of 5 in the smoke plume (docs/stablefluids.md). The history
+ * rotates by handles: the oldest buffer receives the guess and becomes p, p becomes phist[0]. */
+static PetscErrorCode PressureGuess(SF *sf, PetscReal dt)
+{
+  const PetscInt used = PetscMin(sf->p_degree + 1, sf->p_valid);
+  Vec g;
+
+  PetscFunctionBegin;
+  if (sf->p_dt > 0 && sf->p_dt != dt) {
+    PetscCall(VecScale(sf->p, sf->p_dt / dt));
+    for (PetscInt i = 0; i < used - 1; i++) PetscCall(VecScale(sf->phist[i], sf->p_dt / dt));
+    SFTraffic(sf, 2 * sf->ent_p * PetscMax(used, 1)); /* read and write each */
+  }
+  if (!sf->phist[0]) PetscFunctionReturn(0);
+  g = sf->phist[1];
+  /* read the pressures used (and g when it is one of them), write g */
+  if (used == 3) PetscCall(VecAXPBYPCZ(g, 3.0, -3.0, 1.0, sf->p, sf->phist[0]));
+  else if (used == 2) PetscCall(VecAXPBYPCZ(g, 2.0, -1.0, 0.0, sf->p, sf->phist[0]));
+  else PetscCall(VecCopy(sf->p, g));
+  SFTraffic(sf, (PetscMax(used, 1) + 1) * sf->ent_p);
+  sf->phist[1] = sf->phist[0];
+  sf->phist[0] = sf->p;
+  sf->p = g;
   PetscFunctionReturn(0);
 }
 
@@ -203,9 +249,9 @@ static PetscErrorCode Step_StableFluids(SimSolver s, PetscReal dt)
       PetscCall(DMGlobalToLocal(sf->dac, sf->s, INSERT_VALUES, sf->sl));
       SFTrafficExchange(sf, sf->dac);
       PetscCall(SFAdvectCells(sf, sf->ul, dt, sf->s, sf->sl, sf->snew));
-      PetscCall(VecSwap(sf->s, sf->snew));
+      SFSwapVecs(&sf->s, &sf->snew);
     }
-    PetscCall(VecSwap(sf->u, sf->unew));
+    SFSwapVecs(&sf->u, &sf->unew);
   }
   PetscCall(SFApplyBoundary(sf, t + dt, sf->u));
   PetscCall(PetscLogEventEnd(ev.advect, 0, 0, 0, 0));
@@ -225,11 +271,12 @@ static PetscErrorCode Step_StableFluids(SimSolver s, PetscReal dt)
   PetscCall(SFViscositySolve(sf, t + dt, dt_eff));
   PetscCall(PetscLogEventEnd(ev.viscosity, 0, 0, 0, 0));
   /* 4. projection */
-  /* the last pressure is the initial guess (p ~ 1/dt; after a restart p_dt is unknown: as is) */
-  if (sf->p_dt > 0 && sf->p_dt != dt_eff) PetscCall(VecScale(sf->p, sf->p_dt / dt_eff));
+  /* the initial guess from the last pressures (p ~ 1/dt; after a restart p_dt is unknown: as is) */
+  PetscCall(PressureGuess(sf, dt_eff));
   PetscCall(PetscTime(&t0));
   PetscCall(SimProjectionApply(sf->proj, dt_eff, sf->rho, sf->u, sf->p));
   sf->p_dt = dt_eff;
+  sf->p_valid = PetscMin(sf->p_valid + 1, 3);
   if (sf->bdf2) sf->dt_prev = dt;
   PetscCall(PetscTime(&t1));
   PetscCall(SimProjectionGetDivergenceNorm(sf->proj, &sf->div_before));
@@ -351,6 +398,8 @@ static PetscErrorCode Destroy_StableFluids(SimSolver s)
   PetscCall(VecDestroy(&sf->unew));
   PetscCall(VecDestroy(&sf->ul));
   PetscCall(VecDestroy(&sf->p));
+  PetscCall(VecDestroy(&sf->phist[0]));
+  PetscCall(VecDestroy(&sf->phist[1]));
   PetscCall(SFStashDestroy(sf));
   PetscCall(SFBDF2Destroy(sf));
   PetscCall(VecDestroy(&sf->s));
@@ -400,6 +449,7 @@ PetscErrorCode SimSolverCreate_StableFluids(SimSolver s)
   sf->prob = desc;
   PetscCall(SFAdvectionFind("rk2", &sf->adv));
   sf->ghost = 3;
+  sf->p_degree = 2;
   sf->nu = desc->viscosity;
   sf->rho = desc->rho;
   PetscCall(SimGridProblemGetParameter(desc, "buoyancy", 2, sf->buoyancy, &found));

@@ -20,6 +20,7 @@ PetscErrorCode SFTrafficSetUp(SF *sf)
   PetscCall(SimProjectionBytesAround(sf->proj, &sf->bytes_end));
   PetscCall(SimMACEntries(sf->mac->dav, &F, &F1));
   PetscCall(SimMACEntries(sf->mac->da, &N, NULL));
+  sf->ent_p = N;
   sf->bytes_end += 8 * ((F + F1) + (F1 + N) + 2 * N);
   PetscFunctionReturn(0);
 }
