@@ -155,7 +155,7 @@ PetscErrorCode SimProblemWriteXDMF(SimProblem p, const char *path, PetscBool *wr
 {
   PetscFunctionBeginUser;
   *written = p->ops.write_xdmf ? PETSC_TRUE : PETSC_FALSE;
-  if (p->ops.write_xdmf) PetscCall(p->ops.write_xdmf(p, path));
+  if (p->ops.write_xdmf && path) PetscCall(p->ops.write_xdmf(p, path));
   PetscFunctionReturn(0);
 }
 

@@ -51,7 +51,7 @@ PetscErrorCode SimProblemStash(SimProblem problem, PetscBool restore);
 /* A ParaView frame at path / a PNG with a caption at path; *written is PETSC_FALSE when the
  * problem has no such output. Collective (the implementation decides which ranks write). */
 PetscErrorCode SimProblemWriteFrame(SimProblem problem, const char *path, PetscBool *written);
-PetscErrorCode SimProblemWriteXDMF(SimProblem problem, const char *path, PetscBool *written); /* path: .xmf (+ .h5) */
+PetscErrorCode SimProblemWriteXDMF(SimProblem problem, const char *path, PetscBool *written); /* path: .xmf (+ .h5); NULL: only *written, whether it has XDMF output */
 PetscErrorCode SimProblemWriteImage(SimProblem problem, const char *caption, const char *path, PetscBool *written);
 /* Checkpoint: writes / reads the state it holds to / from a binary viewer on its communicator. */
 PetscErrorCode SimProblemSave(SimProblem problem, PetscViewer viewer);

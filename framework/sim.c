@@ -14,6 +14,9 @@
 #include "framework/io/progress.h"
 #include "framework/linalg/blas_threads.h"
 
+/* -output_format */
+enum { OUTPUT_AUTO, OUTPUT_VTK, OUTPUT_XDMF };
+
 struct _p_SimRun {
   MPI_Comm comm;
   PetscBool io; /* this rank writes the files the run shares (log, series index): rank 0 */
@@ -26,6 +29,8 @@ struct _p_SimRun {
   PetscInt steps, output_every, snapshot_every, checkpoint_every;
   PetscBool progress, help, snapshots, log;
   PetscBool xdmf; /* -output_format xdmf: frames as XDMF + HDF5, written collectively */
+  PetscInt format; /* -output_format: OUTPUT_AUTO, OUTPUT_VTK, OUTPUT_XDMF (auto is settled in Execute) */
+  PetscInt xdmf_ranks; /* -output_xdmf_ranks: auto chooses XDMF from this many ranks on */
   PetscInt nmonitors;
   SimRunMonitorFn monitor[8];
   void *monitor_ctx[8];
@@ -144,6 +149,8 @@ PetscErrorCode SimRunSetFromOptions(SimRun r)
   r->dt = 1.0 / 60;
   r->steps = 120;
   r->output_every = 1;
+  r->format = OUTPUT_AUTO;
+  r->xdmf_ranks = 8;
   r->snapshot_every = 0;
   r->checkpoint_every = 0;
   r->progress = PETSC_TRUE;
@@ -162,11 +169,15 @@ PetscErrorCode SimRunSetFromOptions(SimRun r)
                             r->snapshot_every, &r->snapshot_every, NULL));
   PetscCall(PetscOptionsBool("-snapshots", "write PNG snapshots", "", r->snapshots, &r->snapshots, NULL));
   {
-    const char *formats[] = {"vtk", "xdmf"};
-    PetscInt format = 0;
-    PetscCall(PetscOptionsEList("-output_format", "frames: vtk (.vtu/.vti + .pvd, written by rank 0) or xdmf (.xmf + .h5, written by every rank)", "",
-                                formats, 2, formats[0], &format, NULL));
-    r->xdmf = format == 1 ? PETSC_TRUE : PETSC_FALSE;
+    const char *formats[] = {"auto", "vtk", "xdmf"};
+    PetscCall(PetscOptionsEList("-output_format",
+                                "frames: vtk (.vtu/.vti + .pvd, gathered to and written by rank 0), xdmf (.xmf + .h5, written by every rank) or auto "
+                                "(xdmf from -output_xdmf_ranks ranks on where the scene has XDMF output, else vtk)",
+                                "", formats, 3, formats[r->format], &r->format, NULL));
+    PetscCall(PetscOptionsInt("-output_xdmf_ranks", "-output_format auto chooses xdmf from this many ranks on (gathering a frame to rank 0 stops scaling)", "",
+                              r->xdmf_ranks, &r->xdmf_ranks, NULL));
+    PetscCheck(r->xdmf_ranks >= 1, r->comm, PETSC_ERR_ARG_OUTOFRANGE, "-output_xdmf_ranks must be >= 1 (got %" PetscInt_FMT ")", r->xdmf_ranks);
+    r->xdmf = r->format == OUTPUT_XDMF ? PETSC_TRUE : PETSC_FALSE;
   }
   PetscCall(PetscOptionsBool("-csv_log", "write the per-step CSV log DIR/log.csv", "", r->log, &r->log, NULL));
   PetscCall(PetscOptionsBool("-progress", "progress line on stderr when it is a terminal", "", r->progress, &r->progress, NULL));
@@ -382,6 +393,13 @@ static PetscErrorCode Execute(SimRun r, RunOutput *o)
   PetscCall(SimEventsGet(&ev));
   if (r->io) PetscCall(SimMakeDirectory(r->outdir));
   PetscCallMPI(MPI_Barrier(r->comm));
+  if (r->format == OUTPUT_AUTO) { /* large runs write collectively, where the scene can */
+    PetscMPIInt size;
+    PetscBool has;
+    PetscCallMPI(MPI_Comm_size(r->comm, &size));
+    PetscCall(SimSolverWriteXDMF(r->solver, NULL, &has));
+    r->xdmf = (PetscBool)(has && size >= r->xdmf_ranks);
+  }
   PetscCall(SimProblemGetFrameExtension(r->problem, &o->ext));
   if (r->xdmf) o->ext = "xmf";
   PetscCall(PetscTime(&t0));

@@ -203,13 +203,14 @@ PetscErrorCode SimSolverWriteFrame(SimSolver s, const char *path, PetscBool *wri
   PetscFunctionReturn(0);
 }
 
-/* A solver that writes its own frames (a grid solver) writes its own XDMF or none. */
+/* A solver that writes its own frames (a grid solver) writes its own XDMF or none. path NULL: only
+ * whether it would. */
 PetscErrorCode SimSolverWriteXDMF(SimSolver s, const char *path, PetscBool *written)
 {
   PetscFunctionBeginUser;
   *written = PETSC_FALSE;
   if (s->ops.write_xdmf) {
-    PetscCall(s->ops.write_xdmf(s, path));
+    if (path) PetscCall(s->ops.write_xdmf(s, path));
     *written = PETSC_TRUE;
   } else if (!s->ops.write_frame) PetscCall(SimProblemWriteXDMF(s->problem, path, written));
   PetscFunctionReturn(0);

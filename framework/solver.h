@@ -68,7 +68,8 @@ PetscErrorCode SimSolverGetSeries(SimSolver solver, const char *name, PetscInt *
 /* Output: a ParaView frame at path, a PNG at path with a caption, by the solver where it keeps
  * the state, else by the problem. *written is PETSC_FALSE when neither has such output. Collective. */
 PetscErrorCode SimSolverWriteFrame(SimSolver solver, const char *path, PetscBool *written);
-/* The same frame as XDMF + HDF5 (path: the .xmf; -output_format xdmf), written collectively. */
+/* The same frame as XDMF + HDF5 (path: the .xmf; -output_format xdmf), written collectively; path
+ * NULL writes nothing and only tells in *written whether the solver or its problem has XDMF output. */
 PetscErrorCode SimSolverWriteXDMF(SimSolver solver, const char *path, PetscBool *written);
 PetscErrorCode SimSolverWriteImage(SimSolver solver, const char *caption, const char *path, PetscBool *written);
 /* The state as one Vec (not a copy; do not destroy): the solver's own where it keeps one (e.g. the

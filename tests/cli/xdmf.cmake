@@ -18,3 +18,14 @@ pbsim_cli_test(NAME xdmf.unsupported FAIL EXPECT "has no XDMF output; use -outpu
                ARGS run -scene bounce -steps 1 -snapshots 0 -output_format xdmf -o ${PBSIM_TEST_OUT}/xdmf_rigid)
 pbsim_cli_test(NAME xdmf.unknown_format FAIL EXPECT "output_format"
                ARGS run -scene oscillator -steps 1 -snapshots 0 -output_format vtm -o ${PBSIM_TEST_OUT}/xdmf_bad)
+# -output_format auto (the default) writes XDMF from -output_xdmf_ranks ranks on (8 by default), where
+# the scene has XDMF output, else VTK: with the threshold at 1 the beam writes .xmf + .h5 on one rank,
+# and the rigid bounce, which has no XDMF output, still writes .vtu instead of failing.
+pbsim_cli_files_test(NAME xdmf.auto_threshold DIR ${PBSIM_TEST_OUT}/xdmf_auto
+  ARGS run -scene beam -beam_n 4 -steps 1 -snapshots 0 -output_xdmf_ranks 1 -strict_options -o ${PBSIM_TEST_OUT}/xdmf_auto
+  GLOBS "beam.xmf" "frame_00001.h5")
+pbsim_cli_files_test(NAME xdmf.auto_without_xdmf DIR ${PBSIM_TEST_OUT}/xdmf_auto_rigid
+  ARGS run -scene bounce -steps 1 -snapshots 0 -output_xdmf_ranks 1 -strict_options -o ${PBSIM_TEST_OUT}/xdmf_auto_rigid
+  GLOBS "frame_00001.vtu")
+pbsim_cli_test(NAME xdmf.bad_threshold FAIL EXPECT "-output_xdmf_ranks must be >= 1"
+               ARGS run -scene oscillator -steps 1 -output_xdmf_ranks 0 -o ${PBSIM_TEST_OUT}/xdmf_bad)
