@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "benchmarks/harness.h"
+#include "framework/linalg/blas_threads.h"
 #include "framework/io/directory.h"
 #include "benchmarks/cases.h"
 #include "benchmarks/plots.h"
@@ -297,6 +298,7 @@ static PetscErrorCode RunSuite(MPI_Comm comm, SimRegistry reg, const char *suite
   PetscCall(PetscSNPrintf(bc.scratch, sizeof(bc.scratch), "%s/.scratch", bc.outdir));
   PetscCall(SimMakeDirectory(bc.scratch));
   PetscCall(BenchTimingStart());
+  PetscCall(SimThreadsSetFromOptions(comm)); /* before the provenance reads the thread counts back */
   PetscCall(BenchProvenanceCollect(comm, &prov));
   PetscCall(CopySuite(comm, suite_file, bc.outdir, prov.suite_copy, sizeof(prov.suite_copy)));
   PetscCall(PetscSNPrintf(prov.command, sizeof(prov.command), "%s%s%spbsim bench %s -o %s%s%s", getenv("OPENBLAS_NUM_THREADS") ? "OPENBLAS_NUM_THREADS=" : "",

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "benchmarks/report.h"
 #include "benchmarks/json.h"
+#include "framework/linalg/blas_threads.h"
 
 /* First line of a shell command's output, or "" (used for git). */
 static void CommandLine(const char *command, char *buf, size_t len)
@@ -50,11 +51,13 @@ static void BLASInfo(BenchProvenance *p)
   int (*threads)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
   const char *ob = getenv("OPENBLAS_NUM_THREADS"), *omp = getenv("OMP_NUM_THREADS");
   char real[PETSC_MAX_PATH_LEN];
+  PetscInt omp_threads = -1;
 
   snprintf(p->blas, sizeof(p->blas), "unknown");
   if (sym && dladdr(sym, &info) && info.dli_fname) snprintf(p->blas, sizeof(p->blas), "%s", realpath(info.dli_fname, real) ? real : info.dli_fname);
-  snprintf(p->blas_threads, sizeof(p->blas_threads), "%s%d; OPENBLAS_NUM_THREADS=%s, OMP_NUM_THREADS=%s", threads ? "openblas threads " : "threads ",
-           threads ? threads() : -1, ob ? ob : "(unset)", omp ? omp : "(unset)");
+  if (SimOpenMPGetThreads(&omp_threads)) omp_threads = -1;
+  snprintf(p->blas_threads, sizeof(p->blas_threads), "%s%d, OpenMP threads %d; OPENBLAS_NUM_THREADS=%s, OMP_NUM_THREADS=%s",
+           threads ? "openblas threads " : "threads ", threads ? threads() : -1, (int)omp_threads, ob ? ob : "(unset)", omp ? omp : "(unset)");
 }
 
 static void PETScSummary(BenchProvenance *p)

@@ -129,7 +129,6 @@ PetscErrorCode SimRunSetFromOptions(SimRun r)
 {
   char solvers[1024], scenes[1024];
   PetscBool solver_set = PETSC_FALSE;
-  PetscInt blas_threads = 1; /* one per rank: fast and reproducible (a threaded BLAS changed iteration counts run to run) */
 
   PetscFunctionBeginUser;
   {
@@ -181,14 +180,12 @@ PetscErrorCode SimRunSetFromOptions(SimRun r)
   }
   PetscCall(PetscOptionsBool("-csv_log", "write the per-step CSV log DIR/log.csv", "", r->log, &r->log, NULL));
   PetscCall(PetscOptionsBool("-progress", "progress line on stderr when it is a terminal", "", r->progress, &r->progress, NULL));
-  PetscCall(PetscOptionsInt("-blas_threads", "threads of the BLAS (CHOLMOD's, MUMPS' dense kernels) per MPI rank; set here, so "
-                            "OPENBLAS_NUM_THREADS is not needed", "", blas_threads, &blas_threads, NULL));
   PetscCall(PetscOptionsInt("-checkpoint_every", "write DIR/checkpoint_<step>.bin every N steps (0: none)", "", r->checkpoint_every,
                             &r->checkpoint_every, NULL));
   PetscCall(PetscOptionsString("-restart", "continue from a checkpoint file (same scene, solver and options)", "", r->restart, r->restart,
                                sizeof(r->restart), NULL));
   PetscOptionsEnd();
-  PetscCall(SimBLASSetThreads(blas_threads, NULL));
+  PetscCall(SimThreadsSetFromOptions(r->comm));
   PetscCheck(r->dt > 0 && PetscIsNormalReal(r->dt), r->comm, PETSC_ERR_ARG_OUTOFRANGE, "-dt must be > 0 (got %g)", (double)r->dt);
   PetscCheck(r->steps >= 0, r->comm, PETSC_ERR_ARG_OUTOFRANGE, "-steps must be >= 0 (got %" PetscInt_FMT ")", r->steps);
   PetscCheck(r->output_every >= 0 && r->snapshot_every >= 0 && r->checkpoint_every >= 0, r->comm, PETSC_ERR_ARG_OUTOFRANGE,

@@ -39,3 +39,47 @@ PetscErrorCode SimBLASGetThreads(PetscInt *n)
   else if ((f = dlsym(RTLD_DEFAULT, "MKL_Get_Max_Threads"))) *n = ((GetIntFn)f)();
   PetscFunctionReturn(0);
 }
+
+PetscErrorCode SimOpenMPSetThreads(PetscInt n, const char **library)
+{
+  SetIntFn set_levels = (SetIntFn)dlsym(RTLD_DEFAULT, "omp_set_max_active_levels");
+  SetIntFn set_threads = (SetIntFn)dlsym(RTLD_DEFAULT, "omp_set_num_threads");
+
+  PetscFunctionBeginUser;
+  PetscCheck(n >= 1 && n <= 4096, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "-omp_threads %" PetscInt_FMT " is out of range: must be in [1, 4096] (threads per MPI rank)", n);
+  if (library) *library = "";
+  if (set_levels && set_threads) {
+    set_levels(n == 1 ? 0 : 1);
+    set_threads((int)n);
+    if (library) *library = "omp_set_max_active_levels";
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimOpenMPGetThreads(PetscInt *n)
+{
+  GetIntFn get_levels = (GetIntFn)dlsym(RTLD_DEFAULT, "omp_get_max_active_levels");
+  GetIntFn get_threads = (GetIntFn)dlsym(RTLD_DEFAULT, "omp_get_max_threads");
+
+  PetscFunctionBeginUser;
+  *n = -1;
+  if (get_levels && get_threads) *n = get_levels() == 0 ? 1 : (PetscInt)get_threads();
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimThreadsSetFromOptions(MPI_Comm comm)
+{
+  PetscInt blas_threads = 1, omp_threads = 1;
+
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(comm, NULL, "Threads of the linked libraries", "");
+  PetscCall(PetscOptionsInt("-blas_threads", "threads of the BLAS (CHOLMOD's, MUMPS' dense kernels) per MPI rank; set here, so "
+                            "OPENBLAS_NUM_THREADS is not needed", "", blas_threads, &blas_threads, NULL));
+  PetscCall(PetscOptionsInt("-omp_threads", "OpenMP threads of the linked libraries (CHOLMOD's supernodal solves) per MPI rank; 1 runs their "
+                            "parallel regions serially, so OMP_THREAD_LIMIT is not needed", "", omp_threads, &omp_threads, NULL));
+  PetscOptionsEnd();
+  PetscCall(SimBLASSetThreads(blas_threads, NULL));
+  PetscCall(SimOpenMPSetThreads(omp_threads, NULL));
+  PetscFunctionReturn(0);
+}

@@ -1,5 +1,6 @@
-/* The BLAS library's thread count, set by pbsim itself so that runs are fast and reproducible
- * without environment variables (OPENBLAS_NUM_THREADS, OMP_NUM_THREADS). */
+/* The thread counts of the libraries pbsim links (the BLAS; OpenMP regions inside CHOLMOD), set by
+ * pbsim itself so that runs are fast and reproducible without environment variables
+ * (OPENBLAS_NUM_THREADS, OMP_NUM_THREADS, OMP_THREAD_LIMIT). */
 #pragma once
 #include <petscsys.h>
 
@@ -13,3 +14,21 @@ PetscErrorCode SimBLASSetThreads(PetscInt n, const char **library);
 /* The BLAS's current thread count where the library can report it (OpenBLAS: openblas_get_num_threads;
  * BLIS: bli_thread_get_num_threads; MKL: MKL_Get_Max_Threads), else -1. */
 PetscErrorCode SimBLASGetThreads(PetscInt *n);
+
+/* Sets the OpenMP threads of the libraries the process loaded, through libgomp's (or any OpenMP
+ * runtime's) own calls found with dlsym. Why: Debian's CHOLMOD runs the gathers of its supernodal
+ * triangular solves in `parallel for num_threads(4)` regions; on 2 cores those regions' wake-ups cost
+ * more than the solves (the 64 x 64 cloth demo: 306 -> 150 ms/step with them serial), and a
+ * num_threads clause overrides omp_set_num_threads. So n = 1 sets max-active-levels to 0, which makes
+ * every region run on the calling thread whatever its clause; n > 1 sets max-active-levels 1 and
+ * omp_set_num_threads(n) (a region with a num_threads clause still takes its own count). *library
+ * (may be NULL) receives "omp_set_max_active_levels" or "" when no OpenMP runtime is loaded.
+ * Errors: n < 1. */
+PetscErrorCode SimOpenMPSetThreads(PetscInt n, const char **library);
+/* The number of threads an OpenMP region without a num_threads clause would get now (1 when
+ * regions are serial), or -1 when no OpenMP runtime is loaded. */
+PetscErrorCode SimOpenMPGetThreads(PetscInt *n);
+/* Reads -blas_threads and -omp_threads (default 1 each, per MPI rank: fast and reproducible; a
+ * threaded BLAS changed the cloth's iteration counts run to run) and sets both. pbsim run and
+ * pbsim bench call it before anything is solved. */
+PetscErrorCode SimThreadsSetFromOptions(MPI_Comm comm);

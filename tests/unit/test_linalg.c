@@ -337,6 +337,29 @@ START_TEST(blas_threads)
 }
 END_TEST
 
+/* OpenMP regions of the linked libraries: serial with 1 (max-active-levels 0, which a region's
+ * num_threads clause cannot override), n threads with n, read back through the runtime; 0 refused.
+ * Without an OpenMP runtime in the process both calls report that nothing was set. */
+START_TEST(omp_threads)
+{
+  const char *lib;
+  PetscInt n;
+  PetscErrorCode ierr;
+
+  CHECK_PETSC(SimOpenMPSetThreads(2, &lib));
+  CHECK_PETSC(SimOpenMPGetThreads(&n));
+  if (lib[0]) ck_assert_msg(n == 2, "%s: 2 OpenMP threads set, the runtime reports %d", lib, (int)n);
+  else ck_assert_int_eq(n, -1);
+  CHECK_PETSC(SimOpenMPSetThreads(1, &lib));
+  CHECK_PETSC(SimOpenMPGetThreads(&n));
+  if (lib[0]) ck_assert_msg(n == 1, "%s: serial regions set, the runtime reports %d threads", lib, (int)n);
+  CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = SimOpenMPSetThreads(0, &lib);
+  CHECK_PETSC(PetscPopErrorHandler());
+  ck_assert_msg(ierr == PETSC_ERR_ARG_OUTOFRANGE, "0 OpenMP threads must be refused, got %d", (int)ierr);
+}
+END_TEST
+
 /* SimSymEig on random symmetric matrices of n = 1 .. 32 (some singular, with repeated eigenvalues):
  * A Q = Q diag(lambda) and Q^T Q = I to round-off, the eigenvalues those of GSL's gsl_eigen_symm; and
  * n out of range and a non-finite entry are refused. */
@@ -406,6 +429,7 @@ Suite *test_suite(void)
   Suite *s = suite_create("linalg");
   TCase *tc = tcase_create("blas");
   tcase_add_test(tc, blas_threads);
+  tcase_add_test(tc, omp_threads);
   tcase_add_test(tc, polar_warm_start);
   tcase_add_test(tc, polar_warm_steps);
   tcase_add_test(tc, polar_warm_batch_bitwise);
