@@ -317,7 +317,8 @@ PetscErrorCode SimProjectionGetIterations(SimProjection proj, PetscInt *its)
  * wavefront pass: CG 168 - 16 (no copy) = 152; a level: pre-smoothing (read b, write x) 16,
  * post-smoothing (read b, read and write x) 24, residual (read x and b, write r) 24, restriction 24,
  * interpolate-add 32                                                                        = 120.
- * (PCMG's and KSPSolve's zeroing of a level's x before the pre-smoothing, 8 each, are not counted.)
+ * (PCMG's zeroing of a level's x before the pre-smoothing, 8, is not counted; KSPSolve does not zero it
+ * again: pressure_mg.c.)
  * The smoothed levels' cells are counted from the hierarchy (a level halved along every axis has
  * 2^-d as many cells as the one above; a ragged or semi-coarsened one slightly more). */
 static const PetscReal bytes_cg[2] = {152, 168}, bytes_level[2] = {120, 328}; /* [one rank, several] */
