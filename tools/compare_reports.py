@@ -5,7 +5,7 @@ regenerates with identical non-timing numbers).
     python3 tools/compare_reports.py docs/results/pd out/pd [--rtol 0]
 
 Compared: every CSV but the timing ones (`*_timing.csv`, see docs/benchmarks.md), cell by cell, and
-summary.json without its provenance and its `timing` arrays. Numbers compare equal within --rtol
+summary.json without its provenance, its `timing`/`run_timing` arrays and the runs' command lines. Numbers compare equal within --rtol
 (default 0: bit-identical as printed). Prints each difference (file, row, column, old, new) and exits
 1 if there is one, 2 if a file exists on one side only."""
 import argparse
@@ -15,7 +15,8 @@ import math
 import os
 import sys
 
-TIMING_KEYS = {"timing"}
+# timings, and each run's command line (it names the output folder and the binary's path)
+TIMING_KEYS = {"timing", "run_timing", "options"}
 # summary.json's provenance: where and when it ran, not what it computed
 PROVENANCE_KEYS = {"commit", "build_commit", "date", "machine", "wall_seconds", "command", "build", "suite_copy", "pbsim_version"}
 
