@@ -2,6 +2,7 @@
  * prefactorized CHOLMOD solve with three right-hand sides per iteration. */
 #include <cholmod.h>
 #include "solvers/pd/pd_impl.h"
+#include "solvers/pd/anderson.h"
 #include "framework/newton/newton.h"
 
 /* The constraints of one energy term (energy.h, pd_* ops): nc constraints on stencils of nvert
@@ -31,6 +32,9 @@ typedef struct {
   PetscBool chebyshev;
   PetscReal rho, gamma;
   PetscInt cheb_delay;
+  PetscInt anderson_m; /* -pd_anderson: history size (0: off) */
+  SimAnderson aa;      /* its history (anderson.c), allocated at setup when on */
+  PetscInt naa_reject; /* accelerated iterates refused by the energy safeguard, since creation */
   /* constraints and linear terms, gathered at setup */
   PetscInt nblocks, nlinear;
   PDBlock block[SIM_MAX_TERMS];
@@ -41,8 +45,8 @@ typedef struct {
   PetscBool *pinned_fact; /* the pins the factor was built for */
   PetscReal hfact;        /* the step the factor was built for (0: none yet) */
   PetscInt nfactor;
-  PetscInt nsetchange;    /* factorizations caused by a change of the active constraint set */
-  SimNewton newton;       /* the reference minimizer (-pd_reference_newton) */
+  PetscInt nsetchange; /* factorizations caused by a change of the active constraint set */
+  SimNewton newton;    /* the reference minimizer (-pd_reference_newton) */
   Vec xref;
   /* the step's series (SimSolverGetSeries): wall time of the solve up to each iteration (excluding
    * the monitor's evaluations), and Newton's minimum Phi* of the step's objective */
@@ -58,6 +62,8 @@ typedef struct {
   /* work, 3*nv each: the minimization's target y, guess x0, previous iterate (Chebyshev), constant
    * right-hand side b0 (free numbering), gradient; the step's own y and iterate */
   PetscReal *y, *x0, *xprev, *b0, *g;
+  PetscReal *glin;      /* 3*nv: the linear terms' (constant) gradient, for the surrogate energy */
+  PetscReal *gaa, *xaa; /* 3*nv: with -pd_anderson, the plain iterate G(x) and the accelerated one */
   PetscReal *ystep, *xstep;
   PetscReal *mass; /* nv, per vertex */
 } PD;
@@ -95,6 +101,10 @@ static PetscErrorCode SetFromOptions_PD(SimSolver s, PetscOptionItems *PetscOpti
       PetscOptionsReal("-pd_gamma", "under-relaxation of the Chebyshev update, in (0, 1]", "", pd->gamma, &pd->gamma, NULL));
   PetscCall(PetscOptionsInt("-pd_chebyshev_delay", "plain iterations before Chebyshev starts (>= 1)", "", pd->cheb_delay,
                             &pd->cheb_delay, NULL));
+  PetscCall(PetscOptionsInt("-pd_anderson",
+                            "Anderson acceleration (Peng et al. 2018) with this many past iterates, in [0, 100]; 0: off. "
+                            "An accelerated iterate that raises the energy is replaced by the plain one",
+                            "", pd->anderson_m, &pd->anderson_m, NULL));
   PetscOptionsHeadEnd();
   if (!monitor_set) pd->monitor = pd->reference;
   PetscCheck(pd->max_it >= 1 && pd->max_it <= 1000000, s->comm, PETSC_ERR_ARG_OUTOFRANGE,
@@ -107,6 +117,10 @@ static PetscErrorCode SetFromOptions_PD(SimSolver s, PetscOptionItems *PetscOpti
              "-pd_gamma %g is out of range: must be in (0, 1]", (double)pd->gamma);
   PetscCheck(pd->cheb_delay >= 1, s->comm, PETSC_ERR_ARG_OUTOFRANGE,
              "-pd_chebyshev_delay %" PetscInt_FMT " is out of range: must be >= 1", pd->cheb_delay);
+  PetscCheck(pd->anderson_m >= 0 && pd->anderson_m <= 100, s->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "-pd_anderson %" PetscInt_FMT " is out of range: must be in [0, 100] (the history size; 0: off)", pd->anderson_m);
+  PetscCheck(!(pd->anderson_m > 0 && pd->chebyshev), s->comm, PETSC_ERR_ARG_INCOMP,
+             "-pd_anderson and -pd_chebyshev cannot be used together: choose one acceleration");
   PetscFunctionReturn(0);
 }
 
@@ -149,6 +163,8 @@ static PetscErrorCode Setup_PD(SimSolver s)
   }
   PetscCall(PetscMalloc5(n, &pd->y, n, &pd->x0, n, &pd->xprev, n, &pd->b0, n, &pd->g));
   PetscCall(PetscMalloc2(n, &pd->ystep, n, &pd->xstep));
+  PetscCall(PetscMalloc3(n, &pd->glin, n, &pd->gaa, n, &pd->xaa));
+  if (pd->anderson_m > 0) PetscCall(SimAndersonCreate(n, pd->anderson_m, &pd->aa));
   PetscCall(PetscMalloc3(m->nv, &pd->fidx, m->nv, &pd->pinned_fact, m->nv, &pd->mass));
   PetscCall(VecGetArrayRead(m->mass, &mass));
   for (PetscInt i = 0; i < m->nv; i++) pd->mass[i] = mass[3 * i];
@@ -391,6 +407,154 @@ static void Rhs_PD(PD *pd, const PetscReal *x)
   }
 }
 
+/* Local step (Bouaziz et al. 2014): p_c = projection of A_c x_c, one flat loop per term. */
+static PetscErrorCode LocalStep_PD(SimSolver s, const PetscReal *x)
+{
+  PD *pd = (PD *)s->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(s->ev.force, 0, 0, 0, 0));
+  for (PetscInt q = 0; q < pd->nblocks; q++) PetscCall(pd->block[q].term->ops.pd_project(pd->block[q].term, x, pd->block[q].p));
+  PetscCall(PetscLogEventEnd(s->ev.force, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/* PD's surrogate energy right after the local step at x (the projections p are x's):
+ *   S(x) = 1/(2h^2) |x - y|_M^2 + sum_c w_c/2 |A_c x_c - p_c|^2 + g_lin . x,
+ * which is Phi(x) up to the linear terms' constant (each term's PD energy is its value, and an
+ * inactive collider constraint has no energy at x because the active set contains every
+ * penetrating vertex). One pass over the constraints, no SVD: the Anderson safeguard's test. */
+static PetscReal Surrogate_PD(const PD *pd, PetscInt nv, PetscReal h, const PetscReal *x)
+{
+  PetscReal kin = 0, lin = 0, con = 0;
+
+  for (PetscInt i = 0; i < 3 * nv; i++) {
+    const PetscReal d = x[i] - pd->y[i];
+    kin += pd->mass[i / 3] * d * d, lin += pd->glin[i] * x[i];
+  }
+  for (PetscInt q = 0; q < pd->nblocks; q++) {
+    const PDBlock *b = &pd->block[q];
+    const PetscInt nvt = b->nvert, nr = b->nrows;
+    for (PetscInt c = 0; c < b->nc; c++) {
+      const PetscInt *vc = b->vert + c * nvt;
+      const PetscReal *Ac = b->A + c * nr * nvt, *pc = b->p + 3 * c * nr;
+      PetscReal r2 = 0;
+      if (b->active && !b->active[c]) continue;
+      for (PetscInt r = 0; r < nr; r++) {
+        PetscReal ax[3] = {-pc[3 * r], -pc[3 * r + 1], -pc[3 * r + 2]};
+        for (PetscInt a = 0; a < nvt; a++)
+          for (int k = 0; k < 3; k++) ax[k] += Ac[r * nvt + a] * x[3 * vc[a] + k];
+        r2 += ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2];
+      }
+      con += 0.5 * b->w[c] * r2;
+    }
+  }
+  return 0.5 * kin / (h * h) + con + lin;
+}
+
+/* Grows the active sets with the constraints x violates and refactors if they grew; *grew tells. */
+static PetscErrorCode GrowAndRefactor_PD(SimSolver s, PetscReal h, PetscInt it, const PetscReal *x, PetscBool *grew)
+{
+  PD *pd = (PD *)s->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(GrowActive_PD(pd, x, grew));
+  if (*grew) {
+    pd->nsetchange++;
+    PetscCall(PetscInfo(NULL, "pd: iteration %" PetscInt_FMT " violates inactive constraints: refactoring\n", it));
+    PetscCall(Factor_PD(s, h));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The plain PD update x = G(x) after the global solve, or Chebyshev's (Wang 2015, "A Chebyshev
+ * semi-iterative approach for accelerating projective and position-based dynamics"): after `delay`
+ * plain iterations, omega_{k+1} = 4 / (4 - rho^2 omega_k) (omega = 2 / (2 - rho^2) first) and
+ * x_{k+1} = omega (gamma (xhat_{k+1} - x_k) + x_k - x_{k-1}) + x_{k-1}. Then the active sets grow
+ * with what x violates. *dx, *disp: |x_{k+1} - x_k|^2 and |x_{k+1} - x_0|^2 for the stopping test. */
+static PetscErrorCode PlainIterate_PD(SimSolver s, PetscReal h, PetscInt it, PetscReal *x, PetscReal *omega, PetscReal *dx,
+                                      PetscReal *disp)
+{
+  PD *pd = (PD *)s->data;
+  SimModel m = SimMeshModel(s->problem);
+  const double *X = (const double *)pd->X->x;
+  const PetscBool accel = (PetscBool)(pd->chebyshev && it >= pd->cheb_delay);
+  PetscBool grew;
+
+  PetscFunctionBeginUser;
+  if (accel) *omega = it == pd->cheb_delay ? 2 / (2 - pd->rho * pd->rho) : 4 / (4 - pd->rho * pd->rho * *omega);
+  *dx = 0, *disp = 0;
+  for (PetscInt i = 0; i < m->nv; i++) {
+    const PetscInt f = pd->fidx[i];
+    if (f < 0) continue;
+    for (int k = 0; k < 3; k++) {
+      const PetscInt d = 3 * i + k;
+      const PetscReal xk = x[d], xhat = X[k * pd->nfree + f];
+      const PetscReal xnew = !accel ? xhat : *omega * (pd->gamma * (xhat - xk) + xk - pd->xprev[d]) + pd->xprev[d];
+      pd->xprev[d] = xk;
+      x[d] = xnew;
+      *dx += (xnew - xk) * (xnew - xk);
+      *disp += (xnew - pd->x0[d]) * (xnew - pd->x0[d]);
+    }
+  }
+  PetscCall(GrowAndRefactor_PD(s, h, it, x, &grew));
+  PetscFunctionReturn(0);
+}
+
+/* One Anderson-accelerated iteration (Peng et al. 2018, Algorithm 2) after the global solve
+ * (pd->X = G(x), the plain PD iterate). On entry *energy is S(x); on exit x is the accepted
+ * iterate, its local step is done (pd->block[].p) and *energy = S(x), unless the plain iterate
+ * already passes the stopping test (*converged; x = G(x), no local step). *dx, *disp: |G(x) - x|^2
+ * and |G(x) - x_0|^2 on the free DOFs, plain PD's stopping-test quantities at the same x.
+ *   The safeguard: plain PD never raises S (local and global step each minimize it), so the plain
+ * iterate G(x) is always acceptable; the accelerated one is taken only if S does not rise, else
+ * G(x) is, and the history restarts (a history from a map that failed to predict is not reused).
+ * A refactorization (the active set grew) changes the map G, so it restarts the history too. */
+static PetscErrorCode AndersonIterate_PD(SimSolver s, PetscReal h, PetscInt it, PetscReal *x, PetscReal *dx, PetscReal *disp,
+                                         PetscReal *energy, PetscBool *converged)
+{
+  PD *pd = (PD *)s->data;
+  SimModel m = SimMeshModel(s->problem);
+  const PetscInt n = 3 * m->nv;
+  const double *X = (const double *)pd->X->x;
+  PetscBool accelerated, grew;
+  PetscReal e;
+
+  PetscFunctionBeginUser;
+  *dx = 0, *disp = 0;
+  for (PetscInt i = 0; i < m->nv; i++) {
+    const PetscInt f = pd->fidx[i];
+    for (int k = 0; k < 3; k++) {
+      const PetscInt d = 3 * i + k;
+      pd->gaa[d] = f < 0 ? x[d] : X[k * pd->nfree + f];
+      *dx += (pd->gaa[d] - x[d]) * (pd->gaa[d] - x[d]);
+      *disp += (pd->gaa[d] - pd->x0[d]) * (pd->gaa[d] - pd->x0[d]);
+    }
+  }
+  *converged = (PetscBool)(pd->rtol > 0 && PetscSqrtReal(*dx) <= pd->rtol * PetscSqrtReal(*disp));
+  if (*converged || !PetscIsNormalReal(*dx + 1.0)) {
+    PetscCall(PetscArraycpy(x, pd->gaa, n));
+    PetscCall(GrowAndRefactor_PD(s, h, it, x, &grew));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(SimAndersonUpdate(&pd->aa, x, pd->gaa, pd->xaa, &accelerated));
+  PetscCall(PetscArraycpy(x, pd->xaa, n));
+  PetscCall(GrowAndRefactor_PD(s, h, it, x, &grew));
+  if (grew) SimAndersonReset(&pd->aa);
+  PetscCall(LocalStep_PD(s, x));
+  e = Surrogate_PD(pd, m->nv, h, x);
+  if (accelerated && !(e <= *energy)) { /* also refuses a non-finite energy */
+    pd->naa_reject++;
+    SimAndersonReset(&pd->aa);
+    PetscCall(PetscArraycpy(x, pd->gaa, n));
+    PetscCall(GrowAndRefactor_PD(s, h, it, x, &grew));
+    PetscCall(LocalStep_PD(s, x));
+    e = Surrogate_PD(pd, m->nv, h, x);
+  }
+  *energy = e;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimPDMinimize(SimSolver s, PetscReal h, const PetscReal *y, PetscReal *x, SimStepStats *stats)
 {
   PD *pd;
@@ -398,7 +562,9 @@ PetscErrorCode SimPDMinimize(SimSolver s, PetscReal h, const PetscReal *y, Petsc
   const PetscInt n = 3 * m->nv;
   PetscBool ispd;
   PetscReal omega = 1, phi, gnorm;
-  PetscLogDouble t0, t1, tmon = 0; /* wall time of the minimization, less the monitor's evaluations */
+  PetscReal energy = 0;              /* with -pd_anderson: the surrogate energy of the current x */
+  PetscBool projected = PETSC_FALSE; /* with -pd_anderson: the local step of the current x is done */
+  PetscLogDouble t0, t1, tmon = 0;   /* wall time of the minimization, less the monitor's evaluations */
   SimStepStats local;
 
   PetscFunctionBeginUser;
@@ -418,6 +584,7 @@ PetscErrorCode SimPDMinimize(SimSolver s, PetscReal h, const PetscReal *y, Petsc
   PetscCall(PetscArraycpy(pd->x0, x, n));
   PetscCall(PetscArrayzero(pd->g, n));
   for (PetscInt t = 0; t < pd->nlinear; t++) PetscCall(pd->linear[t]->ops.gradient(pd->linear[t], x, NULL, pd->g));
+  PetscCall(PetscArraycpy(pd->glin, pd->g, n));
   for (PetscInt i = 0; i < m->nv; i++) {
     const PetscInt f = pd->fidx[i];
     if (f < 0) continue;
@@ -437,15 +604,18 @@ PetscErrorCode SimPDMinimize(SimSolver s, PetscReal h, const PetscReal *y, Petsc
   pd->elapsed_ms[0] = 1e3 * (t1 - t0 - tmon);
   pd->nelapsed = 1;
   stats->outcome = pd->rtol > 0 ? SIM_STEP_NOT_CONVERGED : SIM_STEP_OK;
+  if (pd->anderson_m > 0) { /* Anderson does the local step of each accepted iterate itself (its energy test needs it) */
+    SimAndersonReset(&pd->aa);
+    PetscCall(LocalStep_PD(s, x));
+    energy = Surrogate_PD(pd, m->nv, h, x);
+    projected = PETSC_TRUE;
+  }
 
   for (PetscInt it = 1; it <= pd->max_it; it++) {
     PetscReal dx = 0, disp = 0;
-    const double *X;
 
-    /* local step (Bouaziz et al. 2014): p_c = projection of A_c x_c, one flat loop per term */
-    PetscCall(PetscLogEventBegin(s->ev.force, 0, 0, 0, 0));
-    for (PetscInt q = 0; q < pd->nblocks; q++) PetscCall(pd->block[q].term->ops.pd_project(pd->block[q].term, x, pd->block[q].p));
-    PetscCall(PetscLogEventEnd(s->ev.force, 0, 0, 0, 0));
+    if (!projected) PetscCall(LocalStep_PD(s, x));
+    projected = PETSC_FALSE;
 
     /* global step: L x = b, one solve with the three coordinates as right-hand sides */
     Rhs_PD(pd, x);
@@ -453,36 +623,13 @@ PetscErrorCode SimPDMinimize(SimSolver s, PetscReal h, const PetscReal *y, Petsc
     PDCheckCholmod(pd, cholmod_solve2(CHOLMOD_A, pd->L, pd->B, NULL, &pd->X, NULL, &pd->Y, &pd->E, &pd->cm), "solve");
     PetscCall(PetscLogEventEnd(s->ev.solve, 0, 0, 0, 0));
 
-    /* Chebyshev semi-iterative update (Wang 2015, "A Chebyshev semi-iterative approach for accelerating projective and
-     * position-based dynamics"): after `delay` plain iterations,
-     * omega_{k+1} = 4 / (4 - rho^2 omega_k) (omega = 2 / (2 - rho^2) first) and
-     * x_{k+1} = omega (gamma (xhat_{k+1} - x_k) + x_k - x_{k-1}) + x_{k-1}. */
-    const PetscBool accel = (PetscBool)(pd->chebyshev && it >= pd->cheb_delay);
-    if (accel) omega = it == pd->cheb_delay ? 2 / (2 - pd->rho * pd->rho) : 4 / (4 - pd->rho * pd->rho * omega);
-    X = (const double *)pd->X->x;
-    for (PetscInt i = 0; i < m->nv; i++) {
-      const PetscInt f = pd->fidx[i];
-      if (f < 0) continue;
-      for (int k = 0; k < 3; k++) {
-        const PetscInt d = 3 * i + k;
-        const PetscReal xk = x[d], xhat = X[k * pd->nfree + f];
-        const PetscReal xnew = !accel ? xhat : omega * (pd->gamma * (xhat - xk) + xk - pd->xprev[d]) + pd->xprev[d];
-        pd->xprev[d] = xk;
-        x[d] = xnew;
-        dx += (xnew - xk) * (xnew - xk);
-        disp += (xnew - pd->x0[d]) * (xnew - pd->x0[d]);
-      }
-    }
+    if (pd->anderson_m > 0) {
+      PetscBool converged;
+      PetscCall(AndersonIterate_PD(s, h, it, x, &dx, &disp, &energy, &converged));
+      projected = (PetscBool)!converged;
+    } else
+      PetscCall(PlainIterate_PD(s, h, it, x, &omega, &dx, &disp));
     stats->nonlinear_its = it;
-    {
-      PetscBool grew;
-      PetscCall(GrowActive_PD(pd, x, &grew));
-      if (grew) {
-        pd->nsetchange++;
-        PetscCall(PetscInfo(NULL, "pd: iteration %" PetscInt_FMT " violates inactive constraints: refactoring\n", it));
-        PetscCall(Factor_PD(s, h));
-      }
-    }
     PetscCall(PetscTime(&t1));
     if (it < SIM_MAX_HISTORY) pd->elapsed_ms[it] = 1e3 * (t1 - t0 - tmon), pd->nelapsed = it + 1;
     if (pd->monitor) {
@@ -586,7 +733,15 @@ static PetscErrorCode View_PD(SimSolver s, PetscViewer viewer)
   PetscFunctionBeginUser;
   PetscCall(PetscViewerASCIIPrintf(
       viewer, "pd: projective dynamics (Bouaziz et al. 2014), implicit Euler; at most %" PetscInt_FMT " iterations, rtol %g%s\n",
-      pd->max_it, (double)pd->rtol, pd->chebyshev ? ", Chebyshev (Wang 2015)" : ""));
+      pd->max_it, (double)pd->rtol,
+      pd->chebyshev        ? ", Chebyshev (Wang 2015)"
+      : pd->anderson_m > 0 ? ", Anderson (Peng et al. 2018)"
+                           : ""));
+  if (pd->anderson_m > 0)
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+                                     "  Anderson: history %" PetscInt_FMT
+                                     ", accelerated iterates refused by the energy safeguard: %" PetscInt_FMT "\n",
+                                     pd->anderson_m, pd->naa_reject));
   if (pd->chebyshev)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Chebyshev: rho %g, gamma %g, delay %" PetscInt_FMT "\n", (double)pd->rho,
                                      (double)pd->gamma, pd->cheb_delay));
@@ -599,8 +754,8 @@ static PetscErrorCode View_PD(SimSolver s, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(
       viewer, "  global matrix %" PetscInt_FMT " x %" PetscInt_FMT " (CHOLMOD supernodal), factorizations: %" PetscInt_FMT "\n",
       pd->nfree, pd->nfree, pd->nfactor));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  refactorizations for a new active constraint set: %" PetscInt_FMT "%s\n", pd->nsetchange,
-                                   pd->reference ? "; Newton reference per step (-pd_reference_newton)" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  refactorizations for a new active constraint set: %" PetscInt_FMT "%s\n",
+                                   pd->nsetchange, pd->reference ? "; Newton reference per step (-pd_reference_newton)" : ""));
   PetscFunctionReturn(0);
 }
 
@@ -626,6 +781,8 @@ static PetscErrorCode Destroy_PD(SimSolver s)
   }
   PetscCall(PetscFree5(pd->y, pd->x0, pd->xprev, pd->b0, pd->g));
   PetscCall(PetscFree2(pd->ystep, pd->xstep));
+  PetscCall(PetscFree3(pd->glin, pd->gaa, pd->xaa));
+  PetscCall(SimAndersonDestroy(&pd->aa));
   PetscCall(PetscFree3(pd->fidx, pd->pinned_fact, pd->mass));
   PetscCall(PetscFree(s->data));
   PetscFunctionReturn(0);
@@ -653,6 +810,17 @@ PetscErrorCode SimPDGetConstraintSetChanges(SimSolver s, PetscInt *count)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode SimPDGetAndersonRejections(SimSolver s, PetscInt *count)
+{
+  PetscBool ispd;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrcmp(s->type, "pd", &ispd));
+  PetscCheck(ispd, s->comm, PETSC_ERR_ARG_WRONG, "SimPDGetAndersonRejections needs a 'pd' solver, not '%s'", s->type);
+  *count = ((PD *)s->data)->naa_reject;
+  PetscFunctionReturn(0);
+}
+
 /* "elapsed_ms" (one per iteration of the last step) and "reference_objective" (one value, with
  * -pd_reference_newton). */
 static PetscErrorCode Series_PD(SimSolver s, const char *name, PetscInt *n, const PetscReal **values)
@@ -660,8 +828,10 @@ static PetscErrorCode Series_PD(SimSolver s, const char *name, PetscInt *n, cons
   PD *pd = (PD *)s->data;
 
   PetscFunctionBeginUser;
-  if (!strcmp(name, "elapsed_ms")) *n = pd->nelapsed, *values = pd->elapsed_ms;
-  else if (!strcmp(name, "reference_objective") && pd->has_reference) *n = 1, *values = &pd->reference_objective;
+  if (!strcmp(name, "elapsed_ms"))
+    *n = pd->nelapsed, *values = pd->elapsed_ms;
+  else if (!strcmp(name, "reference_objective") && pd->has_reference)
+    *n = 1, *values = &pd->reference_objective;
   PetscFunctionReturn(0);
 }
 
