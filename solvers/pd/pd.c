@@ -21,6 +21,9 @@ typedef struct {
    * and whether constraint c touches a pinned vertex (its right-hand side then moves their columns) */
   PetscInt *fvert;
   PetscBool *touch_pinned;
+  /* -pd_contact normal: the term acts along the solver's contact normal only (pd_direction); its
+   * constraints are then in the normal coordinate's matrix only (Factor_PD, RhsNormal_PD) */
+  PetscBool dir;
 } PDBlock;
 
 typedef struct {
@@ -59,6 +62,17 @@ typedef struct {
   cholmod_common cm;
   cholmod_factor *L;
   cholmod_dense *B, *X, *Y, *E; /* B, X: nfree x 3, column k = coordinate k */
+  const double *sol;            /* the global step's solution, nfree x 3 (column k = world coordinate k): X->x or xsplit */
+  /* -pd_contact normal (the split frame): the coordinates along the contact normal n = frame[0..2]
+   * and two tangents frame[3..5], frame[6..8]. L (above) is the normal coordinate's matrix, with the
+   * directional constraints; L0 the tangential ones', without them: factored per step size and pins
+   * only, never for a change of the active set. */
+  PetscBool contact_normal; /* the option */
+  PetscBool split;          /* in use: the option and at least one directional term */
+  PetscReal frame[9];
+  cholmod_factor *L0;
+  cholmod_dense *Bn, *Bt, *Xn, *Xt, *Yn, *Yt, *En, *Et; /* nfree x 1 (normal) and nfree x 2 (tangents) */
+  double *xsplit;                                       /* nfree x 3, the solution back in world coordinates */
   /* work, 3*nv each: the minimization's target y, guess x0, previous iterate (Chebyshev), constant
    * right-hand side b0 (free numbering), gradient; the step's own y and iterate */
   PetscReal *y, *x0, *xprev, *b0, *g;
@@ -101,6 +115,16 @@ static PetscErrorCode SetFromOptions_PD(SimSolver s, PetscOptionItems *PetscOpti
       PetscOptionsReal("-pd_gamma", "under-relaxation of the Chebyshev update, in (0, 1]", "", pd->gamma, &pd->gamma, NULL));
   PetscCall(PetscOptionsInt("-pd_chebyshev_delay", "plain iterations before Chebyshev starts (>= 1)", "", pd->cheb_delay,
                             &pd->cheb_delay, NULL));
+  {
+    const char *contact[] = {"isotropic", "normal"};
+    PetscInt choice = pd->contact_normal ? 1 : 0;
+    PetscCall(
+        PetscOptionsEList("-pd_contact",
+                          "collider constraints in the global step: isotropic (every coordinate, the original treatment) or "
+                          "normal (the plane normal's coordinate only; the tangential ones stay free, as in the energy)",
+                          "", contact, 2, contact[choice], &choice, NULL));
+    pd->contact_normal = (PetscBool)(choice == 1);
+  }
   PetscCall(PetscOptionsInt("-pd_anderson",
                             "Anderson acceleration (Peng et al. 2018) with this many past iterates, in [0, 100]; 0: off. "
                             "An accelerated iterate that raises the energy is replaced by the plain one",
@@ -121,6 +145,49 @@ static PetscErrorCode SetFromOptions_PD(SimSolver s, PetscOptionItems *PetscOpti
              "-pd_anderson %" PetscInt_FMT " is out of range: must be in [0, 100] (the history size; 0: off)", pd->anderson_m);
   PetscCheck(!(pd->anderson_m > 0 && pd->chebyshev), s->comm, PETSC_ERR_ARG_INCOMP,
              "-pd_anderson and -pd_chebyshev cannot be used together: choose one acceleration");
+  PetscFunctionReturn(0);
+}
+
+/* -pd_contact normal: every term with a changing constraint set (the colliders) must act along one
+ * fixed direction (pd_direction; a plane), the same for all; the frame (n, t1, t2) is built from it.
+ * The energy is unchanged, only the global step's matrix: along t1 and t2 these constraints add
+ * nothing (x - p is parallel to n), so keeping them out of the tangential matrix is exact, where
+ * the isotropic form holds every active vertex at its previous tangential position with the
+ * penalty stiffness (a frictionless contact that PD can only let slide by ~M/(h^2 k) per iteration). */
+static PetscErrorCode SetupSplit_PD(SimSolver s)
+{
+  PD *pd = (PD *)s->data;
+  PetscReal *n = pd->frame, *t1 = pd->frame + 3, *t2 = pd->frame + 6, a[3] = {0, 0, 0}, len;
+  PetscBool have = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < pd->nblocks; q++) {
+    PDBlock *b = &pd->block[q];
+    PetscReal d[3];
+    if (!b->active) continue;
+    PetscCheck(b->term->ops.pd_direction, s->comm, PETSC_ERR_SUP,
+               "-pd_contact normal: energy term '%s' has a changing constraint set but no fixed direction (a sphere's normal "
+               "varies); use -pd_contact isotropic",
+               b->term->name);
+    PetscCall(b->term->ops.pd_direction(b->term, d));
+    if (!have) n[0] = d[0], n[1] = d[1], n[2] = d[2], have = PETSC_TRUE;
+    PetscCheck(
+        PetscAbsReal(PetscAbsReal(d[0] * n[0] + d[1] * n[1] + d[2] * n[2]) - 1) < 1e-12, s->comm, PETSC_ERR_SUP,
+        "-pd_contact normal: energy term '%s' acts along (%g, %g, %g), another along (%g, %g, %g): one direction only; use "
+        "-pd_contact isotropic",
+        b->term->name, (double)d[0], (double)d[1], (double)d[2], (double)n[0], (double)n[1], (double)n[2]);
+    b->dir = PETSC_TRUE;
+  }
+  pd->split = have;
+  if (!have) PetscFunctionReturn(0);
+  /* t1 = n x a / |n x a| with a the axis least aligned with n, t2 = n x t1 */
+  a[PetscAbsReal(n[0]) <= PetscAbsReal(n[1]) && PetscAbsReal(n[0]) <= PetscAbsReal(n[2]) ? 0
+    : PetscAbsReal(n[1]) <= PetscAbsReal(n[2])                                           ? 1
+                                                                                         : 2] = 1;
+  t1[0] = n[1] * a[2] - n[2] * a[1], t1[1] = n[2] * a[0] - n[0] * a[2], t1[2] = n[0] * a[1] - n[1] * a[0];
+  len = PetscSqrtReal(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
+  for (int k = 0; k < 3; k++) t1[k] /= len;
+  t2[0] = n[1] * t1[2] - n[2] * t1[1], t2[1] = n[2] * t1[0] - n[0] * t1[2], t2[2] = n[0] * t1[1] - n[1] * t1[0];
   PetscFunctionReturn(0);
 }
 
@@ -161,6 +228,7 @@ static PetscErrorCode Setup_PD(SimSolver s)
                    e->name, c, (double)b->w[c]);
     }
   }
+  if (pd->contact_normal) PetscCall(SetupSplit_PD(s));
   PetscCall(PetscMalloc5(n, &pd->y, n, &pd->x0, n, &pd->xprev, n, &pd->b0, n, &pd->g));
   PetscCall(PetscMalloc2(n, &pd->ystep, n, &pd->xstep));
   PetscCall(PetscMalloc3(n, &pd->glin, n, &pd->gaa, n, &pd->xaa));
@@ -182,7 +250,7 @@ static PetscErrorCode Setup_PD(SimSolver s)
  * columns move to the right-hand side (Rhs_PD), so they stay exactly where they are and L is SPD
  * whenever every free vertex has a mass. Assembled as upper-triangle triplets (duplicates
  * summed), analyzed (supernodal, fill-reducing ordering) and factored once per constraint set. */
-static PetscErrorCode Factor_PD(SimSolver s, PetscReal h)
+static PetscErrorCode Factor_PD(SimSolver s, PetscReal h, PetscBool tangential)
 {
   PD *pd = (PD *)s->data;
   SimModel m = SimMeshModel(s->problem);
@@ -192,6 +260,7 @@ static PetscErrorCode Factor_PD(SimSolver s, PetscReal h)
   PetscInt nnz;
   int *ti, *tj;
   double *tx;
+  cholmod_factor **F = tangential ? &pd->L0 : &pd->L;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(s->ev.assemble, 0, 0, 0, 0));
@@ -219,6 +288,7 @@ static PetscErrorCode Factor_PD(SimSolver s, PetscReal h)
         if (b->fvert[c * nv + a] < 0) b->touch_pinned[c] = PETSC_TRUE;
       }
     }
+    if (tangential && b->dir) continue; /* the tangential matrix of the split frame has no directional constraint */
     if (b->active) PetscCall(PetscArraycpy(b->active_fact, b->active, b->nc));
     for (PetscInt c = 0; c < b->nc; c++) {
       const PetscInt *vc = b->vert + c * nv;
@@ -241,24 +311,33 @@ static PetscErrorCode Factor_PD(SimSolver s, PetscReal h)
   PetscCall(PetscLogEventEnd(s->ev.assemble, 0, 0, 0, 0));
 
   PetscCall(PetscLogEventBegin(s->ev.factor, 0, 0, 0, 0));
-  if (pd->L) cholmod_free_factor(&pd->L, &pd->cm);
-  pd->L = cholmod_analyze(S, &pd->cm);
-  if (!pd->L || pd->cm.status < CHOLMOD_OK) cholmod_free_sparse(&S, &pd->cm);
-  PDCheckCholmod(pd, pd->L != NULL, "analyze");
+  if (*F) cholmod_free_factor(F, &pd->cm);
+  *F = cholmod_analyze(S, &pd->cm);
+  if (!*F || pd->cm.status < CHOLMOD_OK) cholmod_free_sparse(&S, &pd->cm);
+  PDCheckCholmod(pd, *F != NULL, "analyze");
   {
-    int ok = cholmod_factorize(S, pd->L, &pd->cm);
+    int ok = cholmod_factorize(S, *F, &pd->cm);
     cholmod_free_sparse(&S, &pd->cm);
     PDCheckCholmod(pd, ok, "factorize");
   }
-  PetscCheck(pd->L->minor == pd->L->n, s->comm, PETSC_ERR_MAT_CH_ZRPVT,
+  PetscCheck((*F)->minor == (*F)->n, s->comm, PETSC_ERR_MAT_CH_ZRPVT,
              "pd: the global matrix M/h^2 + sum w A^T A is not positive definite (CHOLMOD failed at column %d of %d); "
              "every free vertex needs a positive mass",
-             (int)pd->L->minor, (int)pd->L->n);
+             (int)(*F)->minor, (int)(*F)->n);
   PetscCall(PetscLogEventEnd(s->ev.factor, 0, 0, 0, 0));
   /* right-hand side and solution, nfree x 3 */
   if (pd->B) cholmod_free_dense(&pd->B, &pd->cm);
   pd->B = cholmod_allocate_dense((size_t)pd->nfree, 3, (size_t)pd->nfree, CHOLMOD_REAL, &pd->cm);
   PDCheckCholmod(pd, pd->B != NULL, "allocate_dense");
+  if (pd->split) { /* the split frame's right-hand sides (normal, tangents) and the solution in world coordinates */
+    if (pd->Bn) cholmod_free_dense(&pd->Bn, &pd->cm);
+    if (pd->Bt) cholmod_free_dense(&pd->Bt, &pd->cm);
+    pd->Bn = cholmod_allocate_dense((size_t)pd->nfree, 1, (size_t)pd->nfree, CHOLMOD_REAL, &pd->cm);
+    pd->Bt = cholmod_allocate_dense((size_t)pd->nfree, 2, (size_t)pd->nfree, CHOLMOD_REAL, &pd->cm);
+    PDCheckCholmod(pd, pd->Bn && pd->Bt, "allocate_dense");
+    PetscCall(PetscFree(pd->xsplit));
+    PetscCall(PetscMalloc1(3 * pd->nfree, &pd->xsplit));
+  }
   pd->hfact = h;
   pd->nfactor++;
   PetscCall(PetscInfo(
@@ -289,12 +368,14 @@ static PetscErrorCode EnsureFactor_PD(SimSolver s, PetscReal h)
   PetscFunctionBeginUser;
   for (PetscInt i = 0; same && i < SimMeshModel(s->problem)->nv; i++)
     if (pd->pinned_fact[i] != SimMeshModel(s->problem)->pinned[i]) same = PETSC_FALSE;
-  if (same && ActiveSetChanged(pd)) {
+  if (!same) {
+    PetscCall(Factor_PD(s, h, PETSC_FALSE));
+    if (pd->split) PetscCall(Factor_PD(s, h, PETSC_TRUE));
+  } else if (ActiveSetChanged(pd)) { /* only the matrix with the active constraints (the normal one in the split frame) */
     pd->nsetchange++;
     PetscCall(PetscInfo(NULL, "pd: the active constraint set changed at the start of the step: refactoring\n"));
-    same = PETSC_FALSE;
+    PetscCall(Factor_PD(s, h, PETSC_FALSE));
   }
-  if (!same) PetscCall(Factor_PD(s, h));
   PetscFunctionReturn(0);
 }
 
@@ -368,7 +449,7 @@ static void Rhs_PD(PD *pd, const PetscReal *x)
     for (PetscInt c = 0; c < b->nc; c++) {
       const PetscInt *vc = b->vert + c * nv, *fc = b->fvert + c * nv;
       const PetscReal *Ac = b->A + c * nr * nv, *pc = b->p + 3 * c * nr, w = b->w[c];
-      if (b->active && !b->active[c]) continue;
+      if ((b->active && !b->active[c]) || (pd->split && b->dir)) continue; /* split: RhsNormal_PD adds them */
       if (!b->touch_pinned[c] && nv == 4 && nr == 3) { /* the same with the tet's sizes as constants (unrolled) */
         for (int a = 0; a < 4; a++) {
           PetscReal t0 = 0, t1 = 0, t2 = 0;
@@ -405,6 +486,51 @@ static void Rhs_PD(PD *pd, const PetscReal *x)
       }
     }
   }
+}
+
+/* The global step in the split frame (-pd_contact normal): the world right-hand side B of the
+ * isotropic constraints (Rhs_PD) is turned into the frame, B n and B t1, B t2; the directional
+ * constraints add w A^T (n . (p - A_pinned x_pinned)) to the normal one; then L x_n = b_n (with the
+ * contact constraints) and L0 [x_t1 x_t2] = [b_t1 b_t2] (without), and x = x_n n + x_t1 t1 + x_t2 t2. */
+static PetscErrorCode SolveSplit_PD(PD *pd, const PetscReal *x)
+{
+  const PetscInt nf = pd->nfree;
+  const PetscReal *e = pd->frame;
+  const double *B = (const double *)pd->B->x, *Xn, *Xt;
+  double *bn = (double *)pd->Bn->x, *bt = (double *)pd->Bt->x;
+
+  PetscFunctionBeginUser;
+  for (PetscInt f = 0; f < nf; f++) {
+    const double b0 = B[f], b1 = B[nf + f], b2 = B[2 * nf + f];
+    bn[f] = e[0] * b0 + e[1] * b1 + e[2] * b2;
+    bt[f] = e[3] * b0 + e[4] * b1 + e[5] * b2;
+    bt[nf + f] = e[6] * b0 + e[7] * b1 + e[8] * b2;
+  }
+  for (PetscInt q = 0; q < pd->nblocks; q++) {
+    const PDBlock *b = &pd->block[q];
+    const PetscInt nv = b->nvert, nr = b->nrows;
+    if (!b->dir) continue;
+    for (PetscInt c = 0; c < b->nc; c++) {
+      const PetscInt *vc = b->vert + c * nv;
+      const PetscReal *Ac = b->A + c * nr * nv, *pc = b->p + 3 * c * nr;
+      if (b->active && !b->active[c]) continue;
+      for (PetscInt r = 0; r < nr; r++) {
+        PetscReal t = e[0] * pc[3 * r] + e[1] * pc[3 * r + 1] + e[2] * pc[3 * r + 2];
+        for (PetscInt a = 0; a < nv; a++)
+          if (pd->fidx[vc[a]] < 0)
+            t -= Ac[r * nv + a] * (e[0] * x[3 * vc[a]] + e[1] * x[3 * vc[a] + 1] + e[2] * x[3 * vc[a] + 2]);
+        for (PetscInt a = 0; a < nv; a++)
+          if (pd->fidx[vc[a]] >= 0) bn[pd->fidx[vc[a]]] += b->w[c] * Ac[r * nv + a] * t;
+      }
+    }
+  }
+  PDCheckCholmod(pd, cholmod_solve2(CHOLMOD_A, pd->L, pd->Bn, NULL, &pd->Xn, NULL, &pd->Yn, &pd->En, &pd->cm), "solve");
+  PDCheckCholmod(pd, cholmod_solve2(CHOLMOD_A, pd->L0, pd->Bt, NULL, &pd->Xt, NULL, &pd->Yt, &pd->Et, &pd->cm), "solve");
+  Xn = (const double *)pd->Xn->x, Xt = (const double *)pd->Xt->x;
+  for (PetscInt k = 0; k < 3; k++)
+    for (PetscInt f = 0; f < nf; f++) pd->xsplit[k * nf + f] = Xn[f] * e[k] + Xt[f] * e[3 + k] + Xt[nf + f] * e[6 + k];
+  pd->sol = pd->xsplit;
+  PetscFunctionReturn(0);
 }
 
 /* Local step (Bouaziz et al. 2014): p_c = projection of A_c x_c, one flat loop per term. */
@@ -462,7 +588,7 @@ static PetscErrorCode GrowAndRefactor_PD(SimSolver s, PetscReal h, PetscInt it, 
   if (*grew) {
     pd->nsetchange++;
     PetscCall(PetscInfo(NULL, "pd: iteration %" PetscInt_FMT " violates inactive constraints: refactoring\n", it));
-    PetscCall(Factor_PD(s, h));
+    PetscCall(Factor_PD(s, h, PETSC_FALSE));
   }
   PetscFunctionReturn(0);
 }
@@ -477,7 +603,7 @@ static PetscErrorCode PlainIterate_PD(SimSolver s, PetscReal h, PetscInt it, Pet
 {
   PD *pd = (PD *)s->data;
   SimModel m = SimMeshModel(s->problem);
-  const double *X = (const double *)pd->X->x;
+  const double *X = pd->sol;
   const PetscBool accel = (PetscBool)(pd->chebyshev && it >= pd->cheb_delay);
   PetscBool grew;
 
@@ -516,7 +642,7 @@ static PetscErrorCode AndersonIterate_PD(SimSolver s, PetscReal h, PetscInt it, 
   PD *pd = (PD *)s->data;
   SimModel m = SimMeshModel(s->problem);
   const PetscInt n = 3 * m->nv;
-  const double *X = (const double *)pd->X->x;
+  const double *X = pd->sol;
   PetscBool accelerated, grew;
   PetscReal e;
 
@@ -545,6 +671,9 @@ static PetscErrorCode AndersonIterate_PD(SimSolver s, PetscReal h, PetscInt it, 
   e = Surrogate_PD(pd, m->nv, h, x);
   if (accelerated && !(e <= *energy)) { /* also refuses a non-finite energy */
     pd->naa_reject++;
+    PetscCall(PetscInfo(
+        NULL, "pd: Anderson iterate %" PetscInt_FMT " raised the energy (%.17g > %.17g): plain iterate taken, history reset\n",
+        it, (double)e, (double)*energy));
     SimAndersonReset(&pd->aa);
     PetscCall(PetscArraycpy(x, pd->gaa, n));
     PetscCall(GrowAndRefactor_PD(s, h, it, x, &grew));
@@ -620,7 +749,12 @@ PetscErrorCode SimPDMinimize(SimSolver s, PetscReal h, const PetscReal *y, Petsc
     /* global step: L x = b, one solve with the three coordinates as right-hand sides */
     Rhs_PD(pd, x);
     PetscCall(PetscLogEventBegin(s->ev.solve, 0, 0, 0, 0));
-    PDCheckCholmod(pd, cholmod_solve2(CHOLMOD_A, pd->L, pd->B, NULL, &pd->X, NULL, &pd->Y, &pd->E, &pd->cm), "solve");
+    if (pd->split)
+      PetscCall(SolveSplit_PD(pd, x));
+    else {
+      PDCheckCholmod(pd, cholmod_solve2(CHOLMOD_A, pd->L, pd->B, NULL, &pd->X, NULL, &pd->Y, &pd->E, &pd->cm), "solve");
+      pd->sol = (const double *)pd->X->x;
+    }
     PetscCall(PetscLogEventEnd(s->ev.solve, 0, 0, 0, 0));
 
     if (pd->anderson_m > 0) {
@@ -737,6 +871,10 @@ static PetscErrorCode View_PD(SimSolver s, PetscViewer viewer)
       pd->chebyshev        ? ", Chebyshev (Wang 2015)"
       : pd->anderson_m > 0 ? ", Anderson (Peng et al. 2018)"
                            : ""));
+  if (pd->split)
+    PetscCall(PetscViewerASCIIPrintf(
+        viewer, "  contact along the normal (%g, %g, %g) only (-pd_contact normal): tangential matrix factored apart\n",
+        (double)pd->frame[0], (double)pd->frame[1], (double)pd->frame[2]));
   if (pd->anderson_m > 0)
     PetscCall(PetscViewerASCIIPrintf(viewer,
                                      "  Anderson: history %" PetscInt_FMT
@@ -777,11 +915,16 @@ static PetscErrorCode Destroy_PD(SimSolver s)
     if (pd->X) cholmod_free_dense(&pd->X, &pd->cm);
     if (pd->Y) cholmod_free_dense(&pd->Y, &pd->cm);
     if (pd->E) cholmod_free_dense(&pd->E, &pd->cm);
+    if (pd->L0) cholmod_free_factor(&pd->L0, &pd->cm);
+    cholmod_dense **split[] = {&pd->Bn, &pd->Bt, &pd->Xn, &pd->Xt, &pd->Yn, &pd->Yt, &pd->En, &pd->Et};
+    for (size_t k = 0; k < sizeof(split) / sizeof(split[0]); k++)
+      if (*split[k]) cholmod_free_dense(split[k], &pd->cm);
     cholmod_finish(&pd->cm);
   }
   PetscCall(PetscFree5(pd->y, pd->x0, pd->xprev, pd->b0, pd->g));
   PetscCall(PetscFree2(pd->ystep, pd->xstep));
   PetscCall(PetscFree3(pd->glin, pd->gaa, pd->xaa));
+  PetscCall(PetscFree(pd->xsplit));
   PetscCall(SimAndersonDestroy(&pd->aa));
   PetscCall(PetscFree3(pd->fidx, pd->pinned_fact, pd->mass));
   PetscCall(PetscFree(s->data));

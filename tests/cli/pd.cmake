@@ -30,3 +30,6 @@ pbsim_cli_test(NAME bad.pd_anderson ARGS run -scene cloth -cloth_n 4 -solver pd 
                FAIL EXPECT "-pd_anderson -1 is out of range: must be in .0, 100.")
 pbsim_cli_test(NAME bad.pd_anderson_chebyshev ARGS run -scene cloth -cloth_n 4 -solver pd -pd_anderson 5 -pd_chebyshev -steps 1
                -o ${PBSIM_TEST_OUT}/pd_bad FAIL EXPECT "-pd_anderson and -pd_chebyshev cannot be used together")
+# -pd_contact normal: the drop with the plane's constraints in the normal coordinate only.
+pbsim_cli_test(NAME run.drop_pd_contact_normal ARGS run -scene drop -drop_material arap -drop_n 2 -solver pd -pd_contact normal
+               -pd_anderson 5 -steps 30 -strict_options -o ${PBSIM_TEST_OUT}/drop_pd_contact_normal EXPECT "done: 30 steps")
