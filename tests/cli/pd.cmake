@@ -33,3 +33,5 @@ pbsim_cli_test(NAME bad.pd_anderson_chebyshev ARGS run -scene cloth -cloth_n 4 -
 # -pd_contact normal: the drop with the plane's constraints in the normal coordinate only.
 pbsim_cli_test(NAME run.drop_pd_contact_normal ARGS run -scene drop -drop_material arap -drop_n 2 -solver pd -pd_contact normal
                -pd_anderson 5 -steps 30 -strict_options -o ${PBSIM_TEST_OUT}/drop_pd_contact_normal EXPECT "done: 30 steps")
+pbsim_cli_test(NAME bad.pd_contact ARGS run -scene drop -drop_n 2 -drop_material arap -solver pd -pd_contact sideways -steps 1
+               -o ${PBSIM_TEST_OUT}/pd_bad FAIL EXPECT "Unknown option sideways for -pd_contact")
