@@ -82,6 +82,24 @@ PetscErrorCode SimMACDestroy(SimMAC *mac)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode SimMACGhosted(DM dm, Vec g, Vec l, Vec *r, PetscBool *copied)
+{
+  PetscMPIInt size;
+  PetscInt ng, nl;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)dm), &size));
+  PetscCall(VecGetLocalSize(g, &ng));
+  PetscCall(VecGetLocalSize(l, &nl));
+  if (size == 1 && ng == nl) *r = g;
+  else {
+    PetscCall(DMGlobalToLocal(dm, g, INSERT_VALUES, l));
+    *r = l;
+  }
+  if (copied) *copied = (PetscBool)(*r == l);
+  PetscFunctionReturn(0);
+}
+
 /* Cell divergence, Bridson eq. 5.4: (div u)_c = sum_axes (u(low face of the next cell) - u(low face)) / h.
  * Arrays are indexed [k][j][i] (3D) or [j][i] (2D) with the component last, as DMDAVecGetArrayDOF gives them. */
 PetscErrorCode SimMACEntries(DM dm, PetscReal *owned, PetscReal *ghosted)
@@ -103,13 +121,13 @@ PetscErrorCode SimMACEntries(DM dm, PetscReal *owned, PetscReal *ghosted)
 
 PetscErrorCode SimMACDivergence(SimMAC mac, Vec u, Vec div)
 {
-  Vec ul;
+  Vec ull, ul;
   PetscInt xs, ys, zs, xm, ym, zm;
   PetscReal ih = 1.0 / mac->h;
 
   PetscFunctionBegin;
-  PetscCall(DMGetLocalVector(mac->dav, &ul));
-  PetscCall(DMGlobalToLocal(mac->dav, u, INSERT_VALUES, ul));
+  PetscCall(DMGetLocalVector(mac->dav, &ull));
+  PetscCall(SimMACGhosted(mac->dav, u, ull, &ul, NULL));
   PetscCall(DMDAGetCorners(mac->da, &xs, &ys, &zs, &xm, &ym, &zm));
   if (mac->dim == 2) {
     const PetscScalar ***v;
@@ -133,7 +151,7 @@ PetscErrorCode SimMACDivergence(SimMAC mac, Vec u, Vec div)
     PetscCall(DMDAVecRestoreArray(mac->da, div, &d));
     PetscCall(DMDAVecRestoreArrayDOFRead(mac->dav, ul, &v));
   }
-  PetscCall(DMRestoreLocalVector(mac->dav, &ul));
+  PetscCall(DMRestoreLocalVector(mac->dav, &ull));
   PetscFunctionReturn(0);
 }
 

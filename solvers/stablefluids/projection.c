@@ -208,15 +208,15 @@ static inline PetscBool FaceGradient(PetscInt i, PetscInt n, const SimMACBoundar
 /* u <- u - (dt/rho) grad_h p on every owned non-wall face (Stam 1999 eq. 6; Bridson eq. 5.1-5.2). */
 static PetscErrorCode SubtractGradient_Projection(SimMAC mac, PetscReal scale, Vec p, Vec u)
 {
-  Vec pl;
+  Vec pll, pl;
   PetscInt xs, ys, zs, xm, ym, zm;
   PetscInt *n = mac->n;
   PetscReal ih = 1.0 / mac->h;
   PetscScalar g;
 
   PetscFunctionBegin;
-  PetscCall(DMGetLocalVector(mac->da, &pl));
-  PetscCall(DMGlobalToLocal(mac->da, p, INSERT_VALUES, pl));
+  PetscCall(DMGetLocalVector(mac->da, &pll));
+  PetscCall(SimMACGhosted(mac->da, p, pll, &pl, NULL));
   PetscCall(DMDAGetCorners(mac->dav, &xs, &ys, &zs, &xm, &ym, &zm));
   if (mac->dim == 2) {
     const PetscScalar **q;
@@ -253,7 +253,7 @@ static PetscErrorCode SubtractGradient_Projection(SimMAC mac, PetscReal scale, V
     PetscCall(DMDAVecRestoreArrayDOF(mac->dav, u, &v));
     PetscCall(DMDAVecRestoreArrayRead(mac->da, pl, &q));
   }
-  PetscCall(DMRestoreLocalVector(mac->da, &pl));
+  PetscCall(DMRestoreLocalVector(mac->da, &pll));
   PetscFunctionReturn(0);
 }
 
@@ -317,7 +317,8 @@ PetscErrorCode SimProjectionGetIterations(SimProjection proj, PetscInt *its)
  * wavefront pass: CG 168 - 16 (no copy) = 152; a level: pre-smoothing (read b, write x) 16,
  * post-smoothing (read b, read and write x) 24, residual (read x and b, write r) 24, restriction 24,
  * interpolate-add 32                                                                        = 120.
- * (PCMG's and KSPSolve's zeroing of a level's x before the pre-smoothing, 8 each, are not counted.)
+ * (PCMG's zeroing of a level's x before the pre-smoothing, 8, is not counted; KSPSolve does not zero it
+ * again: pressure_mg.c.)
  * The smoothed levels' cells are counted from the hierarchy (a level halved along every axis has
  * 2^-d as many cells as the one above; a ragged or semi-coarsened one slightly more). */
 static const PetscReal bytes_cg[2] = {152, 168}, bytes_level[2] = {120, 328}; /* [one rank, several] */
@@ -350,16 +351,20 @@ PetscErrorCode SimProjectionBytesPerIteration(SimProjection proj, PetscReal *byt
  * array pass once), with F the face entries and F1 their ghosted local copies (width 1), N the cells
  * and N1 theirs: the divergence (exchange of u, F + F1; read F1, write N), |b| (N), the scaling of b
  * (2N), with walls everywhere the null space removed from b and from p (each a sum N and a shift
- * 2N), and the gradient update (exchange of p, N + N1; read N1; read and write u, 2F). */
+ * 2N), and the gradient update (exchange of p, N + N1; read N1; read and write u, 2F). On one rank
+ * there is no exchange (SimMACGhosted: the loops read u and p themselves, F1 = F and N1 = N). */
 PetscErrorCode SimProjectionBytesAround(SimProjection proj, PetscReal *bytes)
 {
   SimMAC mac = proj->mac;
-  PetscReal F, F1, N, N1;
+  PetscReal F, F1, N, N1, exchange;
+  PetscMPIInt size;
 
   PetscFunctionBegin;
   PetscCall(SimMACEntries(mac->dav, &F, &F1));
   PetscCall(SimMACEntries(mac->da, &N, &N1));
-  *bytes = 8 * ((F + F1) + (F1 + N) + N + 2 * N + (proj->allwalls ? 6 * N : 0) + (N + N1) + N1 + 2 * F);
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)proj->ksp), &size));
+  exchange = size > 1 ? (F + F1) + (N + N1) : 0;
+  *bytes = 8 * (exchange + (F1 + N) + N + 2 * N + (proj->allwalls ? 6 * N : 0) + N1 + 2 * F);
   PetscFunctionReturn(0);
 }
 
