@@ -163,11 +163,28 @@ static PetscErrorCode PDActive_Collider(SimEnergy e, const PetscReal *x, PetscBo
   PetscFunctionReturn(0);
 }
 
-static const SimEnergyOps collider_ops = {.value = Value_Collider, .gradient = Gradient_Collider, .hessian = Hessian_Collider,
-                                          .pattern = Pattern_Collider, .destroy = Destroy_Collider,
-                                          .pd_count = PDCount_Collider, .pd_stencil = PDStencil_Collider,
-                                          .pd_project = PDProject_Collider, .pd_active = PDActive_Collider,
-                                          .pd_project_some = PDProjectSome_Collider};
+/* A plane's constraint acts along its normal only (x - p = min(0, phi) n); a sphere's normal varies
+ * from vertex to vertex, so the sphere has no such direction. */
+static PetscErrorCode PDDirection_Plane(SimEnergy e, PetscReal n[3])
+{
+  Collider *c = (Collider *)e->data;
+
+  PetscFunctionBeginUser;
+  n[0] = c->normal[0], n[1] = c->normal[1], n[2] = c->normal[2];
+  PetscFunctionReturn(0);
+}
+
+static const SimEnergyOps plane_ops = {.value = Value_Collider, .gradient = Gradient_Collider, .hessian = Hessian_Collider,
+                                       .pattern = Pattern_Collider, .destroy = Destroy_Collider,
+                                       .pd_count = PDCount_Collider, .pd_stencil = PDStencil_Collider,
+                                       .pd_project = PDProject_Collider, .pd_active = PDActive_Collider,
+                                       .pd_project_some = PDProjectSome_Collider, .pd_direction = PDDirection_Plane};
+
+static const SimEnergyOps sphere_ops = {.value = Value_Collider, .gradient = Gradient_Collider, .hessian = Hessian_Collider,
+                                        .pattern = Pattern_Collider, .destroy = Destroy_Collider,
+                                        .pd_count = PDCount_Collider, .pd_stencil = PDStencil_Collider,
+                                        .pd_project = PDProject_Collider, .pd_active = PDActive_Collider,
+                                        .pd_project_some = PDProjectSome_Collider};
 
 /* -plane_point x,y,z (default origin)  -plane_normal nx,ny,nz (default 0,1,0)  -plane_stiffness k */
 PetscErrorCode SimEnergyCreate_Plane(SimModel model, const char *prefix, SimEnergy *term)
@@ -191,7 +208,7 @@ PetscErrorCode SimEnergyCreate_Plane(SimModel model, const char *prefix, SimEner
   for (int d = 0; d < 3; d++) opt.normal[d] /= len;
   PetscCall(PetscNew(&c));
   *c = opt;
-  PetscCall(SimEnergyCreate("plane", SIM_ENERGY_POTENTIAL, &collider_ops, c, term));
+  PetscCall(SimEnergyCreate("plane", SIM_ENERGY_POTENTIAL, &plane_ops, c, term));
   (*term)->per_vertex = PETSC_TRUE; /* on the model's first nown vertices: a rank's owned ones when distributed */
   PetscFunctionReturn(0);
 }
@@ -214,7 +231,7 @@ PetscErrorCode SimEnergyCreate_Sphere(SimModel model, const char *prefix, SimEne
   PetscCheck(opt.k > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%sstiffness must be > 0 (got %g)", prefix, (double)opt.k);
   PetscCall(PetscNew(&c));
   *c = opt;
-  PetscCall(SimEnergyCreate("sphere", SIM_ENERGY_POTENTIAL, &collider_ops, c, term));
+  PetscCall(SimEnergyCreate("sphere", SIM_ENERGY_POTENTIAL, &sphere_ops, c, term));
   (*term)->per_vertex = PETSC_TRUE; /* on the model's first nown vertices: a rank's owned ones when distributed */
   PetscFunctionReturn(0);
 }

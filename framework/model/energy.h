@@ -126,6 +126,12 @@ typedef struct {
    * N = 3 nvert, H[q N^2 + (3a + k) N + 3b + l] = d2C_idx[q] / dx_{vert a, k} dx_{vert b, l}.
    * NULL declares the term's constraints linear in x (attachments, quadratic bending): d2C = 0. */
   PetscErrorCode (*cons_hessian)(SimEnergy, const PetscReal *x, PetscInt n, const PetscInt *idx, PetscReal *H);
+  /* optional, projective dynamics: the term's constraints act along one fixed unit direction n only
+   * (a plane collider: A_c x_c - p_c(x) is parallel to n for every x), so
+   *   E = sum_c w_c/2 (n . (A_c x_c) - n . p_c(x))^2
+   * is the same energy as the pd_* form above. Writes n. The pd solver with -pd_contact normal then
+   * puts these constraints only in the matrix of the coordinate along n (docs/pd.md, "Contact"). */
+  PetscErrorCode (*pd_direction)(SimEnergy, PetscReal n[3]);
 } SimEnergyOps;
 
 struct _p_SimEnergy {

@@ -2,6 +2,7 @@
  * prefactorized CHOLMOD solve with three right-hand sides per iteration. */
 #include <cholmod.h>
 #include "solvers/pd/pd_impl.h"
+#include "solvers/pd/anderson.h"
 #include "framework/newton/newton.h"
 
 /* The constraints of one energy term (energy.h, pd_* ops): nc constraints on stencils of nvert
@@ -20,6 +21,9 @@ typedef struct {
    * and whether constraint c touches a pinned vertex (its right-hand side then moves their columns) */
   PetscInt *fvert;
   PetscBool *touch_pinned;
+  /* -pd_contact normal: the term acts along the solver's contact normal only (pd_direction); its
+   * constraints are then in the normal coordinate's matrix only (Factor_PD, RhsNormal_PD) */
+  PetscBool dir;
 } PDBlock;
 
 typedef struct {
@@ -31,6 +35,9 @@ typedef struct {
   PetscBool chebyshev;
   PetscReal rho, gamma;
   PetscInt cheb_delay;
+  PetscInt anderson_m; /* -pd_anderson: history size (0: off) */
+  SimAnderson aa;      /* its history (anderson.c), allocated at setup when on */
+  PetscInt naa_reject; /* accelerated iterates refused by the energy safeguard, since creation */
   /* constraints and linear terms, gathered at setup */
   PetscInt nblocks, nlinear;
   PDBlock block[SIM_MAX_TERMS];
@@ -41,8 +48,8 @@ typedef struct {
   PetscBool *pinned_fact; /* the pins the factor was built for */
   PetscReal hfact;        /* the step the factor was built for (0: none yet) */
   PetscInt nfactor;
-  PetscInt nsetchange;    /* factorizations caused by a change of the active constraint set */
-  SimNewton newton;       /* the reference minimizer (-pd_reference_newton) */
+  PetscInt nsetchange; /* factorizations caused by a change of the active constraint set */
+  SimNewton newton;    /* the reference minimizer (-pd_reference_newton) */
   Vec xref;
   /* the step's series (SimSolverGetSeries): wall time of the solve up to each iteration (excluding
    * the monitor's evaluations), and Newton's minimum Phi* of the step's objective */
@@ -55,9 +62,22 @@ typedef struct {
   cholmod_common cm;
   cholmod_factor *L;
   cholmod_dense *B, *X, *Y, *E; /* B, X: nfree x 3, column k = coordinate k */
+  const double *sol;            /* the global step's solution, nfree x 3 (column k = world coordinate k): X->x or xsplit */
+  /* -pd_contact normal (the split frame): the coordinates along the contact normal n = frame[0..2]
+   * and two tangents frame[3..5], frame[6..8]. L (above) is the normal coordinate's matrix, with the
+   * directional constraints; L0 the tangential ones', without them: factored per step size and pins
+   * only, never for a change of the active set. */
+  PetscBool contact_normal; /* the option */
+  PetscBool split;          /* in use: the option and at least one directional term */
+  PetscReal frame[9];
+  cholmod_factor *L0;
+  cholmod_dense *Bn, *Bt, *Xn, *Xt, *Yn, *Yt, *En, *Et; /* nfree x 1 (normal) and nfree x 2 (tangents) */
+  double *xsplit;                                       /* nfree x 3, the solution back in world coordinates */
   /* work, 3*nv each: the minimization's target y, guess x0, previous iterate (Chebyshev), constant
    * right-hand side b0 (free numbering), gradient; the step's own y and iterate */
   PetscReal *y, *x0, *xprev, *b0, *g;
+  PetscReal *glin;      /* 3*nv: the linear terms' (constant) gradient, for the surrogate energy */
+  PetscReal *gaa, *xaa; /* 3*nv: with -pd_anderson, the plain iterate G(x) and the accelerated one */
   PetscReal *ystep, *xstep;
   PetscReal *mass; /* nv, per vertex */
 } PD;
@@ -95,6 +115,20 @@ static PetscErrorCode SetFromOptions_PD(SimSolver s, PetscOptionItems *PetscOpti
       PetscOptionsReal("-pd_gamma", "under-relaxation of the Chebyshev update, in (0, 1]", "", pd->gamma, &pd->gamma, NULL));
   PetscCall(PetscOptionsInt("-pd_chebyshev_delay", "plain iterations before Chebyshev starts (>= 1)", "", pd->cheb_delay,
                             &pd->cheb_delay, NULL));
+  {
+    const char *contact[] = {"isotropic", "normal"};
+    PetscInt choice = pd->contact_normal ? 1 : 0;
+    PetscCall(
+        PetscOptionsEList("-pd_contact",
+                          "collider constraints in the global step: isotropic (every coordinate, the original treatment) or "
+                          "normal (the plane normal's coordinate only; the tangential ones stay free, as in the energy)",
+                          "", contact, 2, contact[choice], &choice, NULL));
+    pd->contact_normal = (PetscBool)(choice == 1);
+  }
+  PetscCall(PetscOptionsInt("-pd_anderson",
+                            "Anderson acceleration (Peng et al. 2018) with this many past iterates, in [0, 100]; 0: off. "
+                            "An accelerated iterate that raises the energy is replaced by the plain one",
+                            "", pd->anderson_m, &pd->anderson_m, NULL));
   PetscOptionsHeadEnd();
   if (!monitor_set) pd->monitor = pd->reference;
   PetscCheck(pd->max_it >= 1 && pd->max_it <= 1000000, s->comm, PETSC_ERR_ARG_OUTOFRANGE,
@@ -107,6 +141,53 @@ static PetscErrorCode SetFromOptions_PD(SimSolver s, PetscOptionItems *PetscOpti
              "-pd_gamma %g is out of range: must be in (0, 1]", (double)pd->gamma);
   PetscCheck(pd->cheb_delay >= 1, s->comm, PETSC_ERR_ARG_OUTOFRANGE,
              "-pd_chebyshev_delay %" PetscInt_FMT " is out of range: must be >= 1", pd->cheb_delay);
+  PetscCheck(pd->anderson_m >= 0 && pd->anderson_m <= 100, s->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "-pd_anderson %" PetscInt_FMT " is out of range: must be in [0, 100] (the history size; 0: off)", pd->anderson_m);
+  PetscCheck(!(pd->anderson_m > 0 && pd->chebyshev), s->comm, PETSC_ERR_ARG_INCOMP,
+             "-pd_anderson and -pd_chebyshev cannot be used together: choose one acceleration");
+  PetscFunctionReturn(0);
+}
+
+/* -pd_contact normal: every term with a changing constraint set (the colliders) must act along one
+ * fixed direction (pd_direction; a plane), the same for all; the frame (n, t1, t2) is built from it.
+ * The energy is unchanged, only the global step's matrix: along t1 and t2 these constraints add
+ * nothing (x - p is parallel to n), so keeping them out of the tangential matrix is exact, where
+ * the isotropic form holds every active vertex at its previous tangential position with the
+ * penalty stiffness (a frictionless contact that PD can only let slide by ~M/(h^2 k) per iteration). */
+static PetscErrorCode SetupSplit_PD(SimSolver s)
+{
+  PD *pd = (PD *)s->data;
+  PetscReal *n = pd->frame, *t1 = pd->frame + 3, *t2 = pd->frame + 6, a[3] = {0, 0, 0}, len;
+  PetscBool have = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < pd->nblocks; q++) {
+    PDBlock *b = &pd->block[q];
+    PetscReal d[3];
+    if (!b->active) continue;
+    PetscCheck(b->term->ops.pd_direction, s->comm, PETSC_ERR_SUP,
+               "-pd_contact normal: energy term '%s' has a changing constraint set but no fixed direction (a sphere's normal "
+               "varies); use -pd_contact isotropic",
+               b->term->name);
+    PetscCall(b->term->ops.pd_direction(b->term, d));
+    if (!have) n[0] = d[0], n[1] = d[1], n[2] = d[2], have = PETSC_TRUE;
+    PetscCheck(
+        PetscAbsReal(PetscAbsReal(d[0] * n[0] + d[1] * n[1] + d[2] * n[2]) - 1) < 1e-12, s->comm, PETSC_ERR_SUP,
+        "-pd_contact normal: energy term '%s' acts along (%g, %g, %g), another along (%g, %g, %g): one direction only; use "
+        "-pd_contact isotropic",
+        b->term->name, (double)d[0], (double)d[1], (double)d[2], (double)n[0], (double)n[1], (double)n[2]);
+    b->dir = PETSC_TRUE;
+  }
+  pd->split = have;
+  if (!have) PetscFunctionReturn(0);
+  /* t1 = n x a / |n x a| with a the axis least aligned with n, t2 = n x t1 */
+  a[PetscAbsReal(n[0]) <= PetscAbsReal(n[1]) && PetscAbsReal(n[0]) <= PetscAbsReal(n[2]) ? 0
+    : PetscAbsReal(n[1]) <= PetscAbsReal(n[2])                                           ? 1
+                                                                                         : 2] = 1;
+  t1[0] = n[1] * a[2] - n[2] * a[1], t1[1] = n[2] * a[0] - n[0] * a[2], t1[2] = n[0] * a[1] - n[1] * a[0];
+  len = PetscSqrtReal(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
+  for (int k = 0; k < 3; k++) t1[k] /= len;
+  t2[0] = n[1] * t1[2] - n[2] * t1[1], t2[1] = n[2] * t1[0] - n[0] * t1[2], t2[2] = n[0] * t1[1] - n[1] * t1[0];
   PetscFunctionReturn(0);
 }
 
@@ -147,8 +228,11 @@ static PetscErrorCode Setup_PD(SimSolver s)
                    e->name, c, (double)b->w[c]);
     }
   }
+  if (pd->contact_normal) PetscCall(SetupSplit_PD(s));
   PetscCall(PetscMalloc5(n, &pd->y, n, &pd->x0, n, &pd->xprev, n, &pd->b0, n, &pd->g));
   PetscCall(PetscMalloc2(n, &pd->ystep, n, &pd->xstep));
+  PetscCall(PetscMalloc3(n, &pd->glin, n, &pd->gaa, n, &pd->xaa));
+  if (pd->anderson_m > 0) PetscCall(SimAndersonCreate(n, pd->anderson_m, &pd->aa));
   PetscCall(PetscMalloc3(m->nv, &pd->fidx, m->nv, &pd->pinned_fact, m->nv, &pd->mass));
   PetscCall(VecGetArrayRead(m->mass, &mass));
   for (PetscInt i = 0; i < m->nv; i++) pd->mass[i] = mass[3 * i];
@@ -166,7 +250,7 @@ static PetscErrorCode Setup_PD(SimSolver s)
  * columns move to the right-hand side (Rhs_PD), so they stay exactly where they are and L is SPD
  * whenever every free vertex has a mass. Assembled as upper-triangle triplets (duplicates
  * summed), analyzed (supernodal, fill-reducing ordering) and factored once per constraint set. */
-static PetscErrorCode Factor_PD(SimSolver s, PetscReal h)
+static PetscErrorCode Factor_PD(SimSolver s, PetscReal h, PetscBool tangential)
 {
   PD *pd = (PD *)s->data;
   SimModel m = SimMeshModel(s->problem);
@@ -176,6 +260,7 @@ static PetscErrorCode Factor_PD(SimSolver s, PetscReal h)
   PetscInt nnz;
   int *ti, *tj;
   double *tx;
+  cholmod_factor **F = tangential ? &pd->L0 : &pd->L;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(s->ev.assemble, 0, 0, 0, 0));
@@ -203,6 +288,7 @@ static PetscErrorCode Factor_PD(SimSolver s, PetscReal h)
         if (b->fvert[c * nv + a] < 0) b->touch_pinned[c] = PETSC_TRUE;
       }
     }
+    if (tangential && b->dir) continue; /* the tangential matrix of the split frame has no directional constraint */
     if (b->active) PetscCall(PetscArraycpy(b->active_fact, b->active, b->nc));
     for (PetscInt c = 0; c < b->nc; c++) {
       const PetscInt *vc = b->vert + c * nv;
@@ -225,24 +311,33 @@ static PetscErrorCode Factor_PD(SimSolver s, PetscReal h)
   PetscCall(PetscLogEventEnd(s->ev.assemble, 0, 0, 0, 0));
 
   PetscCall(PetscLogEventBegin(s->ev.factor, 0, 0, 0, 0));
-  if (pd->L) cholmod_free_factor(&pd->L, &pd->cm);
-  pd->L = cholmod_analyze(S, &pd->cm);
-  if (!pd->L || pd->cm.status < CHOLMOD_OK) cholmod_free_sparse(&S, &pd->cm);
-  PDCheckCholmod(pd, pd->L != NULL, "analyze");
+  if (*F) cholmod_free_factor(F, &pd->cm);
+  *F = cholmod_analyze(S, &pd->cm);
+  if (!*F || pd->cm.status < CHOLMOD_OK) cholmod_free_sparse(&S, &pd->cm);
+  PDCheckCholmod(pd, *F != NULL, "analyze");
   {
-    int ok = cholmod_factorize(S, pd->L, &pd->cm);
+    int ok = cholmod_factorize(S, *F, &pd->cm);
     cholmod_free_sparse(&S, &pd->cm);
     PDCheckCholmod(pd, ok, "factorize");
   }
-  PetscCheck(pd->L->minor == pd->L->n, s->comm, PETSC_ERR_MAT_CH_ZRPVT,
+  PetscCheck((*F)->minor == (*F)->n, s->comm, PETSC_ERR_MAT_CH_ZRPVT,
              "pd: the global matrix M/h^2 + sum w A^T A is not positive definite (CHOLMOD failed at column %d of %d); "
              "every free vertex needs a positive mass",
-             (int)pd->L->minor, (int)pd->L->n);
+             (int)(*F)->minor, (int)(*F)->n);
   PetscCall(PetscLogEventEnd(s->ev.factor, 0, 0, 0, 0));
   /* right-hand side and solution, nfree x 3 */
   if (pd->B) cholmod_free_dense(&pd->B, &pd->cm);
   pd->B = cholmod_allocate_dense((size_t)pd->nfree, 3, (size_t)pd->nfree, CHOLMOD_REAL, &pd->cm);
   PDCheckCholmod(pd, pd->B != NULL, "allocate_dense");
+  if (pd->split) { /* the split frame's right-hand sides (normal, tangents) and the solution in world coordinates */
+    if (pd->Bn) cholmod_free_dense(&pd->Bn, &pd->cm);
+    if (pd->Bt) cholmod_free_dense(&pd->Bt, &pd->cm);
+    pd->Bn = cholmod_allocate_dense((size_t)pd->nfree, 1, (size_t)pd->nfree, CHOLMOD_REAL, &pd->cm);
+    pd->Bt = cholmod_allocate_dense((size_t)pd->nfree, 2, (size_t)pd->nfree, CHOLMOD_REAL, &pd->cm);
+    PDCheckCholmod(pd, pd->Bn && pd->Bt, "allocate_dense");
+    PetscCall(PetscFree(pd->xsplit));
+    PetscCall(PetscMalloc1(3 * pd->nfree, &pd->xsplit));
+  }
   pd->hfact = h;
   pd->nfactor++;
   PetscCall(PetscInfo(
@@ -273,12 +368,14 @@ static PetscErrorCode EnsureFactor_PD(SimSolver s, PetscReal h)
   PetscFunctionBeginUser;
   for (PetscInt i = 0; same && i < SimMeshModel(s->problem)->nv; i++)
     if (pd->pinned_fact[i] != SimMeshModel(s->problem)->pinned[i]) same = PETSC_FALSE;
-  if (same && ActiveSetChanged(pd)) {
+  if (!same) {
+    PetscCall(Factor_PD(s, h, PETSC_FALSE));
+    if (pd->split) PetscCall(Factor_PD(s, h, PETSC_TRUE));
+  } else if (ActiveSetChanged(pd)) { /* only the matrix with the active constraints (the normal one in the split frame) */
     pd->nsetchange++;
     PetscCall(PetscInfo(NULL, "pd: the active constraint set changed at the start of the step: refactoring\n"));
-    same = PETSC_FALSE;
+    PetscCall(Factor_PD(s, h, PETSC_FALSE));
   }
-  if (!same) PetscCall(Factor_PD(s, h));
   PetscFunctionReturn(0);
 }
 
@@ -352,7 +449,7 @@ static void Rhs_PD(PD *pd, const PetscReal *x)
     for (PetscInt c = 0; c < b->nc; c++) {
       const PetscInt *vc = b->vert + c * nv, *fc = b->fvert + c * nv;
       const PetscReal *Ac = b->A + c * nr * nv, *pc = b->p + 3 * c * nr, w = b->w[c];
-      if (b->active && !b->active[c]) continue;
+      if ((b->active && !b->active[c]) || (pd->split && b->dir)) continue; /* split: RhsNormal_PD adds them */
       if (!b->touch_pinned[c] && nv == 4 && nr == 3) { /* the same with the tet's sizes as constants (unrolled) */
         for (int a = 0; a < 4; a++) {
           PetscReal t0 = 0, t1 = 0, t2 = 0;
@@ -391,6 +488,202 @@ static void Rhs_PD(PD *pd, const PetscReal *x)
   }
 }
 
+/* The global step in the split frame (-pd_contact normal): the world right-hand side B of the
+ * isotropic constraints (Rhs_PD) is turned into the frame, B n and B t1, B t2; the directional
+ * constraints add w A^T (n . (p - A_pinned x_pinned)) to the normal one; then L x_n = b_n (with the
+ * contact constraints) and L0 [x_t1 x_t2] = [b_t1 b_t2] (without), and x = x_n n + x_t1 t1 + x_t2 t2. */
+static PetscErrorCode SolveSplit_PD(PD *pd, const PetscReal *x)
+{
+  const PetscInt nf = pd->nfree;
+  const PetscReal *e = pd->frame;
+  const double *B = (const double *)pd->B->x, *Xn, *Xt;
+  double *bn = (double *)pd->Bn->x, *bt = (double *)pd->Bt->x;
+
+  PetscFunctionBeginUser;
+  for (PetscInt f = 0; f < nf; f++) {
+    const double b0 = B[f], b1 = B[nf + f], b2 = B[2 * nf + f];
+    bn[f] = e[0] * b0 + e[1] * b1 + e[2] * b2;
+    bt[f] = e[3] * b0 + e[4] * b1 + e[5] * b2;
+    bt[nf + f] = e[6] * b0 + e[7] * b1 + e[8] * b2;
+  }
+  for (PetscInt q = 0; q < pd->nblocks; q++) {
+    const PDBlock *b = &pd->block[q];
+    const PetscInt nv = b->nvert, nr = b->nrows;
+    if (!b->dir) continue;
+    for (PetscInt c = 0; c < b->nc; c++) {
+      const PetscInt *vc = b->vert + c * nv;
+      const PetscReal *Ac = b->A + c * nr * nv, *pc = b->p + 3 * c * nr;
+      if (b->active && !b->active[c]) continue;
+      for (PetscInt r = 0; r < nr; r++) {
+        PetscReal t = e[0] * pc[3 * r] + e[1] * pc[3 * r + 1] + e[2] * pc[3 * r + 2];
+        for (PetscInt a = 0; a < nv; a++)
+          if (pd->fidx[vc[a]] < 0)
+            t -= Ac[r * nv + a] * (e[0] * x[3 * vc[a]] + e[1] * x[3 * vc[a] + 1] + e[2] * x[3 * vc[a] + 2]);
+        for (PetscInt a = 0; a < nv; a++)
+          if (pd->fidx[vc[a]] >= 0) bn[pd->fidx[vc[a]]] += b->w[c] * Ac[r * nv + a] * t;
+      }
+    }
+  }
+  PDCheckCholmod(pd, cholmod_solve2(CHOLMOD_A, pd->L, pd->Bn, NULL, &pd->Xn, NULL, &pd->Yn, &pd->En, &pd->cm), "solve");
+  PDCheckCholmod(pd, cholmod_solve2(CHOLMOD_A, pd->L0, pd->Bt, NULL, &pd->Xt, NULL, &pd->Yt, &pd->Et, &pd->cm), "solve");
+  Xn = (const double *)pd->Xn->x, Xt = (const double *)pd->Xt->x;
+  for (PetscInt k = 0; k < 3; k++)
+    for (PetscInt f = 0; f < nf; f++) pd->xsplit[k * nf + f] = Xn[f] * e[k] + Xt[f] * e[3 + k] + Xt[nf + f] * e[6 + k];
+  pd->sol = pd->xsplit;
+  PetscFunctionReturn(0);
+}
+
+/* Local step (Bouaziz et al. 2014): p_c = projection of A_c x_c, one flat loop per term. */
+static PetscErrorCode LocalStep_PD(SimSolver s, const PetscReal *x)
+{
+  PD *pd = (PD *)s->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(s->ev.force, 0, 0, 0, 0));
+  for (PetscInt q = 0; q < pd->nblocks; q++) PetscCall(pd->block[q].term->ops.pd_project(pd->block[q].term, x, pd->block[q].p));
+  PetscCall(PetscLogEventEnd(s->ev.force, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/* PD's surrogate energy right after the local step at x (the projections p are x's):
+ *   S(x) = 1/(2h^2) |x - y|_M^2 + sum_c w_c/2 |A_c x_c - p_c|^2 + g_lin . x,
+ * which is Phi(x) up to the linear terms' constant (each term's PD energy is its value, and an
+ * inactive collider constraint has no energy at x because the active set contains every
+ * penetrating vertex). One pass over the constraints, no SVD: the Anderson safeguard's test. */
+static PetscReal Surrogate_PD(const PD *pd, PetscInt nv, PetscReal h, const PetscReal *x)
+{
+  PetscReal kin = 0, lin = 0, con = 0;
+
+  for (PetscInt i = 0; i < 3 * nv; i++) {
+    const PetscReal d = x[i] - pd->y[i];
+    kin += pd->mass[i / 3] * d * d, lin += pd->glin[i] * x[i];
+  }
+  for (PetscInt q = 0; q < pd->nblocks; q++) {
+    const PDBlock *b = &pd->block[q];
+    const PetscInt nvt = b->nvert, nr = b->nrows;
+    for (PetscInt c = 0; c < b->nc; c++) {
+      const PetscInt *vc = b->vert + c * nvt;
+      const PetscReal *Ac = b->A + c * nr * nvt, *pc = b->p + 3 * c * nr;
+      PetscReal r2 = 0;
+      if (b->active && !b->active[c]) continue;
+      for (PetscInt r = 0; r < nr; r++) {
+        PetscReal ax[3] = {-pc[3 * r], -pc[3 * r + 1], -pc[3 * r + 2]};
+        for (PetscInt a = 0; a < nvt; a++)
+          for (int k = 0; k < 3; k++) ax[k] += Ac[r * nvt + a] * x[3 * vc[a] + k];
+        r2 += ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2];
+      }
+      con += 0.5 * b->w[c] * r2;
+    }
+  }
+  return 0.5 * kin / (h * h) + con + lin;
+}
+
+/* Grows the active sets with the constraints x violates and refactors if they grew; *grew tells. */
+static PetscErrorCode GrowAndRefactor_PD(SimSolver s, PetscReal h, PetscInt it, const PetscReal *x, PetscBool *grew)
+{
+  PD *pd = (PD *)s->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(GrowActive_PD(pd, x, grew));
+  if (*grew) {
+    pd->nsetchange++;
+    PetscCall(PetscInfo(NULL, "pd: iteration %" PetscInt_FMT " violates inactive constraints: refactoring\n", it));
+    PetscCall(Factor_PD(s, h, PETSC_FALSE));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The plain PD update x = G(x) after the global solve, or Chebyshev's (Wang 2015, "A Chebyshev
+ * semi-iterative approach for accelerating projective and position-based dynamics"): after `delay`
+ * plain iterations, omega_{k+1} = 4 / (4 - rho^2 omega_k) (omega = 2 / (2 - rho^2) first) and
+ * x_{k+1} = omega (gamma (xhat_{k+1} - x_k) + x_k - x_{k-1}) + x_{k-1}. Then the active sets grow
+ * with what x violates. *dx, *disp: |x_{k+1} - x_k|^2 and |x_{k+1} - x_0|^2 for the stopping test. */
+static PetscErrorCode PlainIterate_PD(SimSolver s, PetscReal h, PetscInt it, PetscReal *x, PetscReal *omega, PetscReal *dx,
+                                      PetscReal *disp)
+{
+  PD *pd = (PD *)s->data;
+  SimModel m = SimMeshModel(s->problem);
+  const double *X = pd->sol;
+  const PetscBool accel = (PetscBool)(pd->chebyshev && it >= pd->cheb_delay);
+  PetscBool grew;
+
+  PetscFunctionBeginUser;
+  if (accel) *omega = it == pd->cheb_delay ? 2 / (2 - pd->rho * pd->rho) : 4 / (4 - pd->rho * pd->rho * *omega);
+  *dx = 0, *disp = 0;
+  for (PetscInt i = 0; i < m->nv; i++) {
+    const PetscInt f = pd->fidx[i];
+    if (f < 0) continue;
+    for (int k = 0; k < 3; k++) {
+      const PetscInt d = 3 * i + k;
+      const PetscReal xk = x[d], xhat = X[k * pd->nfree + f];
+      const PetscReal xnew = !accel ? xhat : *omega * (pd->gamma * (xhat - xk) + xk - pd->xprev[d]) + pd->xprev[d];
+      pd->xprev[d] = xk;
+      x[d] = xnew;
+      *dx += (xnew - xk) * (xnew - xk);
+      *disp += (xnew - pd->x0[d]) * (xnew - pd->x0[d]);
+    }
+  }
+  PetscCall(GrowAndRefactor_PD(s, h, it, x, &grew));
+  PetscFunctionReturn(0);
+}
+
+/* One Anderson-accelerated iteration (Peng et al. 2018, Algorithm 2) after the global solve
+ * (pd->X = G(x), the plain PD iterate). On entry *energy is S(x); on exit x is the accepted
+ * iterate, its local step is done (pd->block[].p) and *energy = S(x), unless the plain iterate
+ * already passes the stopping test (*converged; x = G(x), no local step). *dx, *disp: |G(x) - x|^2
+ * and |G(x) - x_0|^2 on the free DOFs, plain PD's stopping-test quantities at the same x.
+ *   The safeguard: plain PD never raises S (local and global step each minimize it), so the plain
+ * iterate G(x) is always acceptable; the accelerated one is taken only if S does not rise, else
+ * G(x) is, and the history restarts (a history from a map that failed to predict is not reused).
+ * A refactorization (the active set grew) changes the map G, so it restarts the history too. */
+static PetscErrorCode AndersonIterate_PD(SimSolver s, PetscReal h, PetscInt it, PetscReal *x, PetscReal *dx, PetscReal *disp,
+                                         PetscReal *energy, PetscBool *converged)
+{
+  PD *pd = (PD *)s->data;
+  SimModel m = SimMeshModel(s->problem);
+  const PetscInt n = 3 * m->nv;
+  const double *X = pd->sol;
+  PetscBool accelerated, grew;
+  PetscReal e;
+
+  PetscFunctionBeginUser;
+  *dx = 0, *disp = 0;
+  for (PetscInt i = 0; i < m->nv; i++) {
+    const PetscInt f = pd->fidx[i];
+    for (int k = 0; k < 3; k++) {
+      const PetscInt d = 3 * i + k;
+      pd->gaa[d] = f < 0 ? x[d] : X[k * pd->nfree + f];
+      *dx += (pd->gaa[d] - x[d]) * (pd->gaa[d] - x[d]);
+      *disp += (pd->gaa[d] - pd->x0[d]) * (pd->gaa[d] - pd->x0[d]);
+    }
+  }
+  *converged = (PetscBool)(pd->rtol > 0 && PetscSqrtReal(*dx) <= pd->rtol * PetscSqrtReal(*disp));
+  if (*converged || !PetscIsNormalReal(*dx + 1.0)) {
+    PetscCall(PetscArraycpy(x, pd->gaa, n));
+    PetscCall(GrowAndRefactor_PD(s, h, it, x, &grew));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(SimAndersonUpdate(&pd->aa, x, pd->gaa, pd->xaa, &accelerated));
+  PetscCall(PetscArraycpy(x, pd->xaa, n));
+  PetscCall(GrowAndRefactor_PD(s, h, it, x, &grew));
+  if (grew) SimAndersonReset(&pd->aa);
+  PetscCall(LocalStep_PD(s, x));
+  e = Surrogate_PD(pd, m->nv, h, x);
+  if (accelerated && !(e <= *energy)) { /* also refuses a non-finite energy */
+    pd->naa_reject++;
+    PetscCall(PetscInfo(
+        NULL, "pd: Anderson iterate %" PetscInt_FMT " raised the energy (%.17g > %.17g): plain iterate taken, history reset\n",
+        it, (double)e, (double)*energy));
+    SimAndersonReset(&pd->aa);
+    PetscCall(PetscArraycpy(x, pd->gaa, n));
+    PetscCall(GrowAndRefactor_PD(s, h, it, x, &grew));
+    PetscCall(LocalStep_PD(s, x));
+    e = Surrogate_PD(pd, m->nv, h, x);
+  }
+  *energy = e;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimPDMinimize(SimSolver s, PetscReal h, const PetscReal *y, PetscReal *x, SimStepStats *stats)
 {
   PD *pd;
@@ -398,7 +691,9 @@ PetscErrorCode SimPDMinimize(SimSolver s, PetscReal h, const PetscReal *y, Petsc
   const PetscInt n = 3 * m->nv;
   PetscBool ispd;
   PetscReal omega = 1, phi, gnorm;
-  PetscLogDouble t0, t1, tmon = 0; /* wall time of the minimization, less the monitor's evaluations */
+  PetscReal energy = 0;              /* with -pd_anderson: the surrogate energy of the current x */
+  PetscBool projected = PETSC_FALSE; /* with -pd_anderson: the local step of the current x is done */
+  PetscLogDouble t0, t1, tmon = 0;   /* wall time of the minimization, less the monitor's evaluations */
   SimStepStats local;
 
   PetscFunctionBeginUser;
@@ -418,6 +713,7 @@ PetscErrorCode SimPDMinimize(SimSolver s, PetscReal h, const PetscReal *y, Petsc
   PetscCall(PetscArraycpy(pd->x0, x, n));
   PetscCall(PetscArrayzero(pd->g, n));
   for (PetscInt t = 0; t < pd->nlinear; t++) PetscCall(pd->linear[t]->ops.gradient(pd->linear[t], x, NULL, pd->g));
+  PetscCall(PetscArraycpy(pd->glin, pd->g, n));
   for (PetscInt i = 0; i < m->nv; i++) {
     const PetscInt f = pd->fidx[i];
     if (f < 0) continue;
@@ -437,52 +733,37 @@ PetscErrorCode SimPDMinimize(SimSolver s, PetscReal h, const PetscReal *y, Petsc
   pd->elapsed_ms[0] = 1e3 * (t1 - t0 - tmon);
   pd->nelapsed = 1;
   stats->outcome = pd->rtol > 0 ? SIM_STEP_NOT_CONVERGED : SIM_STEP_OK;
+  if (pd->anderson_m > 0) { /* Anderson does the local step of each accepted iterate itself (its energy test needs it) */
+    SimAndersonReset(&pd->aa);
+    PetscCall(LocalStep_PD(s, x));
+    energy = Surrogate_PD(pd, m->nv, h, x);
+    projected = PETSC_TRUE;
+  }
 
   for (PetscInt it = 1; it <= pd->max_it; it++) {
     PetscReal dx = 0, disp = 0;
-    const double *X;
 
-    /* local step (Bouaziz et al. 2014): p_c = projection of A_c x_c, one flat loop per term */
-    PetscCall(PetscLogEventBegin(s->ev.force, 0, 0, 0, 0));
-    for (PetscInt q = 0; q < pd->nblocks; q++) PetscCall(pd->block[q].term->ops.pd_project(pd->block[q].term, x, pd->block[q].p));
-    PetscCall(PetscLogEventEnd(s->ev.force, 0, 0, 0, 0));
+    if (!projected) PetscCall(LocalStep_PD(s, x));
+    projected = PETSC_FALSE;
 
     /* global step: L x = b, one solve with the three coordinates as right-hand sides */
     Rhs_PD(pd, x);
     PetscCall(PetscLogEventBegin(s->ev.solve, 0, 0, 0, 0));
-    PDCheckCholmod(pd, cholmod_solve2(CHOLMOD_A, pd->L, pd->B, NULL, &pd->X, NULL, &pd->Y, &pd->E, &pd->cm), "solve");
+    if (pd->split)
+      PetscCall(SolveSplit_PD(pd, x));
+    else {
+      PDCheckCholmod(pd, cholmod_solve2(CHOLMOD_A, pd->L, pd->B, NULL, &pd->X, NULL, &pd->Y, &pd->E, &pd->cm), "solve");
+      pd->sol = (const double *)pd->X->x;
+    }
     PetscCall(PetscLogEventEnd(s->ev.solve, 0, 0, 0, 0));
 
-    /* Chebyshev semi-iterative update (Wang 2015, "A Chebyshev semi-iterative approach for accelerating projective and
-     * position-based dynamics"): after `delay` plain iterations,
-     * omega_{k+1} = 4 / (4 - rho^2 omega_k) (omega = 2 / (2 - rho^2) first) and
-     * x_{k+1} = omega (gamma (xhat_{k+1} - x_k) + x_k - x_{k-1}) + x_{k-1}. */
-    const PetscBool accel = (PetscBool)(pd->chebyshev && it >= pd->cheb_delay);
-    if (accel) omega = it == pd->cheb_delay ? 2 / (2 - pd->rho * pd->rho) : 4 / (4 - pd->rho * pd->rho * omega);
-    X = (const double *)pd->X->x;
-    for (PetscInt i = 0; i < m->nv; i++) {
-      const PetscInt f = pd->fidx[i];
-      if (f < 0) continue;
-      for (int k = 0; k < 3; k++) {
-        const PetscInt d = 3 * i + k;
-        const PetscReal xk = x[d], xhat = X[k * pd->nfree + f];
-        const PetscReal xnew = !accel ? xhat : omega * (pd->gamma * (xhat - xk) + xk - pd->xprev[d]) + pd->xprev[d];
-        pd->xprev[d] = xk;
-        x[d] = xnew;
-        dx += (xnew - xk) * (xnew - xk);
-        disp += (xnew - pd->x0[d]) * (xnew - pd->x0[d]);
-      }
-    }
+    if (pd->anderson_m > 0) {
+      PetscBool converged;
+      PetscCall(AndersonIterate_PD(s, h, it, x, &dx, &disp, &energy, &converged));
+      projected = (PetscBool)!converged;
+    } else
+      PetscCall(PlainIterate_PD(s, h, it, x, &omega, &dx, &disp));
     stats->nonlinear_its = it;
-    {
-      PetscBool grew;
-      PetscCall(GrowActive_PD(pd, x, &grew));
-      if (grew) {
-        pd->nsetchange++;
-        PetscCall(PetscInfo(NULL, "pd: iteration %" PetscInt_FMT " violates inactive constraints: refactoring\n", it));
-        PetscCall(Factor_PD(s, h));
-      }
-    }
     PetscCall(PetscTime(&t1));
     if (it < SIM_MAX_HISTORY) pd->elapsed_ms[it] = 1e3 * (t1 - t0 - tmon), pd->nelapsed = it + 1;
     if (pd->monitor) {
@@ -586,7 +867,19 @@ static PetscErrorCode View_PD(SimSolver s, PetscViewer viewer)
   PetscFunctionBeginUser;
   PetscCall(PetscViewerASCIIPrintf(
       viewer, "pd: projective dynamics (Bouaziz et al. 2014), implicit Euler; at most %" PetscInt_FMT " iterations, rtol %g%s\n",
-      pd->max_it, (double)pd->rtol, pd->chebyshev ? ", Chebyshev (Wang 2015)" : ""));
+      pd->max_it, (double)pd->rtol,
+      pd->chebyshev        ? ", Chebyshev (Wang 2015)"
+      : pd->anderson_m > 0 ? ", Anderson (Peng et al. 2018)"
+                           : ""));
+  if (pd->split)
+    PetscCall(PetscViewerASCIIPrintf(
+        viewer, "  contact along the normal (%g, %g, %g) only (-pd_contact normal): tangential matrix factored apart\n",
+        (double)pd->frame[0], (double)pd->frame[1], (double)pd->frame[2]));
+  if (pd->anderson_m > 0)
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+                                     "  Anderson: history %" PetscInt_FMT
+                                     ", accelerated iterates refused by the energy safeguard: %" PetscInt_FMT "\n",
+                                     pd->anderson_m, pd->naa_reject));
   if (pd->chebyshev)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Chebyshev: rho %g, gamma %g, delay %" PetscInt_FMT "\n", (double)pd->rho,
                                      (double)pd->gamma, pd->cheb_delay));
@@ -599,8 +892,8 @@ static PetscErrorCode View_PD(SimSolver s, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(
       viewer, "  global matrix %" PetscInt_FMT " x %" PetscInt_FMT " (CHOLMOD supernodal), factorizations: %" PetscInt_FMT "\n",
       pd->nfree, pd->nfree, pd->nfactor));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  refactorizations for a new active constraint set: %" PetscInt_FMT "%s\n", pd->nsetchange,
-                                   pd->reference ? "; Newton reference per step (-pd_reference_newton)" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  refactorizations for a new active constraint set: %" PetscInt_FMT "%s\n",
+                                   pd->nsetchange, pd->reference ? "; Newton reference per step (-pd_reference_newton)" : ""));
   PetscFunctionReturn(0);
 }
 
@@ -622,10 +915,17 @@ static PetscErrorCode Destroy_PD(SimSolver s)
     if (pd->X) cholmod_free_dense(&pd->X, &pd->cm);
     if (pd->Y) cholmod_free_dense(&pd->Y, &pd->cm);
     if (pd->E) cholmod_free_dense(&pd->E, &pd->cm);
+    if (pd->L0) cholmod_free_factor(&pd->L0, &pd->cm);
+    cholmod_dense **split[] = {&pd->Bn, &pd->Bt, &pd->Xn, &pd->Xt, &pd->Yn, &pd->Yt, &pd->En, &pd->Et};
+    for (size_t k = 0; k < sizeof(split) / sizeof(split[0]); k++)
+      if (*split[k]) cholmod_free_dense(split[k], &pd->cm);
     cholmod_finish(&pd->cm);
   }
   PetscCall(PetscFree5(pd->y, pd->x0, pd->xprev, pd->b0, pd->g));
   PetscCall(PetscFree2(pd->ystep, pd->xstep));
+  PetscCall(PetscFree3(pd->glin, pd->gaa, pd->xaa));
+  PetscCall(PetscFree(pd->xsplit));
+  PetscCall(SimAndersonDestroy(&pd->aa));
   PetscCall(PetscFree3(pd->fidx, pd->pinned_fact, pd->mass));
   PetscCall(PetscFree(s->data));
   PetscFunctionReturn(0);
@@ -653,6 +953,17 @@ PetscErrorCode SimPDGetConstraintSetChanges(SimSolver s, PetscInt *count)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode SimPDGetAndersonRejections(SimSolver s, PetscInt *count)
+{
+  PetscBool ispd;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrcmp(s->type, "pd", &ispd));
+  PetscCheck(ispd, s->comm, PETSC_ERR_ARG_WRONG, "SimPDGetAndersonRejections needs a 'pd' solver, not '%s'", s->type);
+  *count = ((PD *)s->data)->naa_reject;
+  PetscFunctionReturn(0);
+}
+
 /* "elapsed_ms" (one per iteration of the last step) and "reference_objective" (one value, with
  * -pd_reference_newton). */
 static PetscErrorCode Series_PD(SimSolver s, const char *name, PetscInt *n, const PetscReal **values)
@@ -660,8 +971,10 @@ static PetscErrorCode Series_PD(SimSolver s, const char *name, PetscInt *n, cons
   PD *pd = (PD *)s->data;
 
   PetscFunctionBeginUser;
-  if (!strcmp(name, "elapsed_ms")) *n = pd->nelapsed, *values = pd->elapsed_ms;
-  else if (!strcmp(name, "reference_objective") && pd->has_reference) *n = 1, *values = &pd->reference_objective;
+  if (!strcmp(name, "elapsed_ms"))
+    *n = pd->nelapsed, *values = pd->elapsed_ms;
+  else if (!strcmp(name, "reference_objective") && pd->has_reference)
+    *n = 1, *values = &pd->reference_objective;
   PetscFunctionReturn(0);
 }
 

@@ -11,6 +11,9 @@ PetscErrorCode SimPDGetFactorizations(SimSolver s, PetscInt *count);
 /* How many of those were caused by a change of the active constraint set (colliders: at the start
  * of a step, or when an iterate violates an inactive constraint). */
 PetscErrorCode SimPDGetConstraintSetChanges(SimSolver s, PetscInt *count);
+/* With -pd_anderson: how many accelerated iterates the energy safeguard refused (replaced by the
+ * plain PD iterate) since the solver was created; 0 without Anderson. */
+PetscErrorCode SimPDGetAndersonRejections(SimSolver s, PetscInt *count);
 
 /* Minimizes the implicit-Euler incremental potential of step h,
  *   Phi(x) = 1/(2 h^2) (x - y)^T M (x - y) + E(x),

@@ -379,7 +379,7 @@ static const CellPassFn cell_passes[2][2] = {{CellPass22, CellPass23}, {CellPass
  * interpolates to lie in the ghosted patch (the CFL check keeps it within ghost - 1). */
 static PetscErrorCode Pass(SF *sf, const SFField *V, PetscReal dt, DM dm, PetscBool faces, Vec q, Vec ql, Vec qnew, Vec qclamp)
 {
-  Vec qloc = ql, cl = NULL;
+  Vec qloc = ql, qlv = NULL, cl = NULL, clv = NULL;
   SFField Q, C;
   PetscScalar *out;
   PetscInt lo[3], hi[3], dim = sf->mac->dim, dof;
@@ -388,16 +388,14 @@ static PetscErrorCode Pass(SF *sf, const SFField *V, PetscReal dt, DM dm, PetscB
 
   PetscFunctionBegin;
   if (!qloc) {
-    PetscCall(DMGetLocalVector(dm, &qloc));
-    PetscCall(DMGlobalToLocal(dm, q, INSERT_VALUES, qloc));
-    SFTrafficExchange(sf, dm);
+    PetscCall(DMGetLocalVector(dm, &qlv));
+    PetscCall(SFExchange(sf, dm, q, qlv, &qloc));
   }
   PetscCall(SFFieldGet(dm, qloc, &Q));
   if (qclamp) {
-    PetscCall(DMGetLocalVector(dm, &cl));
-    PetscCall(DMGlobalToLocal(dm, qclamp, INSERT_VALUES, cl));
+    PetscCall(DMGetLocalVector(dm, &clv));
+    PetscCall(SFExchange(sf, dm, qclamp, clv, &cl));
     PetscCall(SFFieldGet(dm, cl, &C));
-    SFTrafficExchange(sf, dm);
     SFTraffic(sf, SFEntries(sf, dm, PETSC_TRUE)); /* the pass reads the clamp field */
   }
   /* the pass reads the velocity (unless it advects itself: the same array) and q, writes qnew */
@@ -411,10 +409,10 @@ static PetscErrorCode Pass(SF *sf, const SFField *V, PetscReal dt, DM dm, PetscB
   else cell_passes[dim - 2][T.stages - 2](&T, V, &Q, qclamp ? &C : NULL, dof, lo, hi, out, &disp);
   PetscCall(VecRestoreArrayWrite(qnew, &out));
   PetscCall(SFFieldRestore(qloc, &Q));
-  if (!ql) PetscCall(DMRestoreLocalVector(dm, &qloc));
+  if (qlv) PetscCall(DMRestoreLocalVector(dm, &qlv));
   if (qclamp) {
     PetscCall(SFFieldRestore(cl, &C));
-    PetscCall(DMRestoreLocalVector(dm, &cl));
+    PetscCall(DMRestoreLocalVector(dm, &clv));
   }
   PetscCallMPI(MPI_Allreduce(&disp, &maxdisp, 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)dm)));
   PetscCheck(maxdisp < sf->ghost - 0.5, PetscObjectComm((PetscObject)dm), PETSC_ERR_PLIB,

@@ -73,8 +73,8 @@ PetscErrorCode SFBDF2CFL(SF *sf, PetscReal dt, PetscReal un, PetscReal *cfl)
 
 /* The advection of a BDF2 step: on return sf->u holds u* (boundary faces not yet applied), the
  * scalars are advected, uprev holds the old u^n, and *dt_eff = dt / a0 is the step the forces,
- * viscosity and projection take. ul must hold u^n's ghosted local vector. */
-PetscErrorCode SFBDF2Advect(SF *sf, PetscReal dt, PetscReal *dt_eff)
+ * viscosity and projection take. ul: u^n's ghosted values (SFExchange: sf->u itself on one rank). */
+PetscErrorCode SFBDF2Advect(SF *sf, Vec ul, PetscReal dt, PetscReal *dt_eff)
 {
   const PetscReal w = dt / sf->dt_prev, a0 = (1 + 2 * w) / (1 + w), a1 = 1 + w, a2 = w * w / (1 + w);
 
@@ -85,13 +85,13 @@ PetscErrorCode SFBDF2Advect(SF *sf, PetscReal dt, PetscReal *dt_eff)
   SFTraffic(sf, 3 * sf->ent_u);
   SFTrafficExchange(sf, sf->dav);
   /* u^{n-1}(X^{n-1}) into vmid (no longer needed as a global vector) */
-  PetscCall(SFAdvectFaces(sf, sf->ul, dt + sf->dt_prev, sf->uprev, NULL, sf->vmid));
+  PetscCall(SFAdvectFaces(sf, ul, dt + sf->dt_prev, sf->uprev, NULL, sf->vmid));
   /* u^n(X^n) into unew */
-  PetscCall(SFAdvectFaces(sf, sf->vmidl, dt, sf->u, sf->ul, sf->unew));
+  PetscCall(SFAdvectFaces(sf, sf->vmidl, dt, sf->u, ul, sf->unew));
   if (sf->smoke) {
-    PetscCall(DMGlobalToLocal(sf->dac, sf->s, INSERT_VALUES, sf->sl));
-    SFTrafficExchange(sf, sf->dac);
-    PetscCall(SFAdvectCells(sf, sf->vmidl, dt, sf->s, sf->sl, sf->snew));
+    Vec sl;
+    PetscCall(SFExchange(sf, sf->dac, sf->s, sf->sl, &sl));
+    PetscCall(SFAdvectCells(sf, sf->vmidl, dt, sf->s, sl, sf->snew));
     SFSwapVecs(&sf->s, &sf->snew);
   }
   PetscCall(VecCopy(sf->u, sf->uprev));

@@ -69,6 +69,7 @@ PetscErrorCode SFAddForces(SF *sf, PetscReal dt)
   PetscBool buoyant;
   SFField S;
   PetscScalar *a;
+  Vec sl = NULL;
 
   PetscFunctionBegin;
   for (PetscInt d = 0; d < 3; d++) g += p->gravity[d] * p->gravity[d];
@@ -77,9 +78,8 @@ PetscErrorCode SFAddForces(SF *sf, PetscReal dt)
   buoyant = (PetscBool)(sf->smoke && g > 0 && (sf->buoyancy[0] != 0 || sf->buoyancy[1] != 0));
   if (!buoyant && sf->body[0] == 0 && sf->body[1] == 0 && sf->body[2] == 0) PetscFunctionReturn(0);
   if (buoyant) {
-    PetscCall(DMGlobalToLocal(sf->dac, sf->s, INSERT_VALUES, sf->sl));
-    PetscCall(SFFieldGet(sf->dac, sf->sl, &S));
-    SFTrafficExchange(sf, sf->dac);
+    PetscCall(SFExchange(sf, sf->dac, sf->s, sf->sl, &sl));
+    PetscCall(SFFieldGet(sf->dac, sl, &S));
     SFTraffic(sf, sf->ent_sl); /* the loop reads the scalars */
   }
   SFTraffic(sf, 2 * sf->ent_u); /* and reads and writes u */
@@ -89,6 +89,6 @@ PetscErrorCode SFAddForces(SF *sf, PetscReal dt)
   if (dim == 2) AddForces(sf, buoyant ? &S : NULL, up, dt, lo, hi, a, 2);
   else AddForces(sf, buoyant ? &S : NULL, up, dt, lo, hi, a, 3);
   PetscCall(VecRestoreArray(sf->u, &a));
-  if (buoyant) PetscCall(SFFieldRestore(sf->sl, &S));
+  if (buoyant) PetscCall(SFFieldRestore(sl, &S));
   PetscFunctionReturn(0);
 }

@@ -59,6 +59,13 @@ PetscErrorCode SimMACDestroy(SimMAC *mac);
  * ghosted (local vectors), for the bytes models of the projection and the solver. */
 PetscErrorCode SimMACEntries(DM dm, PetscReal *owned, PetscReal *ghosted);
 
+/* The values of g (a global vector of the DMDA dm) with its ghosts, to read: in *r, g itself where dm
+ * has no ghost points (one rank and no periodic axis: its local vector is the global one entry for
+ * entry), so nothing is copied; otherwise l (a local vector of dm) after DMGlobalToLocal. *copied
+ * (may be NULL): whether it exchanged. Collective. While *r is read, g must not be written where a
+ * read is still to come (*r may be g). */
+PetscErrorCode SimMACGhosted(DM dm, Vec g, Vec l, Vec *r, PetscBool *copied);
+
 /* Discrete divergence (div u)_cell = sum_c (u_c(high face) - u_c(low face)) / h [1/s]
  * (Bridson eq. 5.4). u: global vector of mac->dav [m/s]; div: global vector of mac->da. */
 PetscErrorCode SimMACDivergence(SimMAC mac, Vec u, Vec div);

@@ -40,6 +40,10 @@ static PetscErrorCode SetSmoother(KSP ksp, Mat A, PetscBool reverse)
   PetscCall(KSPSetType(ksp, KSPRICHARDSON));
   PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 2));
   PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
+  /* Pre-smoothing: the multigrid cycle has just set x to 0, and KSPSolve would set it to 0 again (a
+   * pass over x) before the sweep, which overwrites it without reading it. With a nonzero guess
+   * KSPSolve skips that pass and, seeing x's cached norm 0, still calls the sweep with zero = TRUE. */
+  if (!reverse) PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(SimPressureSmootherSetUp(pc, A, reverse));
   PetscFunctionReturn(0);

@@ -205,55 +205,56 @@ static inline PetscBool FaceGradient(PetscInt i, PetscInt n, const SimMACBoundar
   return PETSC_TRUE;
 }
 
-/* u <- u - (dt/rho) grad_h p on every owned non-wall face (Stam 1999 eq. 6; Bridson eq. 5.1-5.2). */
+/* u <- u - (dt/rho) grad_h p on every owned non-wall face (Stam 1999 eq. 6; Bridson eq. 5.1-5.2).
+ * Flat indices (no DMDAVecGetArrayDOF, whose pointer table has an entry per point): q(k, j, i) into
+ * p's ghosted array (on one rank p's own: the same layout), v(k, j, i, c) into u's owned one. */
 static PetscErrorCode SubtractGradient_Projection(SimMAC mac, PetscReal scale, Vec p, Vec u)
 {
-  Vec pl;
-  PetscInt xs, ys, zs, xm, ym, zm;
+  Vec pll, pl;
+  PetscInt xs, ys, zs, xm, ym, zm, gxs, gys, gzs, gxm, gym;
   PetscInt *n = mac->n;
+  const PetscInt dim = mac->dim;
   PetscReal ih = 1.0 / mac->h;
-  PetscScalar g;
+  PetscScalar g, *va;
+  const PetscScalar *qa;
 
   PetscFunctionBegin;
-  PetscCall(DMGetLocalVector(mac->da, &pl));
-  PetscCall(DMGlobalToLocal(mac->da, p, INSERT_VALUES, pl));
+  PetscCall(DMGetLocalVector(mac->da, &pll));
+  PetscCall(SimMACGhosted(mac->da, p, pll, &pl, NULL));
   PetscCall(DMDAGetCorners(mac->dav, &xs, &ys, &zs, &xm, &ym, &zm));
-  if (mac->dim == 2) {
-    const PetscScalar **q;
-    PetscScalar ***v;
-    PetscCall(DMDAVecGetArrayRead(mac->da, pl, &q));
-    PetscCall(DMDAVecGetArrayDOF(mac->dav, u, &v));
+  PetscCall(DMDAGetGhostCorners(mac->da, &gxs, &gys, &gzs, &gxm, &gym, NULL));
+  PetscCall(VecGetArrayRead(pl, &qa));
+  PetscCall(VecGetArray(u, &va));
+#define q(k, j, i) qa[((i) - gxs) + gxm * (((j) - gys) + gym * ((k) - gzs))]
+#define v(k, j, i, c) va[dim * (((i) - xs) + xm * (((j) - ys) + ym * ((k) - zs))) + (c)]
+  if (dim == 2) {
     for (PetscInt j = ys; j < ys + ym; j++)
       for (PetscInt i = xs; i < xs + xm; i++) {
-        if (j < n[1] && FaceGradient(i, n[0], &mac->bc[0], i > 0 ? q[j][i - 1] : 0, i < n[0] ? q[j][i] : 0, ih, &g))
-          v[j][i][0] -= scale * g;
-        if (i < n[0] && FaceGradient(j, n[1], &mac->bc[2], j > 0 ? q[j - 1][i] : 0, j < n[1] ? q[j][i] : 0, ih, &g))
-          v[j][i][1] -= scale * g;
+        if (j < n[1] && FaceGradient(i, n[0], &mac->bc[0], i > 0 ? q(0, j, i - 1) : 0, i < n[0] ? q(0, j, i) : 0, ih, &g))
+          v(0, j, i, 0) -= scale * g;
+        if (i < n[0] && FaceGradient(j, n[1], &mac->bc[2], j > 0 ? q(0, j - 1, i) : 0, j < n[1] ? q(0, j, i) : 0, ih, &g))
+          v(0, j, i, 1) -= scale * g;
       }
-    PetscCall(DMDAVecRestoreArrayDOF(mac->dav, u, &v));
-    PetscCall(DMDAVecRestoreArrayRead(mac->da, pl, &q));
   } else {
-    const PetscScalar ***q;
-    PetscScalar ****v;
-    PetscCall(DMDAVecGetArrayRead(mac->da, pl, &q));
-    PetscCall(DMDAVecGetArrayDOF(mac->dav, u, &v));
     for (PetscInt k = zs; k < zs + zm; k++)
       for (PetscInt j = ys; j < ys + ym; j++)
         for (PetscInt i = xs; i < xs + xm; i++) {
           if (j < n[1] && k < n[2] &&
-              FaceGradient(i, n[0], &mac->bc[0], i > 0 ? q[k][j][i - 1] : 0, i < n[0] ? q[k][j][i] : 0, ih, &g))
-            v[k][j][i][0] -= scale * g;
+              FaceGradient(i, n[0], &mac->bc[0], i > 0 ? q(k, j, i - 1) : 0, i < n[0] ? q(k, j, i) : 0, ih, &g))
+            v(k, j, i, 0) -= scale * g;
           if (i < n[0] && k < n[2] &&
-              FaceGradient(j, n[1], &mac->bc[2], j > 0 ? q[k][j - 1][i] : 0, j < n[1] ? q[k][j][i] : 0, ih, &g))
-            v[k][j][i][1] -= scale * g;
+              FaceGradient(j, n[1], &mac->bc[2], j > 0 ? q(k, j - 1, i) : 0, j < n[1] ? q(k, j, i) : 0, ih, &g))
+            v(k, j, i, 1) -= scale * g;
           if (i < n[0] && j < n[1] &&
-              FaceGradient(k, n[2], &mac->bc[4], k > 0 ? q[k - 1][j][i] : 0, k < n[2] ? q[k][j][i] : 0, ih, &g))
-            v[k][j][i][2] -= scale * g;
+              FaceGradient(k, n[2], &mac->bc[4], k > 0 ? q(k - 1, j, i) : 0, k < n[2] ? q(k, j, i) : 0, ih, &g))
+            v(k, j, i, 2) -= scale * g;
         }
-    PetscCall(DMDAVecRestoreArrayDOF(mac->dav, u, &v));
-    PetscCall(DMDAVecRestoreArrayRead(mac->da, pl, &q));
   }
-  PetscCall(DMRestoreLocalVector(mac->da, &pl));
+#undef q
+#undef v
+  PetscCall(VecRestoreArray(u, &va));
+  PetscCall(VecRestoreArrayRead(pl, &qa));
+  PetscCall(DMRestoreLocalVector(mac->da, &pll));
   PetscFunctionReturn(0);
 }
 
@@ -317,7 +318,8 @@ PetscErrorCode SimProjectionGetIterations(SimProjection proj, PetscInt *its)
  * wavefront pass: CG 168 - 16 (no copy) = 152; a level: pre-smoothing (read b, write x) 16,
  * post-smoothing (read b, read and write x) 24, residual (read x and b, write r) 24, restriction 24,
  * interpolate-add 32                                                                        = 120.
- * (PCMG's and KSPSolve's zeroing of a level's x before the pre-smoothing, 8 each, are not counted.)
+ * (PCMG's zeroing of a level's x before the pre-smoothing, 8, is not counted; KSPSolve does not zero it
+ * again: pressure_mg.c.)
  * The smoothed levels' cells are counted from the hierarchy (a level halved along every axis has
  * 2^-d as many cells as the one above; a ragged or semi-coarsened one slightly more). */
 static const PetscReal bytes_cg[2] = {152, 168}, bytes_level[2] = {120, 328}; /* [one rank, several] */
@@ -350,16 +352,20 @@ PetscErrorCode SimProjectionBytesPerIteration(SimProjection proj, PetscReal *byt
  * array pass once), with F the face entries and F1 their ghosted local copies (width 1), N the cells
  * and N1 theirs: the divergence (exchange of u, F + F1; read F1, write N), |b| (N), the scaling of b
  * (2N), with walls everywhere the null space removed from b and from p (each a sum N and a shift
- * 2N), and the gradient update (exchange of p, N + N1; read N1; read and write u, 2F). */
+ * 2N), and the gradient update (exchange of p, N + N1; read N1; read and write u, 2F). On one rank
+ * there is no exchange (SimMACGhosted: the loops read u and p themselves, F1 = F and N1 = N). */
 PetscErrorCode SimProjectionBytesAround(SimProjection proj, PetscReal *bytes)
 {
   SimMAC mac = proj->mac;
-  PetscReal F, F1, N, N1;
+  PetscReal F, F1, N, N1, exchange;
+  PetscMPIInt size;
 
   PetscFunctionBegin;
   PetscCall(SimMACEntries(mac->dav, &F, &F1));
   PetscCall(SimMACEntries(mac->da, &N, &N1));
-  *bytes = 8 * ((F + F1) + (F1 + N) + N + 2 * N + (proj->allwalls ? 6 * N : 0) + (N + N1) + N1 + 2 * F);
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)proj->ksp), &size));
+  exchange = size > 1 ? (F + F1) + (N + N1) : 0;
+  *bytes = 8 * (exchange + (F1 + N) + N + 2 * N + (proj->allwalls ? 6 * N : 0) + N1 + 2 * F);
   PetscFunctionReturn(0);
 }
 

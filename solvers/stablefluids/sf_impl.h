@@ -143,7 +143,7 @@ void SFBacktrace(const SF *sf, const SFField *V, PetscReal dt, const PetscReal x
  * vector when the caller has it (NULL: exchanged here). */
 PetscErrorCode SFAdvectCells(SF *sf, Vec vl, PetscReal dt, Vec q, Vec ql, Vec qnew);
 /* unew = u advected over dt (face velocity, global vectors of sf->dav); prescribed boundary
- * faces are copied and padding set to 0. ul: u's ghosted local vector when the caller has it
+ * faces are copied and padding set to 0. ul: u's ghosted values when the caller has them (SFExchange)
  * (e.g. vl itself when u advects itself; NULL: exchanged here). */
 PetscErrorCode SFAdvectFaces(SF *sf, Vec vl, PetscReal dt, Vec u, Vec ul, Vec unew);
 
@@ -153,7 +153,7 @@ const char *SFTimeSchemeName(const SF *sf);
 PetscErrorCode SFBDF2SetUp(SF *sf);
 PetscErrorCode SFBDF2Destroy(SF *sf);
 PetscErrorCode SFBDF2CFL(SF *sf, PetscReal dt, PetscReal un, PetscReal *cfl);
-PetscErrorCode SFBDF2Advect(SF *sf, PetscReal dt, PetscReal *dt_eff);
+PetscErrorCode SFBDF2Advect(SF *sf, Vec ul, PetscReal dt, PetscReal *dt_eff);
 
 /* traffic.c: the bytes model. SFTrafficSetUp sums the fields' entries over the ranks (collective);
  * SFTraffic counts a pass over `entries` 8-byte values in the current phase; SFEntries: the entries
@@ -173,6 +173,10 @@ static inline void SFTrafficExchange(SF *sf, DM dm)
 {
   SFTraffic(sf, SFEntries(sf, dm, PETSC_FALSE) + SFEntries(sf, dm, PETSC_TRUE));
 }
+/* The ghosted values of q (a global vector of sf->dav or sf->dac) to read, in *r: q itself on one
+ * rank, where the local vector would be a copy of it entry for entry, otherwise l after an exchange,
+ * whose traffic it counts (SimMACGhosted). */
+PetscErrorCode SFExchange(SF *sf, DM dm, Vec q, Vec l, Vec *r);
 PetscErrorCode SFTrafficStepEnd(SF *sf, PetscInt pressure_its);
 
 /* Exchanges two of the solver's vectors by handle (VecSwap would read and write both arrays): the
@@ -192,7 +196,8 @@ PetscErrorCode SFInitialFields(SF *sf);
 /* forces.c: u += dt (body force + Boussinesq buoyancy). */
 PetscErrorCode SFAddForces(SF *sf, PetscReal dt);
 /* smoke.c: the problem's sources at time t; vorticity confinement u += dt eps h (N x omega) from
- * the velocity's ghosted local vector ul (ghost width >= 3), with its scratch (SFVorticitySetUp). */
+ * the velocity's ghosted values ul (ghost width >= 3; SFExchange: on one rank sf->u itself, whose
+ * faces it writes a plane after the last read of them), with its scratch (SFVorticitySetUp). */
 PetscErrorCode SFApplySources(SF *sf, PetscReal t);
 PetscErrorCode SFVorticitySetUp(SF *sf);
 PetscErrorCode SFAddVorticityConfinement(SF *sf, Vec ul, PetscReal dt);

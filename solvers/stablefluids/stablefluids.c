@@ -227,6 +227,7 @@ static PetscErrorCode Step_StableFluids(SimSolver s, PetscReal dt)
   PetscLogDouble t0, t1;
   PetscInt its;
   SFEvents ev;
+  Vec ul, sl;
 
   PetscFunctionBegin;
   PetscCall(SFEventsGet(&ev));
@@ -238,17 +239,15 @@ static PetscErrorCode Step_StableFluids(SimSolver s, PetscReal dt)
    * first step: u* from u^n and u^{n-1}, and the rest of the step over dt_eff = dt / a0) */
   PetscCall(PetscLogEventBegin(ev.advect, 0, 0, 0, 0));
   sf->phase = SF_PHASE_ADVECT;
-  PetscCall(DMGlobalToLocal(sf->dav, sf->u, INSERT_VALUES, sf->ul));
-  SFTrafficExchange(sf, sf->dav);
-  if (sf->bdf2 && sf->dt_prev > 0) PetscCall(SFBDF2Advect(sf, dt, &dt_eff));
+  PetscCall(SFExchange(sf, sf->dav, sf->u, sf->ul, &ul)); /* ul: sf->u itself on one rank */
+  if (sf->bdf2 && sf->dt_prev > 0) PetscCall(SFBDF2Advect(sf, ul, dt, &dt_eff));
   else {
     if (sf->bdf2) PetscCall(VecCopy(sf->u, sf->uprev));
     if (sf->bdf2) SFTraffic(sf, 2 * sf->ent_u);
-    PetscCall(SFAdvectFaces(sf, sf->ul, dt, sf->u, sf->ul, sf->unew));
+    PetscCall(SFAdvectFaces(sf, ul, dt, sf->u, ul, sf->unew));
     if (sf->smoke) {
-      PetscCall(DMGlobalToLocal(sf->dac, sf->s, INSERT_VALUES, sf->sl));
-      SFTrafficExchange(sf, sf->dac);
-      PetscCall(SFAdvectCells(sf, sf->ul, dt, sf->s, sf->sl, sf->snew));
+      PetscCall(SFExchange(sf, sf->dac, sf->s, sf->sl, &sl));
+      PetscCall(SFAdvectCells(sf, ul, dt, sf->s, sl, sf->snew));
       SFSwapVecs(&sf->s, &sf->snew);
     }
     SFSwapVecs(&sf->u, &sf->unew);
@@ -260,9 +259,8 @@ static PetscErrorCode Step_StableFluids(SimSolver s, PetscReal dt)
   sf->phase = SF_PHASE_FORCES;
   PetscCall(SFAddForces(sf, dt_eff));
   if (sf->vorticity > 0) {
-    PetscCall(DMGlobalToLocal(sf->dav, sf->u, INSERT_VALUES, sf->ul));
-    SFTrafficExchange(sf, sf->dav);
-    PetscCall(SFAddVorticityConfinement(sf, sf->ul, dt_eff));
+    PetscCall(SFExchange(sf, sf->dav, sf->u, sf->ul, &ul)); /* read before written: smoke.c */
+    PetscCall(SFAddVorticityConfinement(sf, ul, dt_eff));
   }
   PetscCall(PetscLogEventEnd(ev.forces, 0, 0, 0, 0));
   /* 3. viscosity (not in the bytes model) */

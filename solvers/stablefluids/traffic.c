@@ -3,13 +3,15 @@
  * solve's model (projection.c): 8-byte values, every pass over an array counted once (a read, a
  * write, or both: 2), caches ignored. A semi-Lagrangian pass reads the advecting velocity and the
  * advected field once each (every sample reads near its own point) and writes the result; an
- * exchange (DMGlobalToLocal) reads the global vector and writes the ghosted local one. The harness
+ * exchange (DMGlobalToLocal) reads the global vector and writes the ghosted local one; on one rank
+ * there is none (SFExchange: the passes read the global vectors themselves). The harness
  * divides by the STREAM bandwidth for each phase's bound (docs/stablefluids.md, "The bytes model"). */
 #include "solvers/stablefluids/sf_impl.h"
 
 PetscErrorCode SFTrafficSetUp(SF *sf)
 {
   PetscReal conf = (PetscReal)sf->conf_entries, F, F1, N;
+  PetscMPIInt size;
 
   PetscFunctionBegin;
   PetscCall(SimMACEntries(sf->dav, &sf->ent_u, &sf->ent_ul));
@@ -20,8 +22,19 @@ PetscErrorCode SFTrafficSetUp(SF *sf)
   PetscCall(SimProjectionBytesAround(sf->proj, &sf->bytes_end));
   PetscCall(SimMACEntries(sf->mac->dav, &F, &F1));
   PetscCall(SimMACEntries(sf->mac->da, &N, NULL));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)sf->dav), &size));
   sf->ent_p = N;
-  sf->bytes_end += 8 * ((F + F1) + (F1 + N) + 2 * N);
+  sf->bytes_end += 8 * ((size > 1 ? F + F1 : 0) + (F1 + N) + 2 * N); /* one rank: no exchange (SimMACGhosted) */
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SFExchange(SF *sf, DM dm, Vec q, Vec l, Vec *r)
+{
+  PetscBool copied;
+
+  PetscFunctionBegin;
+  PetscCall(SimMACGhosted(dm, q, l, r, &copied));
+  if (copied) SFTrafficExchange(sf, dm);
   PetscFunctionReturn(0);
 }
 

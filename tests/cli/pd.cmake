@@ -22,3 +22,16 @@ pbsim_cli_test(NAME run.twist_pd ARGS run -scene twist -twist_material arap -sol
 # The PD benchmark suite runs end to end on its small case (about 10 s).
 pbsim_cli_test(NAME bench.pd_suite ARGS bench ${CMAKE_SOURCE_DIR}/benchmarks/pd.yaml -bench_cases twist_gap -o ${PBSIM_TEST_OUT}/bench_pd
                EXPECT "bench: done in")
+# Anderson acceleration (-pd_anderson M): runs the drop with contact; a negative history and the
+# combination with Chebyshev are refused naming the options.
+pbsim_cli_test(NAME run.drop_pd_anderson ARGS run -scene drop -drop_material arap -drop_n 2 -solver pd -pd_anderson 5 -steps 30
+               -strict_options -o ${PBSIM_TEST_OUT}/drop_pd_anderson EXPECT "done: 30 steps")
+pbsim_cli_test(NAME bad.pd_anderson ARGS run -scene cloth -cloth_n 4 -solver pd -pd_anderson -1 -steps 1 -o ${PBSIM_TEST_OUT}/pd_bad
+               FAIL EXPECT "-pd_anderson -1 is out of range: must be in .0, 100.")
+pbsim_cli_test(NAME bad.pd_anderson_chebyshev ARGS run -scene cloth -cloth_n 4 -solver pd -pd_anderson 5 -pd_chebyshev -steps 1
+               -o ${PBSIM_TEST_OUT}/pd_bad FAIL EXPECT "-pd_anderson and -pd_chebyshev cannot be used together")
+# -pd_contact normal: the drop with the plane's constraints in the normal coordinate only.
+pbsim_cli_test(NAME run.drop_pd_contact_normal ARGS run -scene drop -drop_material arap -drop_n 2 -solver pd -pd_contact normal
+               -pd_anderson 5 -steps 30 -strict_options -o ${PBSIM_TEST_OUT}/drop_pd_contact_normal EXPECT "done: 30 steps")
+pbsim_cli_test(NAME bad.pd_contact ARGS run -scene drop -drop_n 2 -drop_material arap -solver pd -pd_contact sideways -steps 1
+               -o ${PBSIM_TEST_OUT}/pd_bad FAIL EXPECT "Unknown option sideways for -pd_contact")

@@ -454,6 +454,68 @@ START_TEST(mgpcg_iterations)
 END_TEST
 
 /* Bad grids and bad projection arguments give errors. */
+/* SimMACGhosted: on one rank (PETSC_COMM_SELF) it hands back the global vector itself, without a
+ * copy, and the exchange it skips would have produced exactly those values (the local vector of a
+ * DMDA without ghost points is the global one entry for entry), for the faces and the cells in 2D and
+ * 3D; on all ranks of PETSC_COMM_WORLD (several in the mpi run) it exchanges when there are ghosts,
+ * and the values it returns are the exchange's. */
+START_TEST(ghosted_read_without_copy)
+{
+  MPI_Comm comms[2] = {PETSC_COMM_SELF, PETSC_COMM_WORLD};
+
+  CHECK_PETSC(TestSetOptions(NULL));
+  for (PetscInt c = 0; c < 2; c++)
+    for (PetscInt dim = 2; dim <= 3; dim++) {
+      const PetscInt N[3] = {6, 5, 4};
+      PetscMPIInt size;
+      SimMAC mac;
+      CHECK_PETSC(MPI_Comm_size(comms[c], &size));
+      CHECK_PETSC(SimMACCreate(comms[c], dim, N, 0.25, &mac));
+      for (PetscInt f = 0; f < 2; f++) {
+        DM dm = f ? mac->dav : mac->da;
+        Vec g, l, want, r;
+        PetscBool copied, same;
+        PetscInt nl, ng;
+        CHECK_PETSC(DMCreateGlobalVector(dm, &g));
+        CHECK_PETSC(DMCreateLocalVector(dm, &l));
+        CHECK_PETSC(DMCreateLocalVector(dm, &want));
+        {
+          PetscRandom rnd;
+          CHECK_PETSC(PetscRandomCreate(comms[c], &rnd));
+          CHECK_PETSC(PetscRandomSetSeed(rnd, 11 + (unsigned long)(4 * dim + f)));
+          CHECK_PETSC(PetscRandomSeed(rnd));
+          CHECK_PETSC(VecSetRandom(g, rnd));
+          CHECK_PETSC(PetscRandomDestroy(&rnd));
+        }
+        CHECK_PETSC(VecSet(l, -7.0)); /* what a skipped exchange leaves in l */
+        CHECK_PETSC(DMGlobalToLocal(dm, g, INSERT_VALUES, want));
+        CHECK_PETSC(SimMACGhosted(dm, g, l, &r, &copied));
+        CHECK_PETSC(VecGetLocalSize(g, &ng));
+        CHECK_PETSC(VecGetLocalSize(l, &nl));
+        if (size == 1) ck_assert_msg(r == g && !copied && ng == nl, "dim %d, %s: one rank copied", (int)dim, f ? "faces" : "cells");
+        else ck_assert_msg(r == l && copied, "dim %d, %s: %d ranks did not exchange", (int)dim, f ? "faces" : "cells", (int)size);
+        {
+          PetscInt nr;
+          const PetscScalar *a, *b;
+          CHECK_PETSC(VecGetLocalSize(r, &nr));
+          ck_assert_int_eq(nr, nl);
+          CHECK_PETSC(VecGetArrayRead(r, &a));
+          CHECK_PETSC(VecGetArrayRead(want, &b));
+          same = PETSC_TRUE;
+          for (PetscInt i = 0; i < nl; i++) same = (PetscBool)(same && a[i] == b[i]);
+          CHECK_PETSC(VecRestoreArrayRead(want, &b));
+          CHECK_PETSC(VecRestoreArrayRead(r, &a));
+        }
+        ck_assert_msg(same, "dim %d, %s: the values read differ from the exchange's", (int)dim, f ? "faces" : "cells");
+        CHECK_PETSC(VecDestroy(&want));
+        CHECK_PETSC(VecDestroy(&l));
+        CHECK_PETSC(VecDestroy(&g));
+      }
+      CHECK_PETSC(SimMACDestroy(&mac));
+    }
+}
+END_TEST
+
 START_TEST(bad_inputs)
 {
   PetscInt small[2] = {1, 8}, ok[3] = {8, 8, 8};
@@ -505,6 +567,7 @@ Suite *test_suite(void)
   tcase_add_test(tc, divergence_free_3d_open);
   tcase_add_test(tc, parallel_matches_serial);
   tcase_add_test(tc, mgpcg_iterations);
+  tcase_add_test(tc, ghosted_read_without_copy);
   tcase_add_test(tc, bad_inputs);
   suite_add_tcase(s, tc);
   return s;
