@@ -100,8 +100,6 @@ PetscErrorCode SimMACGhosted(DM dm, Vec g, Vec l, Vec *r, PetscBool *copied)
   PetscFunctionReturn(0);
 }
 
-/* Cell divergence, Bridson eq. 5.4: (div u)_c = sum_axes (u(low face of the next cell) - u(low face)) / h.
- * Arrays are indexed [k][j][i] (3D) or [j][i] (2D) with the component last, as DMDAVecGetArrayDOF gives them. */
 PetscErrorCode SimMACEntries(DM dm, PetscReal *owned, PetscReal *ghosted)
 {
   PetscInt dof, m[3] = {1, 1, 1}, g[3] = {1, 1, 1};
@@ -119,38 +117,38 @@ PetscErrorCode SimMACEntries(DM dm, PetscReal *owned, PetscReal *ghosted)
   PetscFunctionReturn(0);
 }
 
+/* Cell divergence, Bridson eq. 5.4: (div u)_c = sum_axes (u(low face of the next cell) - u(low face)) / h. */
 PetscErrorCode SimMACDivergence(SimMAC mac, Vec u, Vec div)
 {
   Vec ull, ul;
-  PetscInt xs, ys, zs, xm, ym, zm;
+  PetscInt xs, ys, zs, xm, ym, zm, gxs, gys, gzs, gxm, gym;
   PetscReal ih = 1.0 / mac->h;
+  const PetscScalar *v;
+  PetscScalar *d;
 
   PetscFunctionBegin;
   PetscCall(DMGetLocalVector(mac->dav, &ull));
   PetscCall(SimMACGhosted(mac->dav, u, ull, &ul, NULL));
   PetscCall(DMDAGetCorners(mac->da, &xs, &ys, &zs, &xm, &ym, &zm));
-  if (mac->dim == 2) {
-    const PetscScalar ***v;
-    PetscScalar **d;
-    PetscCall(DMDAVecGetArrayDOFRead(mac->dav, ul, &v));
-    PetscCall(DMDAVecGetArray(mac->da, div, &d));
-    for (PetscInt j = ys; j < ys + ym; j++)
-      for (PetscInt i = xs; i < xs + xm; i++) d[j][i] = ih * (v[j][i + 1][0] - v[j][i][0] + v[j + 1][i][1] - v[j][i][1]);
-    PetscCall(DMDAVecRestoreArray(mac->da, div, &d));
-    PetscCall(DMDAVecRestoreArrayDOFRead(mac->dav, ul, &v));
-  } else {
-    const PetscScalar ****v;
-    PetscScalar ***d;
-    PetscCall(DMDAVecGetArrayDOFRead(mac->dav, ul, &v));
-    PetscCall(DMDAVecGetArray(mac->da, div, &d));
+  /* flat indices into the faces' ghosted array (on one rank the global one: the same layout), no
+   * DMDAVecGetArrayDOF (its pointer table has an entry per point: 34 MB per call at 128^3) */
+  PetscCall(DMDAGetGhostCorners(mac->dav, &gxs, &gys, &gzs, &gxm, &gym, NULL));
+  PetscCall(VecGetArrayRead(ul, &v));
+  PetscCall(VecGetArrayWrite(div, &d));
+  {
+    const PetscInt sx = mac->dim, sy = sx * gxm, sz = sy * gym;
     for (PetscInt k = zs; k < zs + zm; k++)
-      for (PetscInt j = ys; j < ys + ym; j++)
-        for (PetscInt i = xs; i < xs + xm; i++)
-          d[k][j][i] =
-              ih * (v[k][j][i + 1][0] - v[k][j][i][0] + v[k][j + 1][i][1] - v[k][j][i][1] + v[k + 1][j][i][2] - v[k][j][i][2]);
-    PetscCall(DMDAVecRestoreArray(mac->da, div, &d));
-    PetscCall(DMDAVecRestoreArrayDOFRead(mac->dav, ul, &v));
+      for (PetscInt j = ys; j < ys + ym; j++) {
+        const PetscScalar *c = v + (xs - gxs) * sx + (j - gys) * sy + (k - gzs) * sz;
+        PetscScalar *dr = d + xm * ((j - ys) + ym * (k - zs));
+        if (mac->dim == 2)
+          for (PetscInt i = 0; i < xm; i++, c += sx) dr[i] = ih * (c[sx] - c[0] + c[sy + 1] - c[1]);
+        else
+          for (PetscInt i = 0; i < xm; i++, c += sx) dr[i] = ih * (c[sx] - c[0] + c[sy + 1] - c[1] + c[sz + 2] - c[2]);
+      }
   }
+  PetscCall(VecRestoreArrayWrite(div, &d));
+  PetscCall(VecRestoreArrayRead(ul, &v));
   PetscCall(DMRestoreLocalVector(mac->dav, &ull));
   PetscFunctionReturn(0);
 }

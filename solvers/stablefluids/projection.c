@@ -205,54 +205,55 @@ static inline PetscBool FaceGradient(PetscInt i, PetscInt n, const SimMACBoundar
   return PETSC_TRUE;
 }
 
-/* u <- u - (dt/rho) grad_h p on every owned non-wall face (Stam 1999 eq. 6; Bridson eq. 5.1-5.2). */
+/* u <- u - (dt/rho) grad_h p on every owned non-wall face (Stam 1999 eq. 6; Bridson eq. 5.1-5.2).
+ * Flat indices (no DMDAVecGetArrayDOF, whose pointer table has an entry per point): q(k, j, i) into
+ * p's ghosted array (on one rank p's own: the same layout), v(k, j, i, c) into u's owned one. */
 static PetscErrorCode SubtractGradient_Projection(SimMAC mac, PetscReal scale, Vec p, Vec u)
 {
   Vec pll, pl;
-  PetscInt xs, ys, zs, xm, ym, zm;
+  PetscInt xs, ys, zs, xm, ym, zm, gxs, gys, gzs, gxm, gym;
   PetscInt *n = mac->n;
+  const PetscInt dim = mac->dim;
   PetscReal ih = 1.0 / mac->h;
-  PetscScalar g;
+  PetscScalar g, *va;
+  const PetscScalar *qa;
 
   PetscFunctionBegin;
   PetscCall(DMGetLocalVector(mac->da, &pll));
   PetscCall(SimMACGhosted(mac->da, p, pll, &pl, NULL));
   PetscCall(DMDAGetCorners(mac->dav, &xs, &ys, &zs, &xm, &ym, &zm));
-  if (mac->dim == 2) {
-    const PetscScalar **q;
-    PetscScalar ***v;
-    PetscCall(DMDAVecGetArrayRead(mac->da, pl, &q));
-    PetscCall(DMDAVecGetArrayDOF(mac->dav, u, &v));
+  PetscCall(DMDAGetGhostCorners(mac->da, &gxs, &gys, &gzs, &gxm, &gym, NULL));
+  PetscCall(VecGetArrayRead(pl, &qa));
+  PetscCall(VecGetArray(u, &va));
+#define q(k, j, i) qa[((i) - gxs) + gxm * (((j) - gys) + gym * ((k) - gzs))]
+#define v(k, j, i, c) va[dim * (((i) - xs) + xm * (((j) - ys) + ym * ((k) - zs))) + (c)]
+  if (dim == 2) {
     for (PetscInt j = ys; j < ys + ym; j++)
       for (PetscInt i = xs; i < xs + xm; i++) {
-        if (j < n[1] && FaceGradient(i, n[0], &mac->bc[0], i > 0 ? q[j][i - 1] : 0, i < n[0] ? q[j][i] : 0, ih, &g))
-          v[j][i][0] -= scale * g;
-        if (i < n[0] && FaceGradient(j, n[1], &mac->bc[2], j > 0 ? q[j - 1][i] : 0, j < n[1] ? q[j][i] : 0, ih, &g))
-          v[j][i][1] -= scale * g;
+        if (j < n[1] && FaceGradient(i, n[0], &mac->bc[0], i > 0 ? q(0, j, i - 1) : 0, i < n[0] ? q(0, j, i) : 0, ih, &g))
+          v(0, j, i, 0) -= scale * g;
+        if (i < n[0] && FaceGradient(j, n[1], &mac->bc[2], j > 0 ? q(0, j - 1, i) : 0, j < n[1] ? q(0, j, i) : 0, ih, &g))
+          v(0, j, i, 1) -= scale * g;
       }
-    PetscCall(DMDAVecRestoreArrayDOF(mac->dav, u, &v));
-    PetscCall(DMDAVecRestoreArrayRead(mac->da, pl, &q));
   } else {
-    const PetscScalar ***q;
-    PetscScalar ****v;
-    PetscCall(DMDAVecGetArrayRead(mac->da, pl, &q));
-    PetscCall(DMDAVecGetArrayDOF(mac->dav, u, &v));
     for (PetscInt k = zs; k < zs + zm; k++)
       for (PetscInt j = ys; j < ys + ym; j++)
         for (PetscInt i = xs; i < xs + xm; i++) {
           if (j < n[1] && k < n[2] &&
-              FaceGradient(i, n[0], &mac->bc[0], i > 0 ? q[k][j][i - 1] : 0, i < n[0] ? q[k][j][i] : 0, ih, &g))
-            v[k][j][i][0] -= scale * g;
+              FaceGradient(i, n[0], &mac->bc[0], i > 0 ? q(k, j, i - 1) : 0, i < n[0] ? q(k, j, i) : 0, ih, &g))
+            v(k, j, i, 0) -= scale * g;
           if (i < n[0] && k < n[2] &&
-              FaceGradient(j, n[1], &mac->bc[2], j > 0 ? q[k][j - 1][i] : 0, j < n[1] ? q[k][j][i] : 0, ih, &g))
-            v[k][j][i][1] -= scale * g;
+              FaceGradient(j, n[1], &mac->bc[2], j > 0 ? q(k, j - 1, i) : 0, j < n[1] ? q(k, j, i) : 0, ih, &g))
+            v(k, j, i, 1) -= scale * g;
           if (i < n[0] && j < n[1] &&
-              FaceGradient(k, n[2], &mac->bc[4], k > 0 ? q[k - 1][j][i] : 0, k < n[2] ? q[k][j][i] : 0, ih, &g))
-            v[k][j][i][2] -= scale * g;
+              FaceGradient(k, n[2], &mac->bc[4], k > 0 ? q(k - 1, j, i) : 0, k < n[2] ? q(k, j, i) : 0, ih, &g))
+            v(k, j, i, 2) -= scale * g;
         }
-    PetscCall(DMDAVecRestoreArrayDOF(mac->dav, u, &v));
-    PetscCall(DMDAVecRestoreArrayRead(mac->da, pl, &q));
   }
+#undef q
+#undef v
+  PetscCall(VecRestoreArray(u, &va));
+  PetscCall(VecRestoreArrayRead(pl, &qa));
   PetscCall(DMRestoreLocalVector(mac->da, &pll));
   PetscFunctionReturn(0);
 }

@@ -196,8 +196,8 @@ PetscErrorCode SFInitialFields(SF *sf);
 /* forces.c: u += dt (body force + Boussinesq buoyancy). */
 PetscErrorCode SFAddForces(SF *sf, PetscReal dt);
 /* smoke.c: the problem's sources at time t; vorticity confinement u += dt eps h (N x omega) from
- * the velocity's ghosted values ul (ghost width >= 3; SFExchange: on one rank sf->u itself, which
- * it reads in full before it writes u), with its scratch (SFVorticitySetUp). */
+ * the velocity's ghosted values ul (ghost width >= 3; SFExchange: on one rank sf->u itself, whose
+ * faces it writes a plane after the last read of them), with its scratch (SFVorticitySetUp). */
 PetscErrorCode SFApplySources(SF *sf, PetscReal t);
 PetscErrorCode SFVorticitySetUp(SF *sf);
 PetscErrorCode SFAddVorticityConfinement(SF *sf, Vec ul, PetscReal dt);

@@ -45,8 +45,11 @@ PetscErrorCode SFApplySources(SF *sf, PetscReal t)
  *   omega on the owned cells and 2 rings (it differentiates cell velocities 1 cell away),
  *   the force f on the owned cells and 1 ring (it differentiates |omega| 1 cell away),
  *   each face the average of f over its 2 cells.
- * The scratch arrays are laid out on the 2-ring box B (clipped to the domain): cell (i,j,k) at
- * (i - b0) + bx ((j - b1) + by (k - b2)), omega with 3 components (1 in 2D), |omega| (3D only), f with dim. */
+ * The three are computed plane by plane of B along the slowest axis (z in 3D), each a plane behind
+ * the one before it (f on plane k needs omega on k - 1 .. k + 1, a face of plane k the f of cells
+ * k - 1 and k), so the scratch is a ring of SF_CONF_PLANES planes of B (one plane, the whole box, in
+ * 2D) that stays in cache instead of arrays over the whole box: cell (i,j) of a plane at
+ * (i - b0) + bx (j - b1), omega with 3 components (1 in 2D), |omega| (3D only), f with dim. */
 typedef struct {
   PetscInt lo[3], hi[3]; /* B */
   PetscInt s1, s2;       /* strides of B in cells */
@@ -68,16 +71,21 @@ static PetscErrorCode VorticityBox(SF *sf, Box *B)
   PetscFunctionReturn(0);
 }
 
+/* The ring's planes: omega of planes k - 1 .. k + 1 while f of plane k is computed, and f of
+ * planes k - 1 and k while the faces of plane k are updated (one plane later). */
+#define SF_CONF_PLANES 3
+
 PetscErrorCode SFVorticitySetUp(SF *sf)
 {
   Box B = {{0}, {0}, 0, 0};
-  PetscInt cells;
+  PetscInt cells, planes = sf->mac->dim == 3 ? SF_CONF_PLANES : 1;
 
   PetscFunctionBegin;
   PetscCall(VorticityBox(sf, &B));
-  cells = B.s2 * (B.hi[2] - B.lo[2]);
+  cells = B.s2 * planes;
   PetscCall(PetscMalloc3(cells * (sf->mac->dim == 3 ? 3 : 1), &sf->omega, cells * (sf->mac->dim == 3 ? 1 : 0), &sf->omega_norm, cells * sf->mac->dim, &sf->conf));
-  sf->conf_entries = cells * ((sf->mac->dim == 3 ? 4 : 1) + sf->mac->dim);
+  /* the bytes model counts the entries written and read over the whole box (caches ignored) */
+  sf->conf_entries = B.s2 * (B.hi[2] - B.lo[2]) * ((sf->mac->dim == 3 ? 4 : 1) + sf->mac->dim);
   PetscFunctionReturn(0);
 }
 
@@ -171,21 +179,26 @@ static inline void ForceFromEta(PetscReal eps, PetscReal h, const PetscReal eta[
   }
 }
 
+/* w, wn: omega and |omega| of the cell's plane; wnb, wnt: |omega| of the planes below and above (3D;
+ * the cell's own plane at the domain's faces). */
 static inline void ForceCell(const PetscInt n[3], const PetscInt cs[3], PetscReal h, PetscReal eps, PetscInt i, PetscInt j, PetscInt k, PetscInt q,
-                             const PetscReal *w, const PetscReal *wn, PetscReal *f, const PetscInt dim)
+                             const PetscReal *w, const PetscReal *wn, const PetscReal *wnb, const PetscReal *wnt, PetscReal *f, const PetscInt dim)
 {
   const PetscInt idx[3] = {i, j, k};
   PetscReal eta[3] = {0, 0, 0};
   for (PetscInt ax = 0; ax < dim; ax++) {
     PetscInt il = PetscMax(idx[ax] - 1, 0), ih = PetscMin(idx[ax] + 1, n[ax] - 1);
-    PetscInt ql = q + (il - idx[ax]) * cs[ax], qh = q + (ih - idx[ax]) * cs[ax];
-    eta[ax] = (OmegaNorm(w, wn, qh, dim) - OmegaNorm(w, wn, ql, dim)) / ((ih - il) * h);
+    if (ax < 2) {
+      PetscInt ql = q + (il - idx[ax]) * cs[ax], qh = q + (ih - idx[ax]) * cs[ax];
+      eta[ax] = (OmegaNorm(w, wn, qh, dim) - OmegaNorm(w, wn, ql, dim)) / ((ih - il) * h);
+    } else eta[ax] = ((ih > idx[ax] ? wnt : wn)[q] - (il < idx[ax] ? wnb : wn)[q]) / ((ih - il) * h);
   }
   ForceFromEta(eps, h, eta, w, q, f, dim);
 }
 
 static inline void ForceRun(const PetscInt cs[3], PetscReal h, PetscReal eps, PetscInt q0, PetscInt q1, const PetscReal *restrict w,
-                            const PetscReal *restrict wn, PetscReal *restrict f, const PetscInt dim)
+                            const PetscReal *restrict wn, const PetscReal *restrict wnb, const PetscReal *restrict wnt, PetscReal *restrict f,
+                            const PetscInt dim)
 {
   const PetscReal h2 = 2 * h, c = eps * h;
   if (dim == 2)
@@ -199,7 +212,7 @@ static inline void ForceRun(const PetscInt cs[3], PetscReal h, PetscReal eps, Pe
     }
   else
     for (PetscInt q = q0; q < q1; q++) {
-      const PetscReal e0 = (wn[q + 1] - wn[q - 1]) / h2, e1 = (wn[q + cs[1]] - wn[q - cs[1]]) / h2, e2 = (wn[q + cs[2]] - wn[q - cs[2]]) / h2;
+      const PetscReal e0 = (wn[q + 1] - wn[q - 1]) / h2, e1 = (wn[q + cs[1]] - wn[q - cs[1]]) / h2, e2 = (wnt[q] - wnb[q]) / h2;
       const PetscReal len = PetscSqrtReal(e0 * e0 + e1 * e1 + e2 * e2), den = len > 1e-12 ? len : 1;
       const PetscReal r0 = e0 / den, r1 = e1 / den, r2 = e2 / den; /* unconditional: den > 0 */
       const PetscReal n0 = len > 1e-12 ? r0 : 0, n1 = len > 1e-12 ? r1 : 0, n2 = len > 1e-12 ? r2 : 0;
@@ -219,88 +232,106 @@ SF_KERNEL static void OmegaRun3(const SFField *U, const PetscInt st[3], PetscRea
 {
   OmegaRun(U, st, h, i0, i1, j, k, q0, w, wn, 3);
 }
-SF_KERNEL static void ForceRun2(const PetscInt cs[3], PetscReal h, PetscReal eps, PetscInt q0, PetscInt q1, const PetscReal *w, const PetscReal *wn, PetscReal *f)
+SF_KERNEL static void ForceRun2(const PetscInt cs[3], PetscReal h, PetscReal eps, PetscInt q0, PetscInt q1, const PetscReal *w, const PetscReal *wn,
+                                const PetscReal *wnb, const PetscReal *wnt, PetscReal *f)
 {
-  ForceRun(cs, h, eps, q0, q1, w, wn, f, 2);
+  ForceRun(cs, h, eps, q0, q1, w, wn, wnb, wnt, f, 2);
 }
-SF_KERNEL static void ForceRun3(const PetscInt cs[3], PetscReal h, PetscReal eps, PetscInt q0, PetscInt q1, const PetscReal *w, const PetscReal *wn, PetscReal *f)
+SF_KERNEL static void ForceRun3(const PetscInt cs[3], PetscReal h, PetscReal eps, PetscInt q0, PetscInt q1, const PetscReal *w, const PetscReal *wn,
+                                const PetscReal *wnb, const PetscReal *wnt, PetscReal *f)
 {
-  ForceRun(cs, h, eps, q0, q1, w, wn, f, 3);
+  ForceRun(cs, h, eps, q0, q1, w, wn, wnb, wnt, f, 3);
 }
 
-/* 3. on a run of interior faces (cells q0..q1 of B, their faces' velocities from u): each component
- * c gets dt times the mean of f over the cells q - e_c and q. */
-static inline void FaceRun(const PetscInt cs[3], PetscReal dt, PetscInt q0, PetscInt q1, const PetscReal *restrict f, PetscScalar *restrict u, const PetscInt dim)
+/* 3. on a run of interior faces (cells q0..q1 of a plane of B, their faces' velocities from u): each
+ * component c gets dt times the mean of f over the cells q - e_c and q (fb: f of the plane below, for
+ * the z component). */
+static inline void FaceRun(const PetscInt cs[3], PetscReal dt, PetscInt q0, PetscInt q1, const PetscReal *restrict f, const PetscReal *restrict fb,
+                           PetscScalar *restrict u, const PetscInt dim)
 {
   for (PetscInt q = q0; q < q1; q++, u += dim)
-    for (PetscInt c = 0; c < dim; c++) u[c] += dt * 0.5 * (f[dim * (q - cs[c]) + c] + f[dim * q + c]);
+    for (PetscInt c = 0; c < dim; c++) u[c] += dt * 0.5 * ((c < 2 ? f[dim * (q - cs[c]) + c] : fb[dim * q + c]) + f[dim * q + c]);
 }
-SF_KERNEL static void FaceRun2(const PetscInt cs[3], PetscReal dt, PetscInt q0, PetscInt q1, const PetscReal *f, PetscScalar *u)
+SF_KERNEL static void FaceRun2(const PetscInt cs[3], PetscReal dt, PetscInt q0, PetscInt q1, const PetscReal *f, const PetscReal *fb, PetscScalar *u)
 {
-  FaceRun(cs, dt, q0, q1, f, u, 2);
+  FaceRun(cs, dt, q0, q1, f, fb, u, 2);
 }
-SF_KERNEL static void FaceRun3(const PetscInt cs[3], PetscReal dt, PetscInt q0, PetscInt q1, const PetscReal *f, PetscScalar *u)
+SF_KERNEL static void FaceRun3(const PetscInt cs[3], PetscReal dt, PetscInt q0, PetscInt q1, const PetscReal *f, const PetscReal *fb, PetscScalar *u)
 {
-  FaceRun(cs, dt, q0, q1, f, u, 3);
+  FaceRun(cs, dt, q0, q1, f, fb, u, 3);
 }
 
-/* The confinement on the owned faces: u += dt eps h (N x omega), in three loops (see Box). The
- * differences are central, one-sided at the box faces (the cell's own value instead of the one
- * beyond), as in Fedkiw et al. */
+/* The confinement on the owned faces: u += dt eps h (N x omega), in three loops over a plane each,
+ * a plane apart (see Box). The differences are central, one-sided at the box faces (the cell's own
+ * value instead of the one beyond), as in Fedkiw et al. */
 static inline void Confinement(const SF *sf, const SFField *U, const Box *B, PetscReal dt, const PetscInt flo[3], const PetscInt fhi[3],
                                PetscScalar *a, const PetscInt dim)
 {
   const PetscInt *n = sf->mac->n;
-  const PetscInt st[3] = {U->sx, U->sy, U->sz}, cs[3] = {1, B->s1, B->s2};
+  const PetscInt st[3] = {U->sx, U->sy, U->sz}, cs[3] = {1, B->s1, 0}, nw = dim == 3 ? 3 : 1;
+  const PetscInt planes = dim == 3 ? SF_CONF_PLANES : 1;
   const PetscReal h = sf->h, eps = sf->vorticity;
-  PetscReal *w = sf->omega, *wn = sf->omega_norm, *f = sf->conf;
-  PetscInt rlo[3], rhi[3];
+  PetscInt rlo[3], rhi[3], vlo[3], vhi[3];
+  PetscBool fixed[3][2];
+  /* the ring slots of plane k: omega, |omega| and f */
+#define W(k) (sf->omega + nw * B->s2 * ((k) % planes))
+#define WN(k) (sf->omega_norm + B->s2 * ((k) % planes))
+#define FP(k) (sf->conf + dim * B->s2 * ((k) % planes))
 
-  /* 1. omega on B */
-  for (PetscInt k = B->lo[2]; k < B->hi[2]; k++)
-    for (PetscInt j = B->lo[1]; j < B->hi[1]; j++) {
-      const PetscInt q0 = B->s1 * (j - B->lo[1]) + B->s2 * (k - B->lo[2]) - B->lo[0];
-      PetscInt i0, i1;
-      InteriorRun(j, k, B->lo[0], B->hi[0], n, dim, &i0, &i1);
-      for (PetscInt i = B->lo[0]; i < i0; i++) OmegaCell(U, n, st, h, i, j, k, q0 + i, w, wn, dim);
-      (dim == 2 ? OmegaRun2 : OmegaRun3)(U, st, h, i0, i1, j, k, q0 + i0, w, wn);
-      for (PetscInt i = i1; i < B->hi[0]; i++) OmegaCell(U, n, st, h, i, j, k, q0 + i, w, wn, dim);
-    }
-
-  /* 2. f on the owned cells and one ring */
+  /* f on the owned cells and one ring; the owned faces: the owned cells' low faces, and the high
+   * boundary layer on the last rank */
   for (PetscInt d = 0; d < 3; d++) {
     rlo[d] = PetscMax(flo[d] - (d < dim), B->lo[d]);
     rhi[d] = PetscMin(fhi[d] + (d < dim), B->hi[d]);
+    vlo[d] = flo[d], vhi[d] = fhi[d] + (d < dim && fhi[d] == n[d] ? 1 : 0);
   }
-  for (PetscInt k = rlo[2]; k < rhi[2]; k++)
-    for (PetscInt j = rlo[1]; j < rhi[1]; j++) {
-      const PetscInt q0 = B->s1 * (j - B->lo[1]) + B->s2 * (k - B->lo[2]) - B->lo[0];
-      PetscInt i0, i1;
-      InteriorRun(j, k, rlo[0], rhi[0], n, dim, &i0, &i1);
-      for (PetscInt i = rlo[0]; i < i0; i++) ForceCell(n, cs, h, eps, i, j, k, q0 + i, w, wn, f, dim);
-      (dim == 2 ? ForceRun2 : ForceRun3)(cs, h, eps, q0 + i0, q0 + i1, w, wn, f);
-      for (PetscInt i = i1; i < rhi[0]; i++) ForceCell(n, cs, h, eps, i, j, k, q0 + i, w, wn, f, dim);
-    }
+  for (PetscInt c = 0; c < dim; c++)
+    for (PetscInt side = 0; side < 2; side++) fixed[c][side] = (PetscBool)(sf->prob->face[2 * c + side] != SIM_GRID_OPEN);
 
-  /* 3. u += dt f averaged over the two cells beside each owned free face. A face (i,j,k) of
-   * component c lies between cells idx - e_c and idx; it is interior when 1 <= idx[d] <= n[d] - 1
-   * for every d (no padding, no wall), which the fast run below assumes. */
-  {
-    PetscBool fixed[3][2];
-    PetscInt vlo[3], vhi[3];
-    for (PetscInt c = 0; c < dim; c++)
-      for (PetscInt side = 0; side < 2; side++) fixed[c][side] = (PetscBool)(sf->prob->face[2 * c + side] != SIM_GRID_OPEN);
-    /* the owned faces: the owned cells' low faces, and the high boundary layer on the last rank */
-    for (PetscInt d = 0; d < 3; d++) vlo[d] = flo[d], vhi[d] = fhi[d] + (d < dim && fhi[d] == n[d] ? 1 : 0);
-    for (PetscInt k = vlo[2], l0 = 0; k < vhi[2]; k++)
+  for (PetscInt m = B->lo[2]; m < vhi[2] + 2; m++) {
+    /* 1. omega on plane m of B */
+    if (m < B->hi[2]) {
+      const PetscInt k = m;
+      PetscReal *w = W(k), *wn = dim == 3 ? WN(k) : NULL;
+      for (PetscInt j = B->lo[1]; j < B->hi[1]; j++) {
+        const PetscInt q0 = B->s1 * (j - B->lo[1]) - B->lo[0];
+        PetscInt i0, i1;
+        InteriorRun(j, k, B->lo[0], B->hi[0], n, dim, &i0, &i1);
+        for (PetscInt i = B->lo[0]; i < i0; i++) OmegaCell(U, n, st, h, i, j, k, q0 + i, w, wn, dim);
+        (dim == 2 ? OmegaRun2 : OmegaRun3)(U, st, h, i0, i1, j, k, q0 + i0, w, wn);
+        for (PetscInt i = i1; i < B->hi[0]; i++) OmegaCell(U, n, st, h, i, j, k, q0 + i, w, wn, dim);
+      }
+    }
+    /* 2. f on plane m - 1 (omega of planes m - 2 .. m: the two beside it clamped to the domain) */
+    if (m - 1 >= rlo[2] && m - 1 < rhi[2]) {
+      const PetscInt k = m - 1;
+      const PetscReal *w = W(k), *wn = dim == 3 ? WN(k) : NULL;
+      const PetscReal *wnb = dim == 3 ? WN(PetscMax(k - 1, 0)) : NULL, *wnt = dim == 3 ? WN(PetscMin(k + 1, n[2] - 1)) : NULL;
+      PetscReal *f = FP(k);
+      for (PetscInt j = rlo[1]; j < rhi[1]; j++) {
+        const PetscInt q0 = B->s1 * (j - B->lo[1]) - B->lo[0];
+        PetscInt i0, i1;
+        InteriorRun(j, k, rlo[0], rhi[0], n, dim, &i0, &i1);
+        for (PetscInt i = rlo[0]; i < i0; i++) ForceCell(n, cs, h, eps, i, j, k, q0 + i, w, wn, wnb, wnt, f, dim);
+        (dim == 2 ? ForceRun2 : ForceRun3)(cs, h, eps, q0 + i0, q0 + i1, w, wn, wnb, wnt, f);
+        for (PetscInt i = i1; i < rhi[0]; i++) ForceCell(n, cs, h, eps, i, j, k, q0 + i, w, wn, wnb, wnt, f, dim);
+      }
+    }
+    /* 3. u += dt f averaged over the two cells beside each owned free face of plane m - 2. A face
+     * (i,j,k) of component c lies between cells idx - e_c and idx; it is interior when
+     * 1 <= idx[d] <= n[d] - 1 for every d (no padding, no wall), which the fast run assumes. */
+    if (m - 2 >= vlo[2] && m - 2 < vhi[2]) {
+      const PetscInt k = m - 2;
+      const PetscReal *f = FP(k), *fb = dim == 3 ? FP(PetscMax(k - 1, 0)) : NULL;
+      PetscInt l0 = (vhi[0] - vlo[0]) * (vhi[1] - vlo[1]) * (k - vlo[2]);
       for (PetscInt j = vlo[1]; j < vhi[1]; j++, l0 += vhi[0] - vlo[0]) {
-        const PetscInt q0 = B->s1 * (j - B->lo[1]) + B->s2 * (k - B->lo[2]) - B->lo[0];
+        const PetscInt q0 = B->s1 * (j - B->lo[1]) - B->lo[0];
         const PetscBool row = (PetscBool)(n[0] >= 2 && j >= 1 && j <= n[1] - 1 && (dim < 3 || (k >= 1 && k <= n[2] - 1)));
         const PetscInt i0 = row ? PetscMax(vlo[0], 1) : vhi[0], i1 = row ? PetscMax(i0, PetscMin(vhi[0], n[0])) : vhi[0];
         for (PetscInt i = vlo[0]; i < vhi[0]; i++) {
           const PetscInt idx[3] = {i, j, k}, l = l0 + i - vlo[0];
           if (i == i0 && i0 < i1) { /* the interior run */
-            (dim == 2 ? FaceRun2 : FaceRun3)(cs, dt, q0 + i0, q0 + i1, f, a + l * dim);
+            (dim == 2 ? FaceRun2 : FaceRun3)(cs, dt, q0 + i0, q0 + i1, f, fb, a + l * dim);
             i = i1 - 1;
             continue;
           }
@@ -311,13 +342,17 @@ static inline void Confinement(const SF *sf, const SFField *U, const Box *B, Pet
             if (pad || (idx[c] == 0 && fixed[c][0]) || (idx[c] == n[c] && fixed[c][1])) continue;
             lc[c] = PetscMax(idx[c] - 1, 0);
             hc[c] = PetscMin(idx[c], n[c] - 1);
-            ql = (lc[0] - B->lo[0]) + B->s1 * (lc[1] - B->lo[1]) + B->s2 * (lc[2] - B->lo[2]);
-            qh = (hc[0] - B->lo[0]) + B->s1 * (hc[1] - B->lo[1]) + B->s2 * (hc[2] - B->lo[2]);
-            a[l * dim + c] += dt * 0.5 * (f[dim * ql + c] + f[dim * qh + c]);
+            ql = (lc[0] - B->lo[0]) + B->s1 * (lc[1] - B->lo[1]);
+            qh = (hc[0] - B->lo[0]) + B->s1 * (hc[1] - B->lo[1]);
+            a[l * dim + c] += dt * 0.5 * ((lc[2] < k ? fb : f)[dim * ql + c] + (hc[2] < k ? fb : f)[dim * qh + c]);
           }
         }
       }
+    }
   }
+#undef W
+#undef WN
+#undef FP
 }
 
 PetscErrorCode SFAddVorticityConfinement(SF *sf, Vec ul, PetscReal dt)

@@ -259,7 +259,7 @@ static PetscErrorCode Step_StableFluids(SimSolver s, PetscReal dt)
   sf->phase = SF_PHASE_FORCES;
   PetscCall(SFAddForces(sf, dt_eff));
   if (sf->vorticity > 0) {
-    PetscCall(SFExchange(sf, sf->dav, sf->u, sf->ul, &ul)); /* read before u is written (smoke.c) */
+    PetscCall(SFExchange(sf, sf->dav, sf->u, sf->ul, &ul)); /* read before written: smoke.c */
     PetscCall(SFAddVorticityConfinement(sf, ul, dt_eff));
   }
   PetscCall(PetscLogEventEnd(ev.forces, 0, 0, 0, 0));
