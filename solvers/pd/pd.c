@@ -17,6 +17,8 @@ typedef struct {
   /* terms with a changing constraint set (pd_active, e.g. colliders): the current set and the one
    * the factor was built for; NULL for terms whose constraints are always active */
   PetscBool *active, *active_fact;
+  /* -pd_contact_release: constraints released this step (at most once each), and the set at x */
+  PetscBool *released, *now;
   /* set with the factor: fvert[c*nvert + a] = the free index of the stencil's vertex a (-1: pinned),
    * and whether constraint c touches a pinned vertex (its right-hand side then moves their columns) */
   PetscInt *fvert;
@@ -67,8 +69,9 @@ typedef struct {
    * and two tangents frame[3..5], frame[6..8]. L (above) is the normal coordinate's matrix, with the
    * directional constraints; L0 the tangential ones', without them: factored per step size and pins
    * only, never for a change of the active set. */
-  PetscBool contact_normal; /* the option */
-  PetscBool split;          /* in use: the option and at least one directional term */
+  PetscBool contact_normal;  /* the option */
+  PetscBool contact_release; /* -pd_contact_release: an active constraint whose vertex lifted off leaves the set, once a step */
+  PetscBool split;           /* in use: the option and at least one directional term */
   PetscReal frame[9];
   cholmod_factor *L0;
   cholmod_dense *Bn, *Bt, *Xn, *Xt, *Yn, *Yt, *En, *Et; /* nfree x 1 (normal) and nfree x 2 (tangents) */
@@ -125,6 +128,10 @@ static PetscErrorCode SetFromOptions_PD(SimSolver s, PetscOptionItems *PetscOpti
                           "", contact, 2, contact[choice], &choice, NULL));
     pd->contact_normal = (PetscBool)(choice == 1);
   }
+  PetscCall(PetscOptionsBool("-pd_contact_release",
+                             "drop an active collider constraint from the set when its vertex has lifted off (at most once per "
+                             "vertex and step; refactors); default: kept for the rest of the step",
+                             "", pd->contact_release, &pd->contact_release, NULL));
   PetscCall(PetscOptionsInt("-pd_anderson",
                             "Anderson acceleration (Peng et al. 2018) with this many past iterates, in [0, 100]; 0: off. "
                             "An accelerated iterate that raises the energy is replaced by the plain one",
@@ -222,7 +229,7 @@ static PetscErrorCode Setup_PD(SimSolver s)
       PetscCall(PetscMalloc4(nc * nvert, &b->vert, nc * nrows * nvert, &b->A, nc, &b->w, 3 * nc * nrows, &b->p));
       PetscCall(PetscMalloc2(nc * nvert, &b->fvert, nc, &b->touch_pinned));
       PetscCall(e->ops.pd_stencil(e, b->vert, b->A, b->w));
-      if (e->ops.pd_active) PetscCall(PetscCalloc2(nc, &b->active, nc, &b->active_fact));
+      if (e->ops.pd_active) PetscCall(PetscCalloc4(nc, &b->active, nc, &b->active_fact, nc, &b->released, nc, &b->now));
       for (PetscInt c = 0; c < nc; c++)
         PetscCheck(b->w[c] >= 0, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "pd: term '%s', constraint %" PetscInt_FMT ": weight %g < 0",
                    e->name, c, (double)b->w[c]);
@@ -387,12 +394,13 @@ static PetscErrorCode GatherActive_PD(PD *pd, const PetscReal *x)
     PDBlock *b = &pd->block[q];
     if (!b->active) continue;
     PetscCall(PetscArrayzero(b->active, b->nc));
+    PetscCall(PetscArrayzero(b->released, b->nc));
     PetscCall(b->term->ops.pd_active(b->term, x, b->active));
   }
   PetscFunctionReturn(0);
 }
 
-/* Adds the constraints x violates to the active sets; *grew tells whether any was added. Needed
+/* Adds the constraints x violates to the active sets; *grew tells whether the sets changed. Needed
  * after every iteration: an inactive constraint is left out of the surrogate, so an iterate that
  * violates it would converge to the minimizer of a different Phi (e.g. a vertex falling through
  * the plane within one step). */
@@ -404,6 +412,17 @@ static PetscErrorCode GrowActive_PD(PD *pd, const PetscReal *x, PetscBool *grew)
     PDBlock *b = &pd->block[q];
     PetscInt before = 0, after = 0;
     if (!b->active) continue;
+    if (pd->contact_release) { /* also release, once per step, a constraint whose vertex x has lifted off */
+      PetscCall(PetscArrayzero(b->now, b->nc));
+      PetscCall(b->term->ops.pd_active(b->term, x, b->now));
+      for (PetscInt c = 0; c < b->nc; c++) {
+        if (b->now[c] && !b->active[c])
+          b->active[c] = PETSC_TRUE, *grew = PETSC_TRUE;
+        else if (!b->now[c] && b->active[c] && !b->released[c])
+          b->active[c] = PETSC_FALSE, b->released[c] = PETSC_TRUE, *grew = PETSC_TRUE;
+      }
+      continue;
+    }
     for (PetscInt c = 0; c < b->nc; c++) before += b->active[c];
     PetscCall(b->term->ops.pd_active(b->term, x, b->active));
     for (PetscInt c = 0; c < b->nc; c++) after += b->active[c];
@@ -587,7 +606,11 @@ static PetscErrorCode GrowAndRefactor_PD(SimSolver s, PetscReal h, PetscInt it, 
   PetscCall(GrowActive_PD(pd, x, grew));
   if (*grew) {
     pd->nsetchange++;
-    PetscCall(PetscInfo(NULL, "pd: iteration %" PetscInt_FMT " violates inactive constraints: refactoring\n", it));
+    PetscCall(PetscInfo(NULL,
+                        pd->contact_release ? "pd: iteration %" PetscInt_FMT
+                                              " violates inactive constraints or lifted off active ones: refactoring\n"
+                                            : "pd: iteration %" PetscInt_FMT " violates inactive constraints: refactoring\n",
+                        it));
     PetscCall(Factor_PD(s, h, PETSC_FALSE));
   }
   PetscFunctionReturn(0);
@@ -904,7 +927,7 @@ static PetscErrorCode Destroy_PD(SimSolver s)
   PetscFunctionBeginUser;
   for (PetscInt q = 0; q < pd->nblocks; q++) {
     PetscCall(PetscFree4(pd->block[q].vert, pd->block[q].A, pd->block[q].w, pd->block[q].p));
-    PetscCall(PetscFree2(pd->block[q].active, pd->block[q].active_fact));
+    PetscCall(PetscFree4(pd->block[q].active, pd->block[q].active_fact, pd->block[q].released, pd->block[q].now));
     PetscCall(PetscFree2(pd->block[q].fvert, pd->block[q].touch_pinned));
   }
   PetscCall(SimNewtonDestroy(&pd->newton));

@@ -35,3 +35,9 @@ pbsim_cli_test(NAME run.drop_pd_contact_normal ARGS run -scene drop -drop_materi
                -pd_anderson 5 -steps 30 -strict_options -o ${PBSIM_TEST_OUT}/drop_pd_contact_normal EXPECT "done: 30 steps")
 pbsim_cli_test(NAME bad.pd_contact ARGS run -scene drop -drop_n 2 -drop_material arap -solver pd -pd_contact sideways -steps 1
                -o ${PBSIM_TEST_OUT}/pd_bad FAIL EXPECT "Unknown option sideways for -pd_contact")
+pbsim_cli_test(NAME run.drop_pd_contact_release ARGS run -scene drop -drop_material arap -drop_n 2 -solver pd -pd_contact normal
+               -pd_contact_release -pd_anderson 5 -steps 30 -strict_options -o ${PBSIM_TEST_OUT}/drop_pd_contact_release
+               EXPECT "done: 30 steps")
+# the PD drop config (contact along the normal, release, Anderson) runs as written
+pbsim_cli_test(NAME run.drop_pd_config ARGS run ${PBSIM_CONFIGS}/drop_pd.yaml -steps 20 -drop_n 3 -output_every 0 -snapshot_every 0
+               -strict_options -o ${PBSIM_TEST_OUT}/drop_pd_config EXPECT "done: 20 steps")
