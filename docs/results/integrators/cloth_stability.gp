@@ -20,9 +20,9 @@ set arrow from 2.000000e-03, graph 0 to 2.000000e-03, graph 1 nohead lc rgb '#00
 set arrow from 6.209289e-04, graph 0 to 6.209289e-04, graph 1 nohead lc rgb '#009E73' dashtype 5 lw 1.5
 set arrow from 6.209289e-04, graph 0 to 6.209289e-04, graph 1 nohead lc rgb '#D55E00' dashtype 3 lw 1.5
 set arrow from 2.953652e-03, graph 0 to 2.953652e-03, graph 1 nohead lc rgb '#56B4E9' dashtype 1 lw 1.5
-set arrow from 2.074943e-02, graph 0 to 2.074943e-02, graph 1 nohead lc rgb '#CC79A7' dashtype 2 lw 1.5
+set arrow from 1.000000e-01, graph 0 to 1.000000e-01, graph 1 nohead lc rgb '#CC79A7' dashtype 2 lw 1.5
 set arrow from 1.000000e-01, graph 0 to 1.000000e-01, graph 1 nohead lc rgb '#999900' dashtype 4 lw 1.5
-set arrow from 3.973945e-02, graph 0 to 3.973945e-02, graph 1 nohead lc rgb '#000000' dashtype 5 lw 1.5
+set arrow from 3.644124e-02, graph 0 to 3.644124e-02, graph 1 nohead lc rgb '#000000' dashtype 5 lw 1.5
 set arrow from 1.532165e-02, graph 0 to 1.532165e-02, graph 1 nohead lc rgb '#E69F00' dashtype 3 lw 1.5
 set arrow from 1.600000e-02, graph 0 to 1.600000e-02, graph 1 nohead lc rgb '#0072B2' dashtype 1 lw 1.5
 

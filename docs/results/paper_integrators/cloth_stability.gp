@@ -18,7 +18,7 @@ set arrow from 2.828427e-03, graph 0 to 2.828427e-03, graph 1 nohead lc rgb '#00
 set arrow from 2.828427e-03, graph 0 to 2.828427e-03, graph 1 nohead lc rgb '#E69F00' dashtype 2 lw 1.5
 set arrow from 4.000000e-03, graph 0 to 4.000000e-03, graph 1 nohead lc rgb '#0072B2' dashtype 4 lw 1.5
 set arrow from 2.934413e-02, graph 0 to 2.934413e-02, graph 1 nohead lc rgb '#009E73' dashtype 5 lw 1.5
-set arrow from 3.200000e-02, graph 0 to 3.200000e-02, graph 1 nohead lc rgb '#D55E00' dashtype 3 lw 1.5
+set arrow from 2.934413e-02, graph 0 to 2.934413e-02, graph 1 nohead lc rgb '#D55E00' dashtype 3 lw 1.5
 set arrow from 2.576785e-02, graph 0 to 2.576785e-02, graph 1 nohead lc rgb '#56B4E9' dashtype 1 lw 1.5
 
 set terminal pngcairo size 1050,735 noenhanced font 'Sans,24' linewidth 3

@@ -17,9 +17,9 @@ set yrange [* : 3.000000e+02]
 set arrow from 1.131371e-02, graph 0 to 1.131371e-02, graph 1 nohead lc rgb '#000000' dashtype 1 lw 1.5
 set arrow from 1.131371e-02, graph 0 to 1.131371e-02, graph 1 nohead lc rgb '#E69F00' dashtype 2 lw 1.5
 set arrow from 1.744812e-02, graph 0 to 1.744812e-02, graph 1 nohead lc rgb '#0072B2' dashtype 4 lw 1.5
-set arrow from 4.177095e-03, graph 0 to 4.177095e-03, graph 1 nohead lc rgb '#009E73' dashtype 5 lw 1.5
-set arrow from 1.138789e-03, graph 0 to 1.138789e-03, graph 1 nohead lc rgb '#D55E00' dashtype 3 lw 1.5
-set arrow from 1.006556e-04, graph 0 to 1.006556e-04, graph 1 nohead lc rgb '#56B4E9' dashtype 1 lw 1.5
+set arrow from 1.000000e-01, graph 0 to 1.000000e-01, graph 1 nohead lc rgb '#009E73' dashtype 5 lw 1.5
+set arrow from 1.000000e-01, graph 0 to 1.000000e-01, graph 1 nohead lc rgb '#D55E00' dashtype 3 lw 1.5
+set arrow from 1.000000e-01, graph 0 to 1.000000e-01, graph 1 nohead lc rgb '#56B4E9' dashtype 1 lw 1.5
 
 set terminal pngcairo size 1050,735 noenhanced font 'Sans,24' linewidth 3
 set output 'twist_stability_probes.png'

@@ -3,8 +3,11 @@
 # Nonlinear residual per iteration in one step (log scale)
 reset
 set datafile separator ','
-set grid
-set key outside right top
+set grid lc rgb '#d0d0d0'
+set autoscale fix
+set offsets graph 0.02, graph 0.02, graph 0.04, graph 0.04
+set pointsize 1.
+set key outside right top samplen 3
 set logscale y
 set format y '%.0e'
 set xlabel 'Newton iteration'
@@ -12,19 +15,25 @@ set ylabel 'residual (step 10)'
 
 set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
 set output 'solvers_residual.png'
-plot 'solvers.csv' using (strcol(1) eq "cg_cholesky" && $2 == 10 ? $3 : 1/0):4 with linespoints lw 2 lc rgb '#1f77b4' dashtype 1 title "cg_cholesky", \
-  'solvers.csv' using (strcol(1) eq "cg_gamg" && $2 == 10 ? $3 : 1/0):4 with linespoints lw 2 lc rgb '#ff7f0e' dashtype 1 title "cg_gamg", \
-  'solvers.csv' using (strcol(1) eq "mumps" && $2 == 10 ? $3 : 1/0):4 with linespoints lw 2 lc rgb '#2ca02c' dashtype 1 title "mumps"
+plot 'solvers.csv' using (strcol(1) eq "cg_cholesky" && $2 == 10 ? $3 : 1/0):4 with linespoints lw 2 lc rgb '#000000' dashtype 1 pt 7 title "cg_cholesky", \
+  'solvers.csv' using (strcol(1) eq "cg_gamg" && $2 == 10 ? $3 : 1/0):4 with linespoints lw 2 lc rgb '#E69F00' dashtype 2 pt 5 title "cg_gamg", \
+  'solvers.csv' using (strcol(1) eq "mumps" && $2 == 10 ? $3 : 1/0):4 with linespoints lw 2 lc rgb '#0072B2' dashtype 4 pt 9 title "mumps"
 set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
 set output 'solvers_residual.svg'
+replot
+set terminal pdfcairo size 6.4in,4in noenhanced font 'Sans,10'
+set output 'solvers_residual.pdf'
 replot
 unset output
 
 # Relative gap of the objective per iteration in one step (log scale)
 reset
 set datafile separator ','
-set grid
-set key outside right top
+set grid lc rgb '#d0d0d0'
+set autoscale fix
+set offsets graph 0.02, graph 0.02, graph 0.04, graph 0.04
+set pointsize 1.
+set key outside right top samplen 3
 set logscale y
 set format y '%.0e'
 set xlabel 'iteration'
@@ -32,19 +41,25 @@ set ylabel '(Phi_k - Phi*) / |Phi_0 - Phi*| (step 10)'
 
 set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
 set output 'solvers_gap.png'
-plot 'solvers.csv' using (strcol(1) eq "cg_cholesky" && $2 == 10 && $7 > 0 ? $3 : 1/0):7 with linespoints lw 2 lc rgb '#1f77b4' dashtype 1 title "cg_cholesky", \
-  'solvers.csv' using (strcol(1) eq "cg_gamg" && $2 == 10 && $7 > 0 ? $3 : 1/0):7 with linespoints lw 2 lc rgb '#ff7f0e' dashtype 1 title "cg_gamg", \
-  'solvers.csv' using (strcol(1) eq "mumps" && $2 == 10 && $7 > 0 ? $3 : 1/0):7 with linespoints lw 2 lc rgb '#2ca02c' dashtype 1 title "mumps"
+plot 'solvers.csv' using (strcol(1) eq "cg_cholesky" && $2 == 10 && $7 > 0 ? $3 : 1/0):7 with linespoints lw 2 lc rgb '#000000' dashtype 1 pt 7 title "cg_cholesky", \
+  'solvers.csv' using (strcol(1) eq "cg_gamg" && $2 == 10 && $7 > 0 ? $3 : 1/0):7 with linespoints lw 2 lc rgb '#E69F00' dashtype 2 pt 5 title "cg_gamg", \
+  'solvers.csv' using (strcol(1) eq "mumps" && $2 == 10 && $7 > 0 ? $3 : 1/0):7 with linespoints lw 2 lc rgb '#0072B2' dashtype 4 pt 9 title "mumps"
 set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
 set output 'solvers_gap.svg'
+replot
+set terminal pdfcairo size 6.4in,4in noenhanced font 'Sans,10'
+set output 'solvers_gap.pdf'
 replot
 unset output
 
 # Relative gap of the objective vs wall time in one step (log scale)
 reset
 set datafile separator ','
-set grid
-set key outside right top
+set grid lc rgb '#d0d0d0'
+set autoscale fix
+set offsets graph 0.02, graph 0.02, graph 0.04, graph 0.04
+set pointsize 1.
+set key outside right top samplen 3
 set logscale y
 set format y '%.0e'
 set xlabel 'wall time in the step (ms)'
@@ -52,55 +67,72 @@ set ylabel '(Phi_k - Phi*) / |Phi_0 - Phi*| (step 10)'
 
 set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
 set output 'solvers_gap_time.png'
-plot 'solvers_gap_timing.csv' using (strcol(1) eq "cg_cholesky" && $2 == 10 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#1f77b4' dashtype 1 title "cg_cholesky", \
-  'solvers_gap_timing.csv' using (strcol(1) eq "cg_gamg" && $2 == 10 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#ff7f0e' dashtype 1 title "cg_gamg", \
-  'solvers_gap_timing.csv' using (strcol(1) eq "mumps" && $2 == 10 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#2ca02c' dashtype 1 title "mumps"
+plot 'solvers_gap_timing.csv' using (strcol(1) eq "cg_cholesky" && $2 == 10 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#000000' dashtype 1 pt 7 title "cg_cholesky", \
+  'solvers_gap_timing.csv' using (strcol(1) eq "cg_gamg" && $2 == 10 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#E69F00' dashtype 2 pt 5 title "cg_gamg", \
+  'solvers_gap_timing.csv' using (strcol(1) eq "mumps" && $2 == 10 && $4 > 0 ? $5 : 1/0):4 with linespoints lw 2 lc rgb '#0072B2' dashtype 4 pt 9 title "mumps"
 set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
 set output 'solvers_gap_time.svg'
+replot
+set terminal pdfcairo size 6.4in,4in noenhanced font 'Sans,10'
+set output 'solvers_gap_time.pdf'
 replot
 unset output
 
 # Nonlinear iterations per step
 reset
 set datafile separator ','
-set grid
-set key outside right top
+set grid lc rgb '#d0d0d0'
+set autoscale fix
+set offsets graph 0.02, graph 0.02, graph 0.04, graph 0.04
+set pointsize 1.
+set key outside right top samplen 3
 set xlabel 'step'
 set ylabel 'nonlinear iterations'
 set yrange [0:*]
 
 set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
 set output 'solvers_iterations.png'
-plot 'solvers_steps.csv' using (strcol(1) eq "cg_cholesky" ? $2 : 1/0):3 with steps lw 1.5 lc rgb '#1f77b4' dashtype 1 title "cg_cholesky", \
-  'solvers_steps.csv' using (strcol(1) eq "cg_gamg" ? $2 : 1/0):3 with steps lw 1.5 lc rgb '#ff7f0e' dashtype 1 title "cg_gamg", \
-  'solvers_steps.csv' using (strcol(1) eq "mumps" ? $2 : 1/0):3 with steps lw 1.5 lc rgb '#2ca02c' dashtype 1 title "mumps"
+plot 'solvers_steps.csv' using (strcol(1) eq "cg_cholesky" ? $2 : 1/0):3 with steps lw 1.5 lc rgb '#000000' dashtype 1 pt 7 title "cg_cholesky", \
+  'solvers_steps.csv' using (strcol(1) eq "cg_gamg" ? $2 : 1/0):3 with steps lw 1.5 lc rgb '#E69F00' dashtype 2 pt 5 title "cg_gamg", \
+  'solvers_steps.csv' using (strcol(1) eq "mumps" ? $2 : 1/0):3 with steps lw 1.5 lc rgb '#0072B2' dashtype 4 pt 9 title "mumps"
 set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
 set output 'solvers_iterations.svg'
 replot
+set terminal pdfcairo size 6.4in,4in noenhanced font 'Sans,10'
+set output 'solvers_iterations.pdf'
+replot
 unset output
 
-# Wall time per step by PETSc log event (inclusive; 'other' is the rest of SimStep)
+# Wall time per step by PETSc log event (inclusive; 'other' is the rest of SimStep), stacked
 reset
 set datafile separator ','
-set grid
-set key outside right top
+set grid lc rgb '#d0d0d0'
+set autoscale fix
+set offsets graph 0.02, graph 0.02, graph 0.04, graph 0.04
+set pointsize 1.
+set key outside right top samplen 3
 set style data histograms
 set style histogram rowstacked
-set style fill solid 0.8 border -1
+set style fill pattern border -1
 set boxwidth 0.7
 set xtics rotate by -35
 set ylabel 'ms per step'
-set yrange [0:*]
+set yrange [0:1.794360e+02]
+set xrange [-0.6:2.6]
+set offsets 0,0,0,0
 
 set terminal pngcairo size 960,600 noenhanced font 'Sans,11'
 set output 'solvers_time.png'
-plot 'solvers_timing.csv' every ::1 using 7:xtic(1) title 'force', \
-  'solvers_timing.csv' every ::1 using 8 title 'assemble', \
-  'solvers_timing.csv' every ::1 using 9 title 'factor', \
-  'solvers_timing.csv' every ::1 using 10 title 'solve', \
-  'solvers_timing.csv' every ::1 using 11 title 'line search', \
-  'solvers_timing.csv' every ::1 using 13 title 'other'
+plot 'solvers_timing.csv' every ::1 using 7:xtic(1) title 'force' fs pattern 3 lc rgb '#E69F00', \
+  'solvers_timing.csv' every ::1 using 8 title 'assemble' fs pattern 4 lc rgb '#0072B2', \
+  'solvers_timing.csv' every ::1 using 9 title 'factor' fs pattern 5 lc rgb '#009E73', \
+  'solvers_timing.csv' every ::1 using 10 title 'solve' fs pattern 1 lc rgb '#D55E00', \
+  'solvers_timing.csv' every ::1 using 11 title 'line search' fs pattern 6 lc rgb '#56B4E9', \
+  'solvers_timing.csv' every ::1 using 13 title 'other' fs pattern 2 lc rgb '#CC79A7'
 set terminal svg size 960,600 noenhanced font 'Sans,11' background rgb 'white'
 set output 'solvers_time.svg'
+replot
+set terminal pdfcairo size 6.4in,4in noenhanced font 'Sans,10'
+set output 'solvers_time.pdf'
 replot
 unset output
