@@ -831,9 +831,20 @@ PetscErrorCode SimNewtonHessian(SimNewton nt, PetscReal beta, const PetscReal *X
   PetscFunctionReturn(0);
 }
 
-/* One minimization from x (flat, in/out) with the lagged state fixed: the Newton loop. Iterations
- * continue the numbering of st (a re-solve after a lag update appends to the history). back is
- * where an infeasible guess is pulled toward. Sets st->outcome. */
+/* Whether a Newton step of inf-norm pinf is below the resolution of x: at most 4 units in the last
+ * place of x's largest coordinate (over every rank: with a distributed state x is this rank's part).
+ * No iterate can then change Phi or its gradient by more than their round-off. */
+static PetscErrorCode StepBelowRoundoff_Newton(SimNewton nt, const PetscReal *x, PetscReal pinf, PetscBool *below)
+{
+  PetscReal xinf = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < nt->n; i++) xinf = PetscMax(xinf, PetscAbsReal(x[i]));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &xinf, 1, MPIU_REAL, MPIU_MAX, nt->comm));
+  *below = (PetscBool)(pinf <= 4 * PETSC_MACHINE_EPSILON * xinf);
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Iterate_Newton(SimNewton nt, PetscReal beta, const PetscReal *y, const PetscReal *X, const PetscReal *xd,
                                      const PetscReal *back, PetscReal *x, SimStepStats *st)
 {
@@ -879,7 +890,7 @@ static PetscErrorCode Iterate_Newton(SimNewton nt, PetscReal beta, const PetscRe
   for (PetscInt k = 1; !converged && k <= nt->max_it; k++) {
     PetscInt its = 0;
     PetscReal slope, pinf;
-    PetscBool ok, lagged;
+    PetscBool ok, lagged, at_floor = PETSC_FALSE;
 
   direction:
     nt->gt_at_x = PETSC_FALSE;
@@ -888,10 +899,17 @@ static PetscErrorCode Iterate_Newton(SimNewton nt, PetscReal beta, const PetscRe
     st->linear_its += its;
     st->nonlinear_its = k0 + k;
     PetscCall(VecNorm(nt->p, NORM_INFINITY, &pinf));
+    PetscCall(StepBelowRoundoff_Newton(nt, x, pinf, &at_floor));
 
-    if (pinf / beta <= steptol && !bounded) {
-      /* The step changes no velocity by more than the step tolerance: take it whole and stop; its
-       * decrease of Phi is below round-off, so the line search could not judge it. */
+    if ((pinf / beta <= steptol || at_floor) && !bounded) {
+      /* The step changes no velocity by more than the step tolerance, or no coordinate by more than a
+       * few units in the last place of the largest: take it whole and stop; its decrease of Phi is
+       * below round-off, so the line search could not judge it. The second case is the gradient's
+       * round-off floor (a tolerance below it otherwise spun to -max_it: 50 iterations of 6e-17 m
+       * steps at |g| 1.03e-11 against atol 1e-11 on the twist). */
+      if (pinf / beta > steptol)
+        PetscCall(PetscInfo(nt->ksp, "Newton iteration %" PetscInt_FMT ": the step (|p|inf %g) is below the round-off of x: stopping at |g| %g\n",
+                            k, (double)pinf, (double)gnorm));
       const PetscReal *p;
 
       PetscCall(GetDirection_Newton(nt, &p));

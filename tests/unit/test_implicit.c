@@ -544,6 +544,35 @@ static PetscErrorCode BadNewtonOption(const char *opts, PetscErrorCode *ierr, Te
   PetscFunctionReturn(0);
 }
 
+/* A gradient tolerance below the round-off floor (atol 1e-300, no relative or step test): Newton
+ * stops once its step is below the resolution of x, with the step counted as converged, instead of
+ * spinning to -newton_max_it at the floor; and it does not stop early: the gradient has fallen by
+ * many orders first. */
+START_TEST(test_newton_roundoff_floor)
+{
+  TestSim s;
+  PetscInt worst = 0;
+  PetscReal worst_ratio = 0;
+
+  CHECK_PETSC(TestSimCreate("cloth", "implicit_euler",
+                            "-cloth_n 8 -cloth_k_struct 1e3 -newton_atol 1e-300 -newton_rtol 0 -newton_vtol 0 -newton_max_it 40", &s));
+  for (PetscInt k = 0; k < 5; k++) {
+    SimStepOutcome outcome;
+    const SimStepStats *st;
+
+    CHECK_PETSC(SimSolverStep(s.solver, 1.0 / 30, &outcome));
+    CHECK_PETSC(SimSolverGetStats(s.solver, &st));
+    ck_assert_msg(outcome == SIM_STEP_OK, "step %d: Newton did not stop at the round-off floor (%d iterations, |g| %g)", (int)k,
+                  (int)st->nonlinear_its, (double)st->history[st->nhistory - 1]);
+    worst = PetscMax(worst, st->nonlinear_its);
+    worst_ratio = PetscMax(worst_ratio, st->history[st->nhistory - 1] / st->history[0]);
+  }
+  ck_assert_msg(worst <= 20, "up to %d Newton iterations per step to the floor", (int)worst);
+  ck_assert_msg(worst_ratio < 1e-8, "stopped early: |g| fell only by %g", (double)worst_ratio);
+  CHECK_PETSC(TestSimDestroy(&s));
+}
+END_TEST
+
 START_TEST(test_newton_bad_options)
 {
   PetscErrorCode ierr;
@@ -564,6 +593,7 @@ Suite *test_suite(void)
   tcase_add_test(tc, test_newton_derivatives);
   tcase_add_test(tc, test_newton_quadratic);
   tcase_add_test(tc, test_newton_bad_options);
+  tcase_add_test(tc, test_newton_roundoff_floor);
   tcase_add_test(tc, test_implicit_euler_stiff_cloth);
   tcase_add_test(tc, test_implicit_euler_no_psd);
   tcase_add_test(tc, test_bdf2_midpoint_stiff_cloth);
