@@ -954,36 +954,45 @@ static PetscErrorCode Destroy_PD(SimSolver s)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode SimPDGetFactorizations(SimSolver s, PetscInt *count)
+/* The PD data of s, for the counters below; an error naming caller if s is another solver. */
+static PetscErrorCode GetPD(SimSolver s, const char *caller, PD **pd)
 {
   PetscBool ispd;
 
   PetscFunctionBeginUser;
   PetscCall(PetscStrcmp(s->type, "pd", &ispd));
-  PetscCheck(ispd, s->comm, PETSC_ERR_ARG_WRONG, "SimPDGetFactorizations needs a 'pd' solver, not '%s'", s->type);
-  *count = ((PD *)s->data)->nfactor;
+  PetscCheck(ispd, s->comm, PETSC_ERR_ARG_WRONG, "%s needs a 'pd' solver, not '%s'", caller, s->type);
+  *pd = (PD *)s->data;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode SimPDGetFactorizations(SimSolver s, PetscInt *count)
+{
+  PD *pd = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(GetPD(s, "SimPDGetFactorizations", &pd));
+  *count = pd->nfactor;
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode SimPDGetConstraintSetChanges(SimSolver s, PetscInt *count)
 {
-  PetscBool ispd;
+  PD *pd = NULL;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscStrcmp(s->type, "pd", &ispd));
-  PetscCheck(ispd, s->comm, PETSC_ERR_ARG_WRONG, "SimPDGetConstraintSetChanges needs a 'pd' solver, not '%s'", s->type);
-  *count = ((PD *)s->data)->nsetchange;
+  PetscCall(GetPD(s, "SimPDGetConstraintSetChanges", &pd));
+  *count = pd->nsetchange;
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode SimPDGetAndersonRejections(SimSolver s, PetscInt *count)
 {
-  PetscBool ispd;
+  PD *pd = NULL;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscStrcmp(s->type, "pd", &ispd));
-  PetscCheck(ispd, s->comm, PETSC_ERR_ARG_WRONG, "SimPDGetAndersonRejections needs a 'pd' solver, not '%s'", s->type);
-  *count = ((PD *)s->data)->naa_reject;
+  PetscCall(GetPD(s, "SimPDGetAndersonRejections", &pd));
+  *count = pd->naa_reject;
   PetscFunctionReturn(0);
 }
 
