@@ -899,7 +899,8 @@ static PetscErrorCode Iterate_Newton(SimNewton nt, PetscReal beta, const PetscRe
     st->linear_its += its;
     st->nonlinear_its = k0 + k;
     PetscCall(VecNorm(nt->p, NORM_INFINITY, &pinf));
-    PetscCall(StepBelowRoundoff_Newton(nt, x, pinf, &at_floor));
+    at_floor = PETSC_FALSE; /* only asked (a reduction) where the step tolerance has not already stopped */
+    if (!bounded && pinf / beta > steptol) PetscCall(StepBelowRoundoff_Newton(nt, x, pinf, &at_floor));
 
     if ((pinf / beta <= steptol || at_floor) && !bounded) {
       /* The step changes no velocity by more than the step tolerance, or no coordinate by more than a
