@@ -95,7 +95,7 @@ static PetscErrorCode RandomSymmetricCOO(PetscRandom rnd, PetscInt nv, PetscInt 
 
 static PetscErrorCode RandomSymmetricMat(PetscRandom rnd, PetscInt nv, PetscInt deg, Mat A)
 {
-  PetscInt n, *ci, *cj;
+  PetscInt n = 0, *ci = NULL, *cj = NULL;
   PetscScalar *cv;
 
   PetscFunctionBeginUser;
