@@ -2,17 +2,18 @@
 #include "framework/linalg/psd.h"
 #include "framework/linalg/symeig.h"
 
-/* Whether A (n x n, exactly symmetric, finite) is positive definite with a margin: the Cholesky
- * factorization of A - tau I, tau = 1e-9 |A|_F, runs to completion in floating point. Then
- * lambda_min(A) >= tau - gamma_{n+1} trace(A) > 0.99 tau (Higham, Accuracy and Stability of Numerical
- * Algorithms, 2nd ed., Thm 10.5: the computed factor is exact for A - tau I + dA, |dA|_2 <= gamma_{n+1}
- * trace), about 1e5 times the error of SimSymEig's computed eigenvalues (backward stable Jacobi), so
- * SimSymEig would report no negative eigenvalue and SimSymProjectPSD leave A untouched: the answer
- * without the eigendecomposition is the same, bit for bit. Any doubt (asymmetry, a non-finite entry,
- * a small pivot) answers false, and the caller takes the eigendecomposition. */
+/* Whether A (n x n, exactly symmetric, finite) is positive definite with a margin: the LDL^T
+ * factorization of A - tau I, tau = 1e-9 |A|_F, runs to completion with positive pivots in floating
+ * point. Then lambda_min(A) >= tau - O(n eps |A|) > 0.99 tau (Higham, Accuracy and Stability of
+ * Numerical Algorithms, 2nd ed., Thm 10.5 and 10.14: the computed factors are exact for A - tau I + dA
+ * with |dA|_2 <= about (n + 1) eps trace), some 1e5 times the error of SimSymEig's computed eigenvalues
+ * (backward stable Jacobi), so SimSymEig would report no negative eigenvalue and SimSymProjectPSD
+ * leave A untouched: the answer without the eigendecomposition is the same, bit for bit. Any doubt
+ * (asymmetry, a non-finite entry, a small pivot) answers false, and the caller takes the
+ * eigendecomposition. */
 static PetscBool PositiveDefinite(PetscInt n, const PetscReal *A)
 {
-  PetscReal L[144], norm = 0, tau;
+  PetscReal L[144], D[12], norm = 0, tau;
 
   for (PetscInt i = 0; i < n; i++)
     for (PetscInt j = 0; j <= i; j++) {
@@ -21,15 +22,15 @@ static PetscBool PositiveDefinite(PetscInt n, const PetscReal *A)
     }
   tau = 1e-9 * PetscSqrtReal(norm);
   if (!(tau > 0) || PetscIsInfReal(tau)) return PETSC_FALSE;
-  for (PetscInt j = 0; j < n; j++) {
+  for (PetscInt j = 0; j < n; j++) { /* L unit lower triangular (below the diagonal), D the pivots */
     PetscReal d = A[j * n + j] - tau;
-    for (PetscInt k = 0; k < j; k++) d -= L[j * n + k] * L[j * n + k];
+    for (PetscInt k = 0; k < j; k++) d -= L[j * n + k] * L[j * n + k] * D[k];
     if (!(d > 0)) return PETSC_FALSE;
-    L[j * n + j] = PetscSqrtReal(d);
+    D[j] = d;
     for (PetscInt i = j + 1; i < n; i++) {
       PetscReal s = A[i * n + j];
-      for (PetscInt k = 0; k < j; k++) s -= L[i * n + k] * L[j * n + k];
-      L[i * n + j] = s / L[j * n + j];
+      for (PetscInt k = 0; k < j; k++) s -= L[i * n + k] * L[j * n + k] * D[k];
+      L[i * n + j] = s / d;
     }
   }
   return PETSC_TRUE;
