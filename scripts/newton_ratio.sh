@@ -6,6 +6,8 @@
 # Prints each run's "done" line or log events; the ratios are NEW / OLD of the medians.
 #
 #   scripts/newton_ratio.sh OLD_TREE NEW_TREE [ROUNDS]
+#   FULL=1 scripts/newton_ratio.sh ...   also the whole demo (120 steps: the README's first command;
+#                                        its later, swinging steps cost ~2.5x the first 20's per step)
 #
 # Each tree needs a Release build in TREE/build-rel (cmake -S . -B build-rel -DCMAKE_BUILD_TYPE=Release
 # && cmake --build build-rel --target pbsim). E.g. the code before issue 17:
@@ -13,7 +15,7 @@
 # "OLD_OMP1" runs the old binary with OMP_THREAD_LIMIT=1, which is what -omp_threads 1 (the default
 # since session 10) does inside pbsim. Use an idle machine (the load average is printed).
 set -u
-if [ $# -lt 2 ]; then sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 2; fi
+if [ $# -lt 2 ]; then sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2; fi
 OLD=$(cd "$1" && pwd); NEW=$(cd "$2" && pwd); R=${3:-3}
 MESH=$(cd "$NEW/.." && pwd)/shared/meshes/armadillo_4k.msh
 export OPENBLAS_NUM_THREADS=1
@@ -26,6 +28,10 @@ pair() { for t in OLD NEW; do d=$([ $t = OLD ] && echo "$OLD" || echo "$NEW")
 echo "load: $(cat /proc/loadavg)"
 echo "## cloth demo, 20 steps"
 for i in $(seq "$R"); do variants configs/cloth.yaml -steps 20 -output_every 0 -snapshots 0; done
+if [ "${FULL:-0}" = 1 ]; then
+  echo "## cloth demo, all 120 steps"
+  for i in $(seq "$R"); do variants configs/cloth.yaml -output_every 0 -snapshots 0; done
+fi
 if [ -f "$MESH" ]; then
   echo "## armadillo drop, 60 steps"
   for i in $(seq "$R"); do variants -scene file -file_mesh "$MESH" -file_material stable_neohookean -file_scale 0.01 -file_translate 0,0.05,0 \

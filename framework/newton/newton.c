@@ -3,6 +3,7 @@
 #include "framework/newton/newton.h"
 #include "framework/events.h"
 #include "framework/linalg/psd.h"
+#include "framework/linalg/single_cholesky.h"
 
 struct _p_SimNewton {
   SimModel model; /* not owned */
@@ -20,6 +21,7 @@ struct _p_SimNewton {
   PetscBool forcing;        /* inexact Newton: Krylov rtol = max(ksp_rtol, min(0.01, |g_k|/|g_0|)) */
   PetscReal ksp_rtol;       /* the KSP's own rtol: the floor of the forcing term */
   PetscBool pc_sparsify;    /* Newton-CG: factor P (midpoint couplings rerouted, see SparsifySetUp_Newton) instead of H */
+  PetscBool pc_single;      /* -pc_precision single: the Cholesky factor applied in single precision (single_cholesky.h) */
   /* state */
   PetscBool newton_cg;       /* the mode of the current minimization (Prepare_Newton) */
   PetscBool krylov;          /* the KSP is not preonly */
@@ -773,6 +775,43 @@ PetscErrorCode SimNewtonCreate(SimModel model, const char *prefix, SimNewton *ne
   PetscFunctionReturn(0);
 }
 
+/* -pc_precision: the Cholesky preconditioner (CHOLMOD on one rank) becomes the single-precision one,
+ * or back. */
+static PetscErrorCode SetPrecision_Newton(SimNewton nt)
+{
+  PC pc;
+  PetscBool single, chol;
+  MatSolverType st;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPGetPC(nt->ksp, &pc));
+  PetscCall(SimPCIsSingleCholesky(pc, &single));
+  if (single == nt->pc_single) PetscFunctionReturn(0);
+  if (!nt->pc_single) { /* back to the default */
+    PetscCall(PCSetType(pc, PCCHOLESKY));
+    PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERCHOLMOD));
+    PetscFunctionReturn(0);
+  }
+  PetscCheck(nt->model->size == 1, nt->comm, PETSC_ERR_SUP,
+             "-%spc_precision single needs one rank (its factorization is CHOLMOD's); on %d ranks the Cholesky factorization "
+             "is MUMPS's, applied in double",
+             nt->prefix, nt->model->size);
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCHOLESKY, &chol));
+  if (!chol) {
+    PCType type;
+    PetscCall(PCGetType(pc, &type));
+    SETERRQ(nt->comm, PETSC_ERR_SUP,
+            "-%spc_precision single applies to the Cholesky preconditioner (-%spc_type cholesky, the default), not -%spc_type %s",
+            nt->prefix, nt->prefix, nt->prefix, type);
+  }
+  PetscCall(PCFactorGetMatSolverType(pc, &st));
+  PetscCheck(st && !strcmp(st, MATSOLVERCHOLMOD), nt->comm, PETSC_ERR_SUP,
+             "-%spc_precision single applies to CHOLMOD's factorization (the default on one rank), not -%spc_factor_mat_solver_type %s",
+             nt->prefix, nt->prefix, st ? st : "(none)");
+  PetscCall(SimPCSetSingleCholesky(pc));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimNewtonSetFromOptions(SimNewton nt)
 {
   PetscFunctionBeginUser;
@@ -805,6 +844,15 @@ PetscErrorCode SimNewtonSetFromOptions(SimNewton nt)
                              "Newton-CG: factor the projected Hessian with each coupling that has a vertex at its midpoint (a cloth's "
                              "bending springs) rerouted through that vertex: a sparser factor, about as good a preconditioner",
                              "SimNewtonMinimize", nt->pc_sparsify, &nt->pc_sparsify, NULL));
+  {
+    const char *const precisions[] = {"double", "single"};
+    PetscInt which = nt->pc_single ? 1 : 0;
+    PetscCall(PetscOptionsEList("-pc_precision",
+                                "Precision the Cholesky preconditioner's factor is applied in: single stores CHOLMOD's factor as "
+                                "floats (half the bytes per triangular solve; one rank)",
+                                "SimNewtonMinimize", precisions, 2, precisions[which], &which, NULL));
+    nt->pc_single = (PetscBool)(which == 1);
+  }
   PetscOptionsEnd();
   PetscCheck(nt->rtol >= 0 && nt->rtol < 1, nt->comm, PETSC_ERR_ARG_OUTOFRANGE, "-%srtol %g is out of range: must be in [0, 1)",
              nt->prefix, (double)nt->rtol);
@@ -825,6 +873,7 @@ PetscErrorCode SimNewtonSetFromOptions(SimNewton nt)
              "-%spc_lag_its %" PetscInt_FMT " is out of range: must be >= 0", nt->prefix, nt->lag_its);
   PetscCall(KSPSetFromOptions(nt->ksp));
   PetscCall(KSPGetTolerances(nt->ksp, &nt->ksp_rtol, NULL, NULL, NULL));
+  PetscCall(SetPrecision_Newton(nt));
   nt->pc_ready = PETSC_FALSE;
   PetscFunctionReturn(0);
 }

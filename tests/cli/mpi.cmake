@@ -24,6 +24,10 @@ endfunction()
 pbsim_mpi_cli_fails(cli.mpi.serial_solver_refuses "runs on one MPI rank only"
                     run -scene oscillator -solver pd -steps 1 -o ${PBSIM_TEST_OUT}/mpi)
 
+# The single-precision Cholesky preconditioner is CHOLMOD's factor (one rank): refused on 2 ranks.
+pbsim_mpi_cli_fails(cli.mpi.single_precision_pc_refuses "-newton_pc_precision single needs one rank"
+                    run -scene cloth -cloth_n 8 -solver implicit_euler -steps 1 -newton_pc_precision single -o ${PBSIM_TEST_OUT}/mpi)
+
 # An error on one rank only (rank 0 cannot create the output directory: the path runs through a
 # file) ends the whole job with the message instead of leaving rank 1 waiting in a collective.
 pbsim_mpi_cli_fails(cli.mpi.rank0_error_ends_job "Cannot create output directory"

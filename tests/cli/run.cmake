@@ -97,3 +97,10 @@ pbsim_cli_test(NAME config_override ARGS run ${PBSIM_CONFIGS}/cloth.yaml -cloth_
 # -help prints the same text on every run (no default read from uninitialized memory).
 add_test(NAME cli.help_stable COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:pbsim> "-DSCENES=oscillator;rope;cloth;drop;twist"
          -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/help_stable.cmake)
+
+# -newton_pc_precision single: the demo's first steps converge with the single-precision factor
+# (docs/implicit.md); an unknown precision is refused with the choices.
+pbsim_cli_test(NAME run.cloth_single_precision_pc ARGS run ${PBSIM_CONFIGS}/cloth.yaml -steps 12 -cloth_n 24 -newton_pc_precision single
+               -strict_options -o ${PBSIM_TEST_OUT}/cloth_single EXPECT "done: 12 steps[^\n]*J at the end\n")
+pbsim_cli_test(NAME bad.pc_precision ARGS run -scene cloth -cloth_n 8 -steps 1 -newton_pc_precision quad -o ${PBSIM_TEST_OUT}/bad
+               FAIL EXPECT "quad")

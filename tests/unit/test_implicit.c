@@ -2,6 +2,7 @@
  * midpoint, linearized implicit Euler): derivatives, convergence, energy behaviour, orders. */
 #include <string.h>
 #include "testing.h"
+#include "framework/linalg/single_cholesky.h"
 #include "framework/scene.h"
 #include "framework/solver.h"
 #include "framework/newton/newton.h"
@@ -482,6 +483,47 @@ static PetscErrorCode BadBeta(PetscErrorCode *ierr, TestErrorCapture *cap)
   PetscFunctionReturn(0);
 }
 
+/* -newton_pc_precision single: Newton-CG preconditioned by the single-precision Cholesky factor
+ * reaches the steps it reaches with CHOLMOD's double factor (the preconditioner changes CG's path, not
+ * the minimizer), the Newton KSP's preconditioner is then the single-precision one, and the option is
+ * refused with another preconditioner, naming the option and the one it applies to. */
+START_TEST(test_newton_single_precision)
+{
+  const char *base = "-cloth_n 12 -cloth_damping 0.02 -newton_rtol 1e-11 -newton_atol 1e-13";
+  char opts[512];
+  PetscReal a[3 * 144], b[3 * 144], d = 0;
+  PetscErrorCode ierr;
+  TestErrorCapture cap;
+  TestSim s;
+  SimNewton nt;
+  KSP ksp;
+  PC pc;
+  PetscBool single;
+
+  CHECK_PETSC(ClothState(base, 3, a));
+  PetscSNPrintf(opts, sizeof(opts), "%s -newton_pc_sparsify -newton_pc_precision single", base);
+  CHECK_PETSC(ClothState(opts, 3, b));
+  for (int i = 0; i < 3 * 144; i++) d = PetscMax(d, PetscAbsReal(a[i] - b[i]));
+  ck_assert_msg(d < 1e-8, "Newton-CG with the double and the single-precision factor: steps differ by %g", (double)d);
+
+  CHECK_PETSC(TestSimCreate("cloth", NULL, "-cloth_n 6 -newton_pc_precision single", &s));
+  CHECK_PETSC(SimNewtonCreate(s.model, "newton_", &nt));
+  CHECK_PETSC(SimNewtonSetFromOptions(nt));
+  CHECK_PETSC(SimNewtonGetKSP(nt, &ksp));
+  CHECK_PETSC(KSPGetPC(ksp, &pc));
+  CHECK_PETSC(SimPCIsSingleCholesky(pc, &single));
+  ck_assert_msg(single, "-newton_pc_precision single: the Newton KSP's preconditioner is not the single-precision Cholesky");
+  CHECK_PETSC(SimNewtonDestroy(&nt));
+  CHECK_PETSC(TestSimDestroy(&s));
+
+  CHECK_PETSC(TestSolverError("cloth", "implicit_euler", "-cloth_n 6 -newton_pc_precision single -newton_pc_type icc", PETSC_FALSE,
+                              &ierr, &cap));
+  ck_assert_msg(ierr == PETSC_ERR_SUP, "-newton_pc_precision single with ICC: error %d", (int)ierr);
+  ck_assert_msg(strstr(cap.msg, "-newton_pc_precision single") && strstr(cap.msg, "cholesky") && strstr(cap.msg, "icc"),
+                "message does not name the option and the preconditioners: '%s'", cap.msg);
+}
+END_TEST
+
 START_TEST(test_linearized_bad_beta)
 {
   PetscErrorCode ierr;
@@ -599,6 +641,7 @@ Suite *test_suite(void)
   tcase_add_test(tc, test_bdf2_midpoint_stiff_cloth);
   tcase_add_test(tc, test_linear_solvers_agree);
   tcase_add_test(tc, test_newton_sparsify);
+  tcase_add_test(tc, test_newton_single_precision);
   tcase_add_test(tc, test_energy_behaviour);
   tcase_add_test(tc, test_orders);
   tcase_add_test(tc, test_linearized_bad_beta);

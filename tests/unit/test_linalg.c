@@ -1,11 +1,14 @@
 /* Linear-algebra kernels of the Newton and PD steps: the warm-started polar rotation of the PD local
- * step, the small symmetric eigensolver, and the BLAS thread count pbsim sets itself. */
+ * step, the small symmetric eigensolver, the BLAS thread count pbsim sets itself, and the
+ * single-precision Cholesky preconditioner. */
 #include <math.h>
 #include <string.h>
 #include <gsl/gsl_eigen.h>
 #include <gsl/gsl_sort.h>
+#include <petscksp.h>
 #include "testing.h"
 #include "framework/linalg/blas_threads.h"
+#include "framework/linalg/single_cholesky.h"
 #include "framework/linalg/svd3.h"
 #include "framework/linalg/symeig.h"
 #include "framework/linalg/psd.h"
@@ -511,6 +514,174 @@ START_TEST(psd_projection_shortcut_bitwise)
 }
 END_TEST
 
+/* The 7-point Laplacian of an m^3 grid plus shift * I (SPD, condition number ~ 12 / shift), 3 unknowns
+ * per node coupled like a vertex's 3 coordinates (block size 3, the layout of a Hessian), with the
+ * coordinate blocks [2 -1/2 0; -1/2 2 -1/2; 0 -1/2 2] (SPD) instead of scalars. */
+static PetscErrorCode GridMatrix(PetscInt m, PetscReal shift, Mat *A)
+{
+  const PetscInt nn = m * m * m, n = 3 * nn;
+  const PetscReal B[9] = {2, -0.5, 0, -0.5, 2, -0.5, 0, -0.5, 2};
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, 21, NULL, A));
+  PetscCall(MatSetBlockSize(*A, 3));
+  for (PetscInt i = 0; i < m; i++)
+    for (PetscInt j = 0; j < m; j++)
+      for (PetscInt k = 0; k < m; k++) {
+        const PetscInt v = (i * m + j) * m + k, nb[6][3] = {{i - 1, j, k}, {i + 1, j, k}, {i, j - 1, k}, {i, j + 1, k}, {i, j, k - 1}, {i, j, k + 1}};
+        PetscReal D[9], O[9];
+        for (int e = 0; e < 9; e++) D[e] = 6 * B[e] + (e % 4 == 0 ? shift : 0), O[e] = -B[e];
+        PetscCall(MatSetValuesBlocked(*A, 1, &v, 1, &v, D, INSERT_VALUES));
+        for (int q = 0; q < 6; q++) {
+          PetscInt w;
+          if (nb[q][0] < 0 || nb[q][0] >= m || nb[q][1] < 0 || nb[q][1] >= m || nb[q][2] < 0 || nb[q][2] >= m) continue;
+          w = (nb[q][0] * m + nb[q][1]) * m + nb[q][2];
+          PetscCall(MatSetValuesBlocked(*A, 1, &v, 1, &w, O, INSERT_VALUES));
+        }
+      }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/* |x_single - x_double|_inf / |x_double|_inf and |A x_single - b|_2 / |b|_2 for a random b, x_double
+ * from PETSc's CHOLMOD Cholesky (double) */
+static void CompareSolves(Mat A, SimSingleCholesky c, PetscRandom rnd, PetscReal *dx, PetscReal *res)
+{
+  KSP ksp;
+  PC pc;
+  Vec b, xd, xs, r;
+  const PetscScalar *pb;
+  PetscScalar *ps;
+  PetscReal nd, nb;
+
+  CHECK_PETSC(MatCreateVecs(A, &xd, &b));
+  CHECK_PETSC(VecDuplicate(b, &xs));
+  CHECK_PETSC(VecDuplicate(b, &r));
+  CHECK_PETSC(VecSetRandom(b, rnd));
+  CHECK_PETSC(KSPCreate(PETSC_COMM_SELF, &ksp));
+  CHECK_PETSC(KSPSetOperators(ksp, A, A));
+  CHECK_PETSC(KSPSetType(ksp, KSPPREONLY));
+  CHECK_PETSC(KSPGetPC(ksp, &pc));
+  CHECK_PETSC(PCSetType(pc, PCCHOLESKY));
+  CHECK_PETSC(PCFactorSetMatSolverType(pc, MATSOLVERCHOLMOD));
+  CHECK_PETSC(KSPSolve(ksp, b, xd));
+  CHECK_PETSC(VecGetArrayRead(b, &pb));
+  CHECK_PETSC(VecGetArray(xs, &ps));
+  CHECK_PETSC(SimSingleCholeskySolve(c, pb, ps));
+  CHECK_PETSC(VecRestoreArray(xs, &ps));
+  CHECK_PETSC(VecRestoreArrayRead(b, &pb));
+  CHECK_PETSC(VecNorm(xd, NORM_INFINITY, &nd));
+  CHECK_PETSC(MatMult(A, xs, r));
+  CHECK_PETSC(VecAXPY(r, -1.0, b));
+  CHECK_PETSC(VecNorm(r, NORM_2, res));
+  CHECK_PETSC(VecNorm(b, NORM_2, &nb));
+  *res /= nb;
+  CHECK_PETSC(VecAXPY(xs, -1.0, xd));
+  CHECK_PETSC(VecNorm(xs, NORM_INFINITY, dx));
+  *dx /= nd;
+  CHECK_PETSC(KSPDestroy(&ksp));
+  CHECK_PETSC(VecDestroy(&b));
+  CHECK_PETSC(VecDestroy(&xd));
+  CHECK_PETSC(VecDestroy(&xs));
+  CHECK_PETSC(VecDestroy(&r));
+}
+
+/* The single-precision Cholesky solve agrees with CHOLMOD's double one to the float factor's
+ * rounding: |dx|/|x| <= 64 * 2^-24 * cond (cond ~ 12/shift), and it is not the double solve (the
+ * float values are what is read: |dx|/|x| > 1e-12); through supernodes with rows below their
+ * diagonal blocks (fewer supernodes than columns, several of them); after new values (numeric
+ * refactorization) and after a new pattern (a new symbolic analysis: the grid's size changes). */
+START_TEST(single_cholesky_solve)
+{
+  const PetscReal shift[2] = {1.0, 0.01};
+  const PetscInt sizes[3] = {9, 9, 7};
+  SimSingleCholesky c;
+  PetscRandom rnd;
+
+  CHECK_PETSC(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  CHECK_PETSC(PetscRandomSetFromOptions(rnd));
+  CHECK_PETSC(SimSingleCholeskyCreate(&c));
+  for (int t = 0; t < 3; t++)
+    for (int k = 0; k < 2; k++) {
+      const PetscReal bound = 64 * PetscPowReal(2.0, -24) * 12 / shift[k];
+      PetscInt n, ns;
+      PetscInt64 nv;
+      PetscBool posdef;
+      PetscReal dx, res;
+      Mat A;
+
+      CHECK_PETSC(GridMatrix(sizes[t], shift[k] * (t == 1 ? 2 : 1), &A));
+      CHECK_PETSC(SimSingleCholeskyFactor(c, A, &posdef));
+      ck_assert_msg(posdef, "grid %d, shift %g: not positive definite", (int)sizes[t], (double)shift[k]);
+      CHECK_PETSC(SimSingleCholeskyGetInfo(c, &n, &ns, &nv));
+      ck_assert_int_eq(n, 3 * sizes[t] * sizes[t] * sizes[t]);
+      ck_assert_msg(ns > 1 && ns < n / 3 && nv > n, "grid %d: %d supernodes, %lld values for %d rows", (int)sizes[t], (int)ns,
+                    (long long)nv, (int)n);
+      CompareSolves(A, c, rnd, &dx, &res);
+      ck_assert_msg(dx <= bound && dx > 1e-12, "grid %d, shift %g: |x_single - x_double| / |x| = %g (bound %g)", (int)sizes[t],
+                    (double)shift[k], (double)dx, (double)bound);
+      ck_assert_msg(res <= bound, "grid %d, shift %g: residual %g (bound %g)", (int)sizes[t], (double)shift[k], (double)res,
+                    (double)bound);
+      CHECK_PETSC(MatDestroy(&A));
+    }
+  CHECK_PETSC(SimSingleCholeskyDestroy(&c));
+  CHECK_PETSC(PetscRandomDestroy(&rnd));
+}
+END_TEST
+
+/* An indefinite matrix is reported (posdef false) and its factor refused by the solve; as a CG
+ * preconditioner (SimPCSetSingleCholesky) the KSP stops with a failure reason, as with PCCHOLESKY.
+ * A matrix that is not sequential AIJ is refused with a message. */
+START_TEST(single_cholesky_bad_input)
+{
+  SimSingleCholesky c;
+  PetscBool posdef, is;
+  PetscErrorCode ierr;
+  PetscReal x[3 * 125], b[3 * 125];
+  Mat A, D;
+  KSP ksp;
+  PC pc;
+  Vec vb, vx;
+  KSPConvergedReason reason;
+
+  CHECK_PETSC(GridMatrix(5, -3.0, &A)); /* the 5^3 grid operator's smallest eigenvalue is ~1.0: indefinite */
+  CHECK_PETSC(SimSingleCholeskyCreate(&c));
+  CHECK_PETSC(SimSingleCholeskyFactor(c, A, &posdef));
+  ck_assert_msg(!posdef, "an indefinite matrix was factored as positive definite");
+  for (int i = 0; i < 3 * 125; i++) b[i] = 1;
+  CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = SimSingleCholeskySolve(c, b, x);
+  CHECK_PETSC(PetscPopErrorHandler());
+  ck_assert_msg(ierr == PETSC_ERR_ORDER, "a solve with the factor of an indefinite matrix must be refused, got %d", (int)ierr);
+  CHECK_PETSC(MatConvert(A, MATDENSE, MAT_INITIAL_MATRIX, &D));
+  CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = SimSingleCholeskyFactor(c, D, &posdef);
+  CHECK_PETSC(PetscPopErrorHandler());
+  ck_assert_msg(ierr == PETSC_ERR_SUP, "a dense matrix must be refused, got %d", (int)ierr);
+  CHECK_PETSC(SimSingleCholeskyDestroy(&c));
+
+  CHECK_PETSC(KSPCreate(PETSC_COMM_SELF, &ksp));
+  CHECK_PETSC(KSPSetOperators(ksp, A, A));
+  CHECK_PETSC(KSPSetType(ksp, KSPCG));
+  CHECK_PETSC(KSPGetPC(ksp, &pc));
+  CHECK_PETSC(SimPCSetSingleCholesky(pc));
+  CHECK_PETSC(SimPCIsSingleCholesky(pc, &is));
+  ck_assert_msg(is, "SimPCIsSingleCholesky does not recognize the preconditioner");
+  CHECK_PETSC(MatCreateVecs(A, &vx, &vb));
+  CHECK_PETSC(VecSet(vb, 1.0));
+  CHECK_PETSC(KSPSolve(ksp, vb, vx));
+  CHECK_PETSC(KSPGetConvergedReason(ksp, &reason));
+  ck_assert_msg(reason < 0, "CG preconditioned by the factor of an indefinite matrix: reason %s", KSPConvergedReasons[reason]);
+  CHECK_PETSC(KSPDestroy(&ksp));
+  CHECK_PETSC(VecDestroy(&vb));
+  CHECK_PETSC(VecDestroy(&vx));
+  CHECK_PETSC(MatDestroy(&A));
+  CHECK_PETSC(MatDestroy(&D));
+}
+END_TEST
+
 Suite *test_suite(void)
 {
   Suite *s = suite_create("linalg");
@@ -523,6 +694,8 @@ Suite *test_suite(void)
   tcase_add_test(tc, svd_batch_bitwise);
   tcase_add_test(tc, symmetric_eigen);
   tcase_add_test(tc, psd_projection_shortcut_bitwise);
+  tcase_add_test(tc, single_cholesky_solve);
+  tcase_add_test(tc, single_cholesky_bad_input);
   suite_add_tcase(s, tc);
   return s;
 }
