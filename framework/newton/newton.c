@@ -3,6 +3,7 @@
 #include "framework/newton/newton.h"
 #include "framework/events.h"
 #include "framework/linalg/psd.h"
+#include "framework/linalg/symblock.h"
 #include "framework/linalg/single_cholesky.h"
 
 struct _p_SimNewton {
@@ -21,6 +22,7 @@ struct _p_SimNewton {
   PetscBool forcing;        /* inexact Newton: Krylov rtol = max(ksp_rtol, min(0.01, |g_k|/|g_0|)) */
   PetscReal ksp_rtol;       /* the KSP's own rtol: the floor of the forcing term */
   PetscBool pc_sparsify;    /* Newton-CG: factor P (midpoint couplings rerouted, see SparsifySetUp_Newton) instead of H */
+  PetscBool symmetric_product; /* Newton-CG: the Krylov operator is Hs, Hx's product from its upper 3x3 blocks */
   PetscBool pc_single;      /* -pc_precision single: the Cholesky factor applied in single precision (single_cholesky.h) */
   /* state */
   PetscBool newton_cg;       /* the mode of the current minimization (Prepare_Newton) */
@@ -33,6 +35,7 @@ struct _p_SimNewton {
   KSP ksp;
   Mat H;  /* the Hessian (projected when psd): the preconditioning matrix */
   Mat Hx; /* the exact Hessian, the Krylov operator (exact_operator only) */
+  Mat Hs; /* -symmetric_product: Hx multiplied from its upper blocks (SimSymBlock, a copy refreshed per assembly) */
   /* Parallel layout (see framework/model/model.h): g, p, diag are distributed like the matrix
    * (this rank's rows 3*[vstart, vend)); the objective and the line search work on replicated flat
    * arrays. gfull is the gradient (3*nv, the same on every rank; its owned part is copied into g
@@ -388,6 +391,7 @@ static PetscErrorCode Hessian_Newton(SimNewton nt, PetscReal beta, const PetscRe
   if (nt->Hx) {
     PetscCall(SimModelHessianAssemble(nt->model, x, xd, nt->vel, cM, 1.0, cD, PETSC_FALSE, nt->Hx));
     PetscCall(MatSetOption(nt->Hx, MAT_SYMMETRIC, PETSC_TRUE));
+    if (nt->Hs) PetscCall(SimSymBlockUpdate(nt->Hs)); /* the copy of the upper blocks: counted in the assembly */
   }
   PetscCall(PetscLogEventEnd(nt->ev.assemble, 0, 0, 0, 0));
   PetscFunctionReturn(0);
@@ -409,6 +413,8 @@ static PetscErrorCode Prepare_Newton(SimNewton nt)
     PetscCall(MatSetOption(nt->Hx, MAT_SYMMETRIC, PETSC_TRUE));
     PetscCall(MatSetOption(nt->Hx, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
   }
+  if (nt->newton_cg && nt->symmetric_product && !nt->Hs) PetscCall(SimSymBlockCreate(nt->Hx, &nt->Hs));
+  if (!nt->newton_cg || !nt->symmetric_product) PetscCall(MatDestroy(&nt->Hs));
   if (!nt->newton_cg) PetscCall(MatDestroy(&nt->Hx));
   PetscFunctionReturn(0);
 }
@@ -418,7 +424,7 @@ static PetscErrorCode Prepare_Newton(SimNewton nt)
 static PetscErrorCode Solve_Newton(SimNewton nt, PetscBool reuse, PetscInt *its, KSPConvergedReason *reason, PetscReal *slope)
 {
   PetscFunctionBeginUser;
-  PetscCall(KSPSetOperators(nt->ksp, nt->Hx ? nt->Hx : nt->H, nt->P && nt->newton_cg ? nt->P : nt->H));
+  PetscCall(KSPSetOperators(nt->ksp, nt->Hs ? nt->Hs : nt->Hx ? nt->Hx : nt->H, nt->P && nt->newton_cg ? nt->P : nt->H));
   PetscCall(KSPSetReusePreconditioner(nt->ksp, reuse));
   PetscCall(PetscLogEventBegin(nt->ev.factor, 0, 0, 0, 0));
   PetscCall(KSPSetUp(nt->ksp));
@@ -844,6 +850,10 @@ PetscErrorCode SimNewtonSetFromOptions(SimNewton nt)
                              "Newton-CG: factor the projected Hessian with each coupling that has a vertex at its midpoint (a cloth's "
                              "bending springs) rerouted through that vertex: a sparser factor, about as good a preconditioner",
                              "SimNewtonMinimize", nt->pc_sparsify, &nt->pc_sparsify, NULL));
+  PetscCall(PetscOptionsBool("-symmetric_product",
+                             "Newton-CG, one rank: multiply by the exact Hessian from its upper 3x3 blocks (half the bytes of the AIJ "
+                             "product; a different summation order, so different round-off)",
+                             "SimNewtonMinimize", nt->symmetric_product, &nt->symmetric_product, NULL));
   {
     const char *const precisions[] = {"double", "single"};
     PetscInt which = nt->pc_single ? 1 : 0;
@@ -854,6 +864,9 @@ PetscErrorCode SimNewtonSetFromOptions(SimNewton nt)
     nt->pc_single = (PetscBool)(which == 1);
   }
   PetscOptionsEnd();
+  PetscCheck(!nt->symmetric_product || (nt->model->size == 1 && !nt->model->hessian_is), nt->comm, PETSC_ERR_SUP,
+             "-%ssymmetric_product needs the one-rank AIJ Hessian; this run has %d ranks%s: leave the option off", nt->prefix,
+             nt->model->size, nt->model->hessian_is ? " and an unassembled (MATIS) Hessian" : "");
   PetscCheck(nt->rtol >= 0 && nt->rtol < 1, nt->comm, PETSC_ERR_ARG_OUTOFRANGE, "-%srtol %g is out of range: must be in [0, 1)",
              nt->prefix, (double)nt->rtol);
   PetscCheck(nt->atol >= 0, nt->comm, PETSC_ERR_ARG_OUTOFRANGE, "-%satol %g is out of range: must be >= 0", nt->prefix,
@@ -1137,8 +1150,9 @@ PetscErrorCode SimNewtonView(SimNewton nt, PetscViewer viewer)
                                    (double)nt->rtol, (double)nt->atol, (double)nt->vtol, nt->max_it, nt->ls_max));
   if (nt->newton_cg)
     PetscCall(PetscViewerASCIIPrintf(
-        viewer, "  factorization kept while the Krylov solve takes <= %" PetscInt_FMT " iterations%s\n", nt->lag_its,
-        nt->pc_sparsify ? "; midpoint couplings rerouted in the factored matrix (-pc_sparsify)" : ""));
+        viewer, "  factorization kept while the Krylov solve takes <= %" PetscInt_FMT " iterations%s%s\n", nt->lag_its,
+        nt->pc_sparsify ? "; midpoint couplings rerouted in the factored matrix (-pc_sparsify)" : "",
+        nt->symmetric_product ? "; operator multiplied from its upper 3x3 blocks (-symmetric_product)" : ""));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(KSPView(nt->ksp, viewer));
   PetscCall(PetscViewerASCIIPopTab(viewer));
@@ -1154,6 +1168,7 @@ PetscErrorCode SimNewtonDestroy(SimNewton *newton)
   nt = *newton;
   PetscCall(KSPDestroy(&nt->ksp));
   PetscCall(MatDestroy(&nt->H));
+  PetscCall(MatDestroy(&nt->Hs));
   PetscCall(MatDestroy(&nt->Hx));
   PetscCall(SparsifyDestroy_Newton(nt));
   PetscCall(PetscFree(nt->xref));

@@ -1,4 +1,5 @@
-# Runs EXE with ARGS (a ;-list); checks the exit status against FAIL and the output against EXPECT.
+# Runs EXE with ARGS (a ;-list); checks the exit status against FAIL and the output against EXPECT
+# (must match) and REJECT (must not match).
 execute_process(COMMAND ${EXE} ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 set(all "${out}${err}")
 if(FAIL)
@@ -12,4 +13,7 @@ else()
 endif()
 if(EXPECT AND NOT all MATCHES "${EXPECT}")
   message(FATAL_ERROR "output does not match '${EXPECT}'. Output:\n${all}")
+endif()
+if(REJECT AND all MATCHES "${REJECT}")
+  message(FATAL_ERROR "output matches '${REJECT}'. Output:\n${all}")
 endif()
