@@ -1,5 +1,6 @@
 /* The BLAS thread count through the loaded library's own call, looked up with dlsym (see blas_threads.h). */
 #include <dlfcn.h>
+#include <stdlib.h>
 #include "framework/linalg/blas_threads.h"
 
 typedef void (*SetIntFn)(int);
@@ -68,9 +69,20 @@ PetscErrorCode SimOpenMPGetThreads(PetscInt *n)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode SimPartitionerSetThreads(PetscInt n)
+{
+  char v[32];
+
+  PetscFunctionBeginUser;
+  PetscCheck(n >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%" PetscInt_FMT " partitioner threads: must be >= 1", n);
+  PetscCall(PetscSNPrintf(v, sizeof(v), "%" PetscInt_FMT, n));
+  PetscCheck(!setenv("SCOTCH_PTHREAD_NUMBER", v, 1), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot set SCOTCH_PTHREAD_NUMBER");
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SimThreadsSetFromOptions(MPI_Comm comm)
 {
-  PetscInt blas_threads = 1, omp_threads = 1;
+  PetscInt blas_threads = 1, omp_threads = 1, partitioner_threads = 1;
 
   PetscFunctionBeginUser;
   PetscOptionsBegin(comm, NULL, "Threads of the linked libraries", "");
@@ -78,8 +90,12 @@ PetscErrorCode SimThreadsSetFromOptions(MPI_Comm comm)
                             "OPENBLAS_NUM_THREADS is not needed", "", blas_threads, &blas_threads, NULL));
   PetscCall(PetscOptionsInt("-omp_threads", "OpenMP threads of the linked libraries (CHOLMOD's supernodal solves) per MPI rank; 1 runs their "
                             "parallel regions serially, so OMP_THREAD_LIMIT is not needed", "", omp_threads, &omp_threads, NULL));
+  PetscCall(PetscOptionsInt("-partitioner_threads", "threads of PT-Scotch, the mesh partitioner of multi-rank runs, per MPI rank; 1 makes "
+                            "its partition (and so every multi-rank result) the same from run to run", "", partitioner_threads,
+                            &partitioner_threads, NULL));
   PetscOptionsEnd();
   PetscCall(SimBLASSetThreads(blas_threads, NULL));
   PetscCall(SimOpenMPSetThreads(omp_threads, NULL));
+  PetscCall(SimPartitionerSetThreads(partitioner_threads));
   PetscFunctionReturn(0);
 }

@@ -28,7 +28,15 @@ PetscErrorCode SimOpenMPSetThreads(PetscInt n, const char **library);
 /* The number of threads an OpenMP region without a num_threads clause would get now (1 when
  * regions are serial), or -1 when no OpenMP runtime is loaded. */
 PetscErrorCode SimOpenMPGetThreads(PetscInt *n);
-/* Reads -blas_threads and -omp_threads (default 1 each, per MPI rank: fast and reproducible; a
- * threaded BLAS changed the cloth's iteration counts run to run) and sets both. pbsim run and
+/* Sets the threads of PT-Scotch 7, PETSc's mesh partitioner for multi-rank runs (DMPlexDistribute in
+ * framework/mesh/distribute.c). Scotch reads their number from the environment variable
+ * SCOTCH_PTHREAD_NUMBER whenever it starts a partitioning, and with several threads its partition
+ * changes from run to run (a 12,000-tet beam on 2 ranks: 273 to 276 vertices on rank 0 over 6 runs),
+ * and with the partition the order of every sum across ranks: no multi-rank result was reproducible.
+ * With n = 1 it is. Sets the variable (n >= 1; errors: n < 1). */
+PetscErrorCode SimPartitionerSetThreads(PetscInt n);
+/* Reads -blas_threads, -omp_threads and -partitioner_threads (default 1 each, per MPI rank: fast and
+ * reproducible; a threaded BLAS changed the cloth's iteration counts run to run, a threaded Scotch
+ * every multi-rank result) and sets them. pbsim run and
  * pbsim bench call it before anything is solved. */
 PetscErrorCode SimThreadsSetFromOptions(MPI_Comm comm);

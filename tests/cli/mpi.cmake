@@ -24,6 +24,17 @@ endfunction()
 pbsim_mpi_cli_fails(cli.mpi.serial_solver_refuses "runs on one MPI rank only"
                     run -scene oscillator -solver pd -steps 1 -o ${PBSIM_TEST_OUT}/mpi)
 
+# A multi-rank run reproduces its numbers bit for bit: PT-Scotch partitions the mesh with one thread
+# (-partitioner_threads 1, the default; with its threads the partition changed from run to run, and
+# with it every sum across ranks). Newton-CG with Jacobi (MUMPS, the default preconditioner on several
+# ranks, schedules its parallel factorization dynamically and is not bit-reproducible).
+if(MPIEXEC_EXECUTABLE)
+  add_test(NAME cli.mpi.reproducible COMMAND ${CMAKE_COMMAND} -DEXE=${MPIEXEC_EXECUTABLE}
+           "-DARGS=-np;2;--oversubscribe;$<TARGET_FILE:pbsim>;run;-scene;beam;-beam_n;20;-beam_nw;4;-solver;implicit_euler;-dt;0.01;-steps;3;-newton_pc_type;jacobi;-output_every;0;-snapshots;0;-o;%OUT%"
+           -DOUT=${PBSIM_TEST_OUT}/mpi_reproducible -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/same_twice.cmake)
+  set_tests_properties(cli.mpi.reproducible PROPERTIES TIMEOUT 300 ENVIRONMENT "${PBSIM_MPI_ENV}")
+endif()
+
 # The single-precision Cholesky preconditioner is CHOLMOD's factor (one rank): refused on 2 ranks.
 pbsim_mpi_cli_fails(cli.mpi.single_precision_pc_refuses "-newton_pc_precision single needs one rank"
                     run -scene cloth -cloth_n 8 -solver implicit_euler -steps 1 -newton_pc_precision single -o ${PBSIM_TEST_OUT}/mpi)

@@ -2,6 +2,7 @@
  * step, the small symmetric eigensolver, the BLAS thread count pbsim sets itself, and the
  * single-precision Cholesky preconditioner. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <gsl/gsl_eigen.h>
 #include <gsl/gsl_sort.h>
@@ -364,6 +365,26 @@ START_TEST(omp_threads)
 }
 END_TEST
 
+/* PT-Scotch's threads are set through its environment variable (it reads it at each partitioning);
+ * 0 refused. */
+START_TEST(partitioner_threads)
+{
+  PetscErrorCode ierr;
+  const char *v;
+
+  CHECK_PETSC(SimPartitionerSetThreads(3));
+  v = getenv("SCOTCH_PTHREAD_NUMBER");
+  ck_assert_msg(v && !strcmp(v, "3"), "SCOTCH_PTHREAD_NUMBER is %s after 3 threads were set", v ? v : "(unset)");
+  CHECK_PETSC(SimPartitionerSetThreads(1));
+  v = getenv("SCOTCH_PTHREAD_NUMBER");
+  ck_assert_msg(v && !strcmp(v, "1"), "SCOTCH_PTHREAD_NUMBER is %s after 1 thread was set", v ? v : "(unset)");
+  CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = SimPartitionerSetThreads(0);
+  CHECK_PETSC(PetscPopErrorHandler());
+  ck_assert_msg(ierr == PETSC_ERR_ARG_OUTOFRANGE, "0 partitioner threads must be refused, got %d", (int)ierr);
+}
+END_TEST
+
 /* SimSymEig on random symmetric matrices of n = 1 .. 32 (some singular, with repeated eigenvalues):
  * A Q = Q diag(lambda) and Q^T Q = I to round-off, the eigenvalues those of GSL's gsl_eigen_symm; and
  * n out of range and a non-finite entry are refused. */
@@ -688,6 +709,7 @@ Suite *test_suite(void)
   TCase *tc = tcase_create("blas");
   tcase_add_test(tc, blas_threads);
   tcase_add_test(tc, omp_threads);
+  tcase_add_test(tc, partitioner_threads);
   tcase_add_test(tc, polar_warm_start);
   tcase_add_test(tc, polar_warm_steps);
   tcase_add_test(tc, polar_warm_batch_bitwise);
