@@ -36,6 +36,31 @@ static inline void ScatterPairBlock(const PetscReal *B, PetscReal *vals)
   }
 }
 
+/* Adds c times the four blocks [B, B, -B, -B] of spring q into the CSR values a (energy.h hessian_add):
+ * the values ScatterPairBlock writes, added in the same order, so the sums are bit-identical to the
+ * model's scatter of `hessian` (c (-B) = -(c B) exactly). */
+static inline void AddPairBlock(const Springs *s, PetscInt q, const PetscReal *B, PetscReal c, const PetscInt *off,
+                                const PetscInt *stride, PetscReal *a)
+{
+  const PetscInt i = s->pair[2 * q], j = s->pair[2 * q + 1];
+  const PetscInt *o = off + 4 * q, L[4] = {stride[i], stride[j], stride[i], stride[j]};
+  PetscReal cB[9];
+
+  for (int e = 0; e < 9; e++) cB[e] = c * B[e];
+  for (int b = 0; b < 2; b++) /* (i, i), (j, j): +cB */
+    if (o[b] >= 0)
+      for (int r = 0; r < 3; r++) {
+        PetscReal *ar = a + o[b] + r * L[b];
+        ar[0] += cB[3 * r], ar[1] += cB[3 * r + 1], ar[2] += cB[3 * r + 2];
+      }
+  for (int b = 2; b < 4; b++) /* (i, j), (j, i): -cB */
+    if (o[b] >= 0)
+      for (int r = 0; r < 3; r++) {
+        PetscReal *ar = a + o[b] + r * L[b];
+        ar[0] -= cB[3 * r], ar[1] -= cB[3 * r + 1], ar[2] -= cB[3 * r + 2];
+      }
+}
+
 static PetscErrorCode Destroy_Springs(SimEnergy e)
 {
   Springs *s = (Springs *)e->data;
@@ -92,18 +117,39 @@ static PetscErrorCode Gradient_Springs(SimEnergy e, const PetscReal *x, const Pe
 /* d2E/dxi2 = k [d d^T + (1 - L/l)(I - d d^T)]. Its eigenvalues are k (along d) and k (1 - L/l)
  * (twice, across d), so the exact PSD projection of the spring clamps 1 - L/l at zero when the
  * spring is compressed (l < L). */
+static inline void SpringBlock(const Springs *s, const PetscReal *x, PetscInt q, PetscBool psd, PetscReal *B)
+{
+  PetscReal d[3], l = Direction(x, s->pair[2 * q], s->pair[2 * q + 1], d);
+  PetscReal across = l > 0 ? 1.0 - s->rest[q] / l : 0.0;
+
+  if (psd && across < 0) across = 0;
+  Mat3OuterPlusIdentity(d, d, s->k[q] * (1.0 - across), s->k[q] * across, B);
+}
+
 static PetscErrorCode Hessian_Springs(SimEnergy e, const PetscReal *x, const PetscReal *v, PetscBool psd, PetscReal *vals)
 {
   Springs *s = (Springs *)e->data;
-  PetscReal d[3], B[9];
+  PetscReal B[9];
 
   PetscFunctionBeginUser;
   for (PetscInt q = 0; q < s->n; q++) {
-    PetscReal l = Direction(x, s->pair[2 * q], s->pair[2 * q + 1], d);
-    PetscReal across = l > 0 ? 1.0 - s->rest[q] / l : 0.0;
-    if (psd && across < 0) across = 0;
-    Mat3OuterPlusIdentity(d, d, s->k[q] * (1.0 - across), s->k[q] * across, B);
+    SpringBlock(s, x, q, psd, B);
     ScatterPairBlock(B, vals + 36 * q);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Hessian_Springs added straight into the CSR values (energy.h hessian_add): no block array. */
+static PetscErrorCode HessianAdd_Springs(SimEnergy e, const PetscReal *x, const PetscReal *v, PetscBool psd, PetscReal c,
+                                         const PetscInt *off, const PetscInt *stride, PetscReal *a)
+{
+  Springs *s = (Springs *)e->data;
+  PetscReal B[9];
+
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < s->n; q++) {
+    SpringBlock(s, x, q, psd, B);
+    AddPairBlock(s, q, B, c, off, stride, a);
   }
   PetscFunctionReturn(0);
 }
@@ -259,16 +305,38 @@ static PetscErrorCode Gradient_Damping(SimEnergy e, const PetscReal *x, const Pe
   PetscFunctionReturn(0);
 }
 
+/* kd d d^T: PSD already */
+static inline void DampingBlock(const Springs *s, const PetscReal *x, PetscInt q, PetscReal *B)
+{
+  PetscReal d[3];
+
+  Direction(x, s->pair[2 * q], s->pair[2 * q + 1], d);
+  Mat3OuterPlusIdentity(d, d, s->k[q], 0.0, B);
+}
+
 static PetscErrorCode Hessian_Damping(SimEnergy e, const PetscReal *x, const PetscReal *v, PetscBool psd, PetscReal *vals)
 {
   Springs *s = (Springs *)e->data;
-  PetscReal d[3], B[9];
+  PetscReal B[9];
 
   PetscFunctionBeginUser;
   for (PetscInt q = 0; q < s->n; q++) {
-    Direction(x, s->pair[2 * q], s->pair[2 * q + 1], d);
-    Mat3OuterPlusIdentity(d, d, s->k[q], 0.0, B); /* kd d d^T: PSD already */
+    DampingBlock(s, x, q, B);
     ScatterPairBlock(B, vals + 36 * q);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode HessianAdd_Damping(SimEnergy e, const PetscReal *x, const PetscReal *v, PetscBool psd, PetscReal c,
+                                         const PetscInt *off, const PetscInt *stride, PetscReal *a)
+{
+  Springs *s = (Springs *)e->data;
+  PetscReal B[9];
+
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < s->n; q++) {
+    DampingBlock(s, x, q, B);
+    AddPairBlock(s, q, B, c, off, stride, a);
   }
   PetscFunctionReturn(0);
 }
@@ -304,8 +372,8 @@ PetscErrorCode SimSpringsCreate(const char *name, PetscInt n, const PetscInt *pa
                                 SimEnergy *term)
 {
   static const SimEnergyOps ops = {.value = Value_Springs, .gradient = Gradient_Springs, .hessian = Hessian_Springs,
-                                   .pattern = Pattern_Springs, .destroy = Destroy_Springs, .pd_count = PDCount_Springs,
-                                   .pd_stencil = PDStencil_Springs, .pd_project = PDProject_Springs,
+                                   .hessian_add = HessianAdd_Springs, .pattern = Pattern_Springs, .destroy = Destroy_Springs,
+                                   .pd_count = PDCount_Springs, .pd_stencil = PDStencil_Springs, .pd_project = PDProject_Springs,
                                    .pd_project_some = PDProjectSome_Springs, .cons_count = ConsCount_Springs,
                                    .cons_stencil = ConsStencil_Springs, .cons_eval = ConsEval_Springs, .cons_hessian = ConsHessian_Springs};
   Springs *s;
@@ -320,7 +388,7 @@ PetscErrorCode SimSpringsCreate(const char *name, PetscInt n, const PetscInt *pa
 PetscErrorCode SimSpringDampingCreate(const char *name, PetscInt n, const PetscInt *pair, const PetscReal *kd, SimEnergy *term)
 {
   static const SimEnergyOps ops = {.value = Value_Damping, .gradient = Gradient_Damping, .hessian = Hessian_Damping,
-                                   .pattern = Pattern_Springs, .destroy = Destroy_Springs};
+                                   .hessian_add = HessianAdd_Damping, .pattern = Pattern_Springs, .destroy = Destroy_Springs};
   Springs *s;
 
   PetscFunctionBeginUser;

@@ -64,7 +64,8 @@ struct _p_SimNewton {
   PetscInt P_version;
   PetscReal *xref;  /* the vertices at creation (3 nv): where midpoints are judged */
   PetscInt nnzH;    /* nonzeros of H when P was built */
-  PetscInt *hp;     /* per nonzero of H: its place in P, -1 where the block is dropped */
+  PetscInt nrun;    /* the kept nonzeros of H as runs contiguous in both H and P ... */
+  PetscInt *run;    /* ... 3 per run: first place in H, first place in P, length */
   PetscInt ntrip;   /* rerouted couplings (i, j) through m */
   PetscInt *hij;    /* per coupling: the 9 places of block (i, j) in H */
   PetscInt *ppos;   /* per coupling: the 9 places of each block ii, jj, mm, im, mi, mj, jm in P (63) */
@@ -148,7 +149,8 @@ static PetscErrorCode SparsifyDestroy_Newton(SimNewton nt)
 {
   PetscFunctionBeginUser;
   PetscCall(MatDestroy(&nt->P));
-  PetscCall(PetscFree(nt->hp));
+  PetscCall(PetscFree(nt->run));
+  nt->nrun = 0;
   PetscCall(PetscFree2(nt->hij, nt->ppos));
   nt->ntrip = 0;
   PetscFunctionReturn(0);
@@ -179,7 +181,7 @@ static PetscErrorCode SparsifySetUp_Newton(SimNewton nt)
   SimModel m = nt->model;
   const PetscInt nv = m->nv, n = 3 * nv;
   const PetscInt *ia, *ja, *pia, *pja;
-  PetscInt nrow, ncand = 0, *cand = NULL, *keep, *nnz, *cols;
+  PetscInt nrow, ncand = 0, *cand = NULL, *keep, *nnz, *cols, *hp;
   PetscBool done, isaij;
   PetscReal *zeros;
 
@@ -244,20 +246,20 @@ static PetscErrorCode SparsifySetUp_Newton(SimNewton nt)
   }
   /* P's pattern: H's without the rerouted blocks (i, j), (j, i) */
   nt->nnzH = ia[n];
-  PetscCall(PetscCalloc1(nt->nnzH, &nt->hp));
+  PetscCall(PetscCalloc1(nt->nnzH, &hp)); /* per nonzero of H: its place in P, -1 where the block is dropped */
   for (PetscInt c = 0; c < ncand; c++) {
     if (!keep[c]) continue;
     for (int h = 0; h < 2; h++) {
       const PetscInt a = cand[3 * c + h], b = cand[3 * c + 1 - h];
       for (int r = 0; r < 3; r++)
-        for (int s = 0; s < 3; s++) nt->hp[CsrPlace_Newton(ia, ja, 3 * a + r, 3 * b + s)] = -1;
+        for (int s = 0; s < 3; s++) hp[CsrPlace_Newton(ia, ja, 3 * a + r, 3 * b + s)] = -1;
     }
   }
   PetscCall(PetscMalloc3(n, &nnz, n, &cols, n, &zeros));
   PetscCall(PetscArrayzero(zeros, n));
   for (PetscInt r = 0; r < n; r++) {
     nnz[r] = 0;
-    for (PetscInt q = ia[r]; q < ia[r + 1]; q++) nnz[r] += nt->hp[q] >= 0;
+    for (PetscInt q = ia[r]; q < ia[r + 1]; q++) nnz[r] += hp[q] >= 0;
   }
   PetscCall(MatCreate(PETSC_COMM_SELF, &nt->P));
   PetscCall(MatSetSizes(nt->P, n, n, n, n));
@@ -267,7 +269,7 @@ static PetscErrorCode SparsifySetUp_Newton(SimNewton nt)
   for (PetscInt r = 0; r < n; r++) {
     PetscInt cnt = 0;
     for (PetscInt q = ia[r]; q < ia[r + 1]; q++)
-      if (nt->hp[q] >= 0) cols[cnt++] = ja[q];
+      if (hp[q] >= 0) cols[cnt++] = ja[q];
     PetscCall(MatSetValues(nt->P, 1, &r, cnt, cols, zeros, INSERT_VALUES));
   }
   PetscCall(MatAssemblyBegin(nt->P, MAT_FINAL_ASSEMBLY));
@@ -282,11 +284,25 @@ static PetscErrorCode SparsifySetUp_Newton(SimNewton nt)
   for (PetscInt r = 0; r < n; r++) {
     PetscInt t = pia[r];
     for (PetscInt q = ia[r]; q < ia[r + 1]; q++) {
-      if (nt->hp[q] < 0) continue;
+      if (hp[q] < 0) continue;
       PetscCheck(t < pia[r + 1] && pja[t] == ja[q], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sparsified pattern mismatch in row %" PetscInt_FMT, r);
-      nt->hp[q] = t++;
+      hp[q] = t++;
     }
   }
+  /* the copy of H's kept values into P as runs (a few per row: the dropped blocks cut them) */
+  nt->nrun = 0;
+  for (PetscInt q = 0; q < nt->nnzH; q++)
+    if (hp[q] >= 0 && (q == 0 || hp[q - 1] < 0 || hp[q - 1] + 1 != hp[q])) nt->nrun++;
+  PetscCall(PetscMalloc1(3 * nt->nrun + 1, &nt->run));
+  for (PetscInt q = 0, k = -1; q < nt->nnzH; q++) {
+    if (hp[q] < 0) continue;
+    if (q == 0 || hp[q - 1] < 0 || hp[q - 1] + 1 != hp[q]) {
+      k++;
+      nt->run[3 * k] = q, nt->run[3 * k + 1] = hp[q], nt->run[3 * k + 2] = 0;
+    }
+    nt->run[3 * k + 2]++;
+  }
+  PetscCall(PetscFree(hp));
   PetscCall(PetscMalloc2(9 * nt->ntrip + 1, &nt->hij, 63 * nt->ntrip + 1, &nt->ppos));
   for (PetscInt c = 0, t = 0; c < ncand; c++) {
     const PetscInt i = cand[3 * c], j = cand[3 * c + 1], k = cand[3 * c + 2];
@@ -307,7 +323,7 @@ static PetscErrorCode SparsifySetUp_Newton(SimNewton nt)
   PetscCall(MatRestoreRowIJ(nt->H, 0, PETSC_FALSE, PETSC_FALSE, &nrow, &ia, &ja, &done));
   PetscCall(PetscFree(cand));
   PetscCall(PetscFree(keep));
-  PetscCall(PetscInfo(nt->ksp, "Sparsified preconditioner: %" PetscInt_FMT " couplings rerouted through their midpoint vertex\n", nt->ntrip));
+  PetscCall(PetscInfo(nt->ksp, "Sparsified preconditioner: %" PetscInt_FMT " couplings rerouted through their midpoint vertex; H copied in %" PetscInt_FMT " runs\n", nt->ntrip, nt->nrun));
   if (!nt->ntrip) PetscCall(SparsifyDestroy_Newton(nt)); /* nothing to gain: factor H */
   PetscFunctionReturn(0);
 }
@@ -321,8 +337,11 @@ static PetscErrorCode SparsifyFill_Newton(SimNewton nt)
   PetscFunctionBeginUser;
   PetscCall(MatSeqAIJGetArrayRead(nt->H, &h));
   PetscCall(MatSeqAIJGetArrayWrite(nt->P, &p));
-  for (PetscInt q = 0; q < nt->nnzH; q++)
-    if (nt->hp[q] >= 0) p[nt->hp[q]] = h[q];
+  for (PetscInt k = 0; k < nt->nrun; k++) { /* H's kept values (runs of ~9) */
+    const PetscScalar *src = h + nt->run[3 * k];
+    PetscScalar *dst = p + nt->run[3 * k + 1];
+    for (PetscInt e = 0; e < nt->run[3 * k + 2]; e++) dst[e] = src[e];
+  }
   for (PetscInt t = 0; t < nt->ntrip; t++) {
     static const PetscReal w[7] = {2, 2, 4, -2, -2, -2, -2}; /* B+ weights of ii, jj, mm, im, mi, mj, jm */
     PetscReal B[9], Bp[9];

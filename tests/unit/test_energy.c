@@ -196,6 +196,51 @@ START_TEST(spring_projection_is_eigen_clamp)
 }
 END_TEST
 
+/* The one-rank CSR assembly of springs and spring damping through their hessian_add (the blocks
+ * added straight into the matrix) against the same assembly through `hessian` (a block array the
+ * model scatters): the same values in the same order, so bit-identical, exact and projected, with
+ * half the springs compressed and a pinned vertex. */
+START_TEST(springs_hessian_add_is_bit_identical)
+{
+  SimModel m;
+  PetscReal x[3 * NV], v[3 * NV];
+
+  CHECK_PETSC(RandomModel(11, &m, x, v));
+  CHECK_PETSC(AddAllSprings(m, x, 1.0, PETSC_TRUE));
+  CHECK_PETSC(SimModelPin(m, 2, "test"));
+  CHECK_PETSC(SimModelFinalize(m));
+  for (PetscInt k = 0; k < 3 * NV; k++) x[k] += 0.05 * PetscSinReal(1.0 + k); /* off the rest state */
+  for (int psd = 0; psd < 2; psd++) {
+    Mat A, B;
+    const PetscScalar *a, *b;
+    PetscInt nnz;
+    PetscBool same;
+    MatInfo info;
+    const SimEnergyOps ops[2] = {m->term[0]->ops, m->term[1]->ops};
+
+    ck_assert_msg(ops[0].hessian_add && ops[1].hessian_add, "springs and spring damping have hessian_add");
+    CHECK_PETSC(SimModelHessianCreate(m, &A));
+    CHECK_PETSC(SimModelHessianCreate(m, &B));
+    CHECK_PETSC(SimModelHessianAssemble(m, x, x, v, 2.0, 3.0, 0.7, (PetscBool)psd, A));
+    ck_assert_int_eq(m->csr_version, m->pattern_version + 1); /* the CSR path was taken */
+    m->term[0]->ops.hessian_add = m->term[1]->ops.hessian_add = NULL;
+    CHECK_PETSC(SimModelHessianAssemble(m, x, x, v, 2.0, 3.0, 0.7, (PetscBool)psd, B));
+    m->term[0]->ops = ops[0], m->term[1]->ops = ops[1];
+    CHECK_PETSC(MatGetInfo(A, MAT_LOCAL, &info));
+    nnz = (PetscInt)info.nz_used;
+    CHECK_PETSC(MatSeqAIJGetArrayRead(A, &a));
+    CHECK_PETSC(MatSeqAIJGetArrayRead(B, &b));
+    CHECK_PETSC(PetscArraycmp(a, b, nnz, &same));
+    ck_assert_msg(same, "psd %d: the springs' hessian_add and hessian assemblies differ", psd);
+    CHECK_PETSC(MatSeqAIJRestoreArrayRead(A, &a));
+    CHECK_PETSC(MatSeqAIJRestoreArrayRead(B, &b));
+    CHECK_PETSC(MatDestroy(&A));
+    CHECK_PETSC(MatDestroy(&B));
+  }
+  CHECK_PETSC(SimModelDestroy(&m));
+}
+END_TEST
+
 /* Gravity, a tilted plane and a sphere with vertices inside both. */
 START_TEST(colliders_and_gravity)
 {
@@ -515,6 +560,7 @@ Suite *test_suite(void)
   tcase_add_test(tc, springs_stretched);
   tcase_add_test(tc, springs_compressed);
   tcase_add_test(tc, spring_projection_is_eigen_clamp);
+  tcase_add_test(tc, springs_hessian_add_is_bit_identical);
   tcase_add_test(tc, colliders_and_gravity);
   tcase_add_test(tc, gravity_and_plane_values);
   tcase_add_test(tc, attachments_and_pd_forms);

@@ -295,7 +295,7 @@ END_TEST
 /* The one-rank assembly straight into the CSR values (framework/model/hessian.c, the FEM term's
  * element Hessians from the material's eigensystem) against the COO assembly of a fresh matrix (the
  * path every multi-rank assembly takes, forced by coo_only), for every material, exact and
- * projected, on a box with pinned vertices, FEM and spring terms (a term without hessian_add) and a
+ * projected, on a box with pinned vertices, FEM and spring terms (both through hessian_add) and a
  * damping term: equal to round-off. */
 START_TEST(csr_assembly_equals_coo)
 {

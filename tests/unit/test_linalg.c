@@ -12,6 +12,7 @@
 #include "framework/linalg/single_cholesky.h"
 #include "framework/linalg/svd3.h"
 #include "framework/linalg/symeig.h"
+#include "framework/linalg/psd.h"
 
 /* A random rotation (from a random unit quaternion) */
 static PetscErrorCode RandomRotation(PetscRandom rnd, PetscReal R[9])
@@ -448,6 +449,92 @@ START_TEST(symmetric_eigen)
 }
 END_TEST
 
+/* SimSymProjectPSD answers a clearly positive definite matrix without the eigendecomposition; the
+ * answer must be the one of the eigendecomposition path, bit for bit: A = Q diag(lambda) Q^T for a
+ * random orthogonal Q and lambda_min from |A| down to 1e-16 |A|, zero and negative (the shortcut's
+ * margin is 1e-9 |A|), n = 2, 3, 9, 12, against SimSymEig and the rebuild from the clamped
+ * eigenvalues written out here; plus asymmetric (by one ulp) and non-finite matrices, which the
+ * shortcut must leave to the eigendecomposition (its error for the non-finite one). */
+START_TEST(psd_projection_shortcut_bitwise)
+{
+  const PetscInt sizes[] = {2, 3, 9, 12};
+  const PetscReal lmin[] = {1, 0.3, 1e-3, 1e-7, 1e-9, 2e-9, 1e-10, 1e-12, 1e-16, 0, -1e-16, -1e-12, -1e-3};
+  PetscRandom rnd;
+  PetscErrorCode ierr;
+  PetscInt nskip = 0, nproj = 0;
+
+  CHECK_PETSC(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  CHECK_PETSC(PetscRandomSetSeed(rnd, 29));
+  CHECK_PETSC(PetscRandomSeed(rnd));
+  for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
+    for (size_t li = 0; li < sizeof(lmin) / sizeof(lmin[0]); li++)
+      for (int rep = 0; rep < 4; rep++) {
+        const PetscInt n = sizes[si];
+        PetscReal R[144], Q[144], lam[12], A[144], B[144], C[144], mu[12], scale;
+        PetscBool negative = PETSC_FALSE, same;
+        for (PetscInt i = 0; i < n; i++)
+          for (PetscInt j = i; j < n; j++) {
+            PetscReal r;
+            CHECK_PETSC(PetscRandomGetValueReal(rnd, &r));
+            R[i * n + j] = R[j * n + i] = 2 * r - 1;
+          }
+        CHECK_PETSC(SimSymEig(n, R, mu, Q)); /* Q: a random orthogonal matrix */
+        CHECK_PETSC(PetscRandomGetValueReal(rnd, &scale));
+        scale = PetscPowReal(10.0, 8 * scale - 4);
+        for (PetscInt m = 0; m < n; m++) {
+          PetscReal r;
+          CHECK_PETSC(PetscRandomGetValueReal(rnd, &r));
+          mu[m] = scale * (m == 0 ? lmin[li] : 0.1 + r);
+        }
+        for (PetscInt i = 0; i < n; i++)
+          for (PetscInt j = i; j < n; j++) {
+            PetscReal a = 0;
+            for (PetscInt m = 0; m < n; m++) a += mu[m] * Q[i * n + m] * Q[j * n + m];
+            A[i * n + j] = A[j * n + i] = a;
+          }
+        /* the eigendecomposition path (psd.c before the shortcut) */
+        CHECK_PETSC(PetscArraycpy(C, A, n * n));
+        CHECK_PETSC(SimSymEig(n, A, lam, R));
+        for (PetscInt m = 0; m < n; m++) negative = (PetscBool)(negative || lam[m] < 0);
+        if (negative)
+          for (PetscInt i = 0; i < n; i++)
+            for (PetscInt j = i; j < n; j++) {
+              PetscReal sum = 0;
+              for (PetscInt m = 0; m < n; m++)
+                if (lam[m] > 0) sum += lam[m] * R[i * n + m] * R[j * n + m];
+              C[i * n + j] = C[j * n + i] = sum;
+            }
+        nproj += negative, nskip += !negative && lmin[li] >= 1e-7;
+        CHECK_PETSC(PetscArraycpy(B, A, n * n));
+        CHECK_PETSC(SimSymProjectPSD(n, B));
+        CHECK_PETSC(PetscArraycmp(B, C, n * n, &same));
+        ck_assert_msg(same, "n = %d, lambda_min = %g |A|: the projection differs from the eigendecomposition path's", (int)n,
+                      (double)lmin[li]);
+        if (lmin[li] >= 1e-7)
+          ck_assert_msg(!negative, "n = %d: a clearly positive definite matrix got a negative eigenvalue", (int)n);
+      }
+  ck_assert_msg(nskip > 0 && nproj > 0, "the sweep must hold positive definite (%d) and projected (%d) matrices", (int)nskip,
+                (int)nproj);
+  { /* one ulp of asymmetry: the eigendecomposition path (which reads the whole matrix) decides */
+    PetscReal A[9] = {2, 0.5, 0, 0.5, 2, 0, 0, 0, 2}, B[9], lam[3], Q[9];
+    PetscBool same;
+    A[1] = nextafter(0.5, 1.0);
+    CHECK_PETSC(PetscArraycpy(B, A, 9));
+    CHECK_PETSC(SimSymEig(3, A, lam, Q));
+    ck_assert_msg(lam[0] > 0 && lam[1] > 0 && lam[2] > 0, "the test matrix is positive definite");
+    CHECK_PETSC(SimSymProjectPSD(3, B));
+    CHECK_PETSC(PetscArraycmp(A, B, 9, &same));
+    ck_assert_msg(same, "a positive definite matrix (one ulp asymmetric) must come back unchanged");
+    B[4] = NAN;
+    CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = SimSymProjectPSD(3, B);
+    CHECK_PETSC(PetscPopErrorHandler());
+    ck_assert_msg(ierr == PETSC_ERR_FP, "a non-finite entry must be refused, got %d", (int)ierr);
+  }
+  CHECK_PETSC(PetscRandomDestroy(&rnd));
+}
+END_TEST
+
 /* The 7-point Laplacian of an m^3 grid plus shift * I (SPD, condition number ~ 12 / shift), 3 unknowns
  * per node coupled like a vertex's 3 coordinates (block size 3, the layout of a Hessian), with the
  * coordinate blocks [2 -1/2 0; -1/2 2 -1/2; 0 -1/2 2] (SPD) instead of scalars. */
@@ -628,6 +715,7 @@ Suite *test_suite(void)
   tcase_add_test(tc, polar_warm_batch_bitwise);
   tcase_add_test(tc, svd_batch_bitwise);
   tcase_add_test(tc, symmetric_eigen);
+  tcase_add_test(tc, psd_projection_shortcut_bitwise);
   tcase_add_test(tc, single_cholesky_solve);
   tcase_add_test(tc, single_cholesky_bad_input);
   suite_add_tcase(s, tc);
