@@ -14,3 +14,9 @@ pbsim_cli_test(NAME symmetric_product.cloth_converges
 # On several ranks the Hessian is MPIAIJ: the option is refused with a message naming it.
 pbsim_mpi_cli_fails(cli.mpi.symmetric_product_refuses "-newton_symmetric_product needs the one-rank AIJ Hessian; this run has 2 ranks"
                     run -scene beam -beam_n 4 -steps 1 -newton_symmetric_product -o ${PBSIM_TEST_OUT}/symprod_mpi)
+# Contact changes Hx's pattern (new pairs between the bodies: the block layout is rebuilt 151 times
+# in 60 steps): every step still converges.
+pbsim_cli_test(NAME symmetric_product.ipc_stack_contact
+               ARGS run -scene ipc_stack -steps 60 -output_every 0 -snapshots 0 -strict_options -newton_symmetric_product
+                    -o ${PBSIM_TEST_OUT}/symprod_ipc
+               EXPECT "done: 60 steps" REJECT "did not converge")
