@@ -14,6 +14,7 @@ typedef struct {
   PetscInt nnz;         /* A's nonzeros when the pattern was built */
   PetscObjectState nzs; /* A's nonzero state when the pattern was built */
   PetscBool checked;    /* values checked symmetric since the pattern was built */
+  PetscBool filled;     /* d and u hold values (a copy succeeded since the pattern was built) */
 } SymBlock;
 
 static PetscErrorCode Free_SymBlock(SymBlock *s)
@@ -24,6 +25,7 @@ static PetscErrorCode Free_SymBlock(SymBlock *s)
   PetscCall(PetscFree(s->d)); /* u is d + 9 nb */
   s->u = NULL;
   PetscCall(PetscFree2(s->src, s->mirror));
+  s->filled = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -47,7 +49,7 @@ static PetscInt Place_SymBlock(const PetscInt *ia, const PetscInt *ja, PetscInt 
 static PetscErrorCode Build_SymBlock(SymBlock *s)
 {
   const PetscInt *ia, *ja;
-  PetscInt n, nb = s->nb, *mark, *pos, nlow = 0, nup = 0;
+  PetscInt n, nb = s->nb, *mark, *pos, nlow = 0, nup = 0, bad[2] = {-1, -1};
   PetscBool done;
 
   PetscFunctionBeginUser;
@@ -99,26 +101,29 @@ static PetscErrorCode Build_SymBlock(SymBlock *s)
         }
         k = bj == bi ? 9 * bi + 3 * rr + c % 3 : 9 * (nb + pos[bj]) + 3 * rr + c % 3;
         m = Place_SymBlock(ia, ja, c, r);
-        PetscCheck(m >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-                   "SimSymBlock: the matrix is not structurally symmetric: entry (%" PetscInt_FMT ", %" PetscInt_FMT
-                   ") is in its pattern, (%" PetscInt_FMT ", %" PetscInt_FMT ") is not",
-                   r, c, c, r);
+        if (m < 0 && bad[0] < 0) bad[0] = r, bad[1] = c;
         s->src[k] = q;
         s->mirror[k] = m;
         if (bj > bi) nup++;
       }
     }
   }
-  PetscCheck(nlow == nup, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-             "SimSymBlock: the matrix is not structurally symmetric: %" PetscInt_FMT
-             " entries below the diagonal blocks, %" PetscInt_FMT " above",
-             nlow, nup);
   s->nnz = ia[n];
   for (PetscInt b = 0; b < s->nu; b++) s->uj[b] *= 3;
   PetscCall(MatRestoreRowIJ(s->A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
   PetscCall(PetscFree2(mark, pos));
+  if (bad[0] >= 0 || nlow != nup) PetscCall(Free_SymBlock(s)); /* no pattern: the next update tries again */
+  PetscCheck(bad[0] < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "SimSymBlock: the matrix is not structurally symmetric: entry (%" PetscInt_FMT ", %" PetscInt_FMT
+             ") is in its pattern, (%" PetscInt_FMT ", %" PetscInt_FMT ") is not",
+             bad[0], bad[1], bad[1], bad[0]);
+  PetscCheck(nlow == nup, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "SimSymBlock: the matrix is not structurally symmetric: %" PetscInt_FMT
+             " entries below the diagonal blocks, %" PetscInt_FMT " above",
+             nlow, nup);
   PetscCall(MatGetNonzeroState(s->A, &s->nzs));
   s->checked = PETSC_FALSE;
+  s->filled = PETSC_FALSE;
   PetscCall(PetscInfo(s->A,
                       "SimSymBlock: %" PetscInt_FMT " vertices, %" PetscInt_FMT " blocks above the diagonal (%" PetscInt_FMT
                       " nonzeros in A)\n",
@@ -184,6 +189,7 @@ PetscErrorCode SimSymBlockUpdate(Mat S)
     PetscReal *restrict v = s->d;
     for (PetscInt k = 0; k < nval; k++) v[k] = src[k] >= 0 ? a[src[k]] : 0.0;
   }
+  s->filled = PETSC_TRUE;
   PetscCall(MatSeqAIJRestoreArrayRead(s->A, &a));
   PetscFunctionReturn(0);
 }
@@ -227,7 +233,7 @@ static PetscErrorCode Mult_SymBlock(Mat S, Vec x, Vec y)
 
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(S, &s));
-  PetscCheck(s->src, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
+  PetscCheck(s->filled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
              "SimSymBlock: no values yet: call SimSymBlockUpdate after assembling the matrix");
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
@@ -245,7 +251,7 @@ static PetscErrorCode GetDiagonal_SymBlock(Mat S, Vec v)
 
   PetscFunctionBeginUser;
   PetscCall(MatShellGetContext(S, &s));
-  PetscCheck(s->src, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
+  PetscCheck(s->filled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
              "SimSymBlock: no values yet: call SimSymBlockUpdate after assembling the matrix");
   PetscCall(VecGetArrayWrite(v, &va));
   for (PetscInt k = 0; k < 3 * s->nb; k++) va[k] = s->d[9 * (k / 3) + 4 * (k % 3)];

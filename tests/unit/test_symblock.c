@@ -343,6 +343,7 @@ static PetscErrorCode Capture(PetscErrorCode (*f)(void *), void *ctx, PetscError
 
 typedef struct {
   Mat A, S;
+  Vec x, y;
 } BadCase;
 
 static PetscErrorCode CreateAndUpdate(void *ctx)
@@ -358,15 +359,12 @@ static PetscErrorCode CreateAndUpdate(void *ctx)
 static PetscErrorCode MultBeforeUpdate(void *ctx)
 {
   BadCase *b = (BadCase *)ctx;
-  Vec x, y;
 
   PetscFunctionBeginUser;
   PetscCall(SimSymBlockCreate(b->A, &b->S));
-  PetscCall(MatCreateVecs(b->A, &x, &y));
-  PetscCall(VecSet(x, 1.0));
-  PetscCall(MatMult(b->S, x, y));
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&y));
+  PetscCall(MatCreateVecs(b->A, &b->x, &b->y));
+  PetscCall(VecSet(b->x, 1.0));
+  PetscCall(MatMult(b->S, b->x, b->y));
   PetscFunctionReturn(0);
 }
 
@@ -383,7 +381,7 @@ START_TEST(bad_input)
                {"no update", "call SimSymBlockUpdate"}};
 
   for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-    BadCase b = {NULL, NULL};
+    BadCase b = {NULL, NULL, NULL, NULL};
     PetscErrorCode ierr;
     TestErrorCapture cap;
     const char *w = cases[c].what;
@@ -406,6 +404,8 @@ START_TEST(bad_input)
     CHECK_PETSC(Capture(!strcmp(w, "no update") ? MultBeforeUpdate : CreateAndUpdate, &b, &ierr, &cap));
     ck_assert_msg(ierr != 0, "%s: no error", w);
     ck_assert_msg(strstr(cap.msg, cases[c].expect) != NULL, "%s: message '%s' lacks '%s'", w, cap.msg, cases[c].expect);
+    CHECK_PETSC(VecDestroy(&b.x));
+    CHECK_PETSC(VecDestroy(&b.y));
     CHECK_PETSC(MatDestroy(&b.S));
     CHECK_PETSC(MatDestroy(&b.A));
   }
