@@ -11,7 +11,7 @@
  * leave A untouched: the answer without the eigendecomposition is the same, bit for bit. Any doubt
  * (asymmetry, a non-finite entry, a small pivot) answers false, and the caller takes the
  * eigendecomposition. */
-static PetscBool PositiveDefinite(PetscInt n, const PetscReal *A)
+static inline PetscBool PositiveDefinite(PetscInt n, const PetscReal *A)
 {
   PetscReal L[144], D[12], norm = 0, tau;
 
@@ -43,7 +43,8 @@ PetscErrorCode SimSymProjectPSD(PetscInt n, PetscReal *A)
 
   PetscFunctionBeginUser;
   PetscCheck(n >= 1 && n <= 12, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "SimSymProjectPSD: n = %" PetscInt_FMT " must be in [1, 12]", n);
-  if (PositiveDefinite(n, A)) PetscFunctionReturn(0); /* clearly PD: A unchanged, as below */
+  /* clearly PD: A unchanged, as below (n = 3, the 3x3 blocks of springs and sparsified couplings: unrolled) */
+  if (n == 3 ? PositiveDefinite(3, A) : PositiveDefinite(n, A)) PetscFunctionReturn(0);
   PetscCall(SimSymEig(n, A, lam, Q));
   for (PetscInt m = 0; m < n; m++) negative = (PetscBool)(negative || lam[m] < 0);
   if (!negative) PetscFunctionReturn(0); /* already PSD: A unchanged, not rebuilt with round-off */
