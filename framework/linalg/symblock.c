@@ -1,5 +1,6 @@
 /* The product of a symmetric 3x3-block SeqAIJ matrix from its upper block triangle (see symblock.h). */
 #include "framework/linalg/symblock.h"
+#include "framework/linalg/csr.h"
 
 typedef struct {
   Mat A;                /* the matrix (a reference) */
@@ -27,21 +28,6 @@ static PetscErrorCode Free_SymBlock(SymBlock *s)
   PetscCall(PetscFree2(s->src, s->mirror));
   s->filled = PETSC_FALSE;
   PetscFunctionReturn(0);
-}
-
-/* Place of entry (row, col) in a CSR pattern with sorted rows, -1 when absent. */
-static PetscInt Place_SymBlock(const PetscInt *ia, const PetscInt *ja, PetscInt row, PetscInt col)
-{
-  PetscInt lo = ia[row], hi = ia[row + 1] - 1;
-  while (lo <= hi) {
-    const PetscInt mid = lo + (hi - lo) / 2;
-    if (ja[mid] == col) return mid;
-    if (ja[mid] < col)
-      lo = mid + 1;
-    else
-      hi = mid - 1;
-  }
-  return -1;
 }
 
 /* The block pattern from A's: block row I holds every block column J > I that any of the rows
@@ -100,7 +86,7 @@ static PetscErrorCode Build_SymBlock(SymBlock *s)
           continue;
         }
         k = bj == bi ? 9 * bi + 3 * rr + c % 3 : 9 * (nb + pos[bj]) + 3 * rr + c % 3;
-        m = Place_SymBlock(ia, ja, c, r);
+        m = SimCsrPlace(ia, ja, c, r);
         if (m < 0 && bad[0] < 0) bad[0] = r, bad[1] = c;
         s->src[k] = q;
         s->mirror[k] = m;
@@ -131,39 +117,35 @@ static PetscErrorCode Build_SymBlock(SymBlock *s)
   PetscFunctionReturn(0);
 }
 
-/* Every stored entry against its mirror, once per pattern (see symblock.h). */
-static PetscErrorCode Check_SymBlock(SymBlock *s, const PetscScalar *a)
+/* Stored value k (global entry (r, c), A's place q) against its mirror, relative to the pair's scale. */
+static PetscErrorCode CheckEntry_SymBlock(const SymBlock *s, const PetscScalar *a, PetscInt k, PetscInt r, PetscInt c)
 {
-  const PetscInt nb = s->nb, nval = 9 * (nb + s->nu);
+  const PetscInt q = s->src[k], m = s->mirror[k], dr = s->src[9 * (r / 3) + 4 * (r % 3)], dc = s->src[9 * (c / 3) + 4 * (c % 3)];
+  PetscReal scale;
 
   PetscFunctionBeginUser;
-  for (PetscInt k = 0; k < nval; k++) {
-    const PetscInt q = s->src[k], m = s->mirror[k];
-    PetscInt r, c, dr, dc;
-    PetscReal scale;
-    if (q < 0) continue;
-    if (k < 9 * nb)
-      r = 3 * (k / 9) + (k % 9) / 3, c = 3 * (k / 9) + k % 3;
-    else {
-      const PetscInt b = (k - 9 * nb) / 9;
-      PetscInt bi = 0, lo = 0, hi = nb - 1;
-      while (lo <= hi) { /* the block row of upper block b */
-        const PetscInt mid = lo + (hi - lo) / 2;
-        if (s->ui[mid] <= b)
-          bi = mid, lo = mid + 1;
-        else
-          hi = mid - 1;
-      }
-      r = 3 * bi + ((k - 9 * nb) % 9) / 3, c = s->uj[b] + k % 3;
-    }
-    dr = s->src[9 * (r / 3) + 4 * (r % 3)], dc = s->src[9 * (c / 3) + 4 * (c % 3)];
-    scale = PetscAbsScalar(a[q]) + PetscAbsScalar(a[m]) +
-            PetscSqrtReal(PetscAbsScalar(dr >= 0 ? a[dr] : 0) * PetscAbsScalar(dc >= 0 ? a[dc] : 0));
-    PetscCheck(PetscAbsScalar(a[q] - a[m]) <= 1e-10 * scale, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-               "SimSymBlock: the matrix is not symmetric: A(%" PetscInt_FMT ", %" PetscInt_FMT ") = %.17g, A(%" PetscInt_FMT
-               ", %" PetscInt_FMT ") = %.17g; the symmetric product needs a symmetric matrix",
-               r, c, (double)a[q], c, r, (double)a[m]);
-  }
+  if (q < 0) PetscFunctionReturn(0);
+  scale = PetscAbsScalar(a[q]) + PetscAbsScalar(a[m]) +
+          PetscSqrtReal(PetscAbsScalar(dr >= 0 ? a[dr] : 0) * PetscAbsScalar(dc >= 0 ? a[dc] : 0));
+  PetscCheck(PetscAbsScalar(a[q] - a[m]) <= 1e-10 * scale, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "SimSymBlock: the matrix is not symmetric: A(%" PetscInt_FMT ", %" PetscInt_FMT ") = %.17g, A(%" PetscInt_FMT
+             ", %" PetscInt_FMT ") = %.17g; the symmetric product needs a symmetric matrix",
+             r, c, (double)a[q], c, r, (double)a[m]);
+  PetscFunctionReturn(0);
+}
+
+/* Every stored entry against its mirror, once per pattern (see symblock.h): the diagonal blocks,
+ * then each block row's upper blocks. */
+static PetscErrorCode Check_SymBlock(SymBlock *s, const PetscScalar *a)
+{
+  const PetscInt nb = s->nb;
+
+  PetscFunctionBeginUser;
+  for (PetscInt bi = 0; bi < nb; bi++)
+    for (PetscInt e = 0; e < 9; e++) PetscCall(CheckEntry_SymBlock(s, a, 9 * bi + e, 3 * bi + e / 3, 3 * bi + e % 3));
+  for (PetscInt bi = 0; bi < nb; bi++)
+    for (PetscInt b = s->ui[bi]; b < s->ui[bi + 1]; b++)
+      for (PetscInt e = 0; e < 9; e++) PetscCall(CheckEntry_SymBlock(s, a, 9 * (nb + b) + e, 3 * bi + e / 3, s->uj[b] + e % 3));
   s->checked = PETSC_TRUE;
   PetscFunctionReturn(0);
 }

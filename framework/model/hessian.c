@@ -2,6 +2,7 @@
  * the pattern is fixed at setup, each assembly only fills a flat value array. */
 #include <petscpc.h>
 #include "framework/model/model.h"
+#include "framework/linalg/csr.h"
 
 /* Builds the block offsets and the per-entry pinned mask once; returns the COO index arrays
  * (caller frees) when want_indices is true. Layout of the value array: the blocks of term 0,
@@ -172,19 +173,11 @@ PetscErrorCode SimModelHessianCreate(SimModel m, Mat *H)
  * block: only the diagonal) gets no blocks (it has none) and its own diagonal offsets. */
 static PetscErrorCode CsrFind(const PetscInt *ia, const PetscInt *ja, PetscInt row, PetscInt col, PetscInt *pos)
 {
-  PetscInt lo = ia[row], hi = ia[row + 1] - 1;
-
   PetscFunctionBeginUser;
-  while (lo <= hi) {
-    const PetscInt mid = lo + (hi - lo) / 2;
-    if (ja[mid] == col) {
-      *pos = mid;
-      PetscFunctionReturn(0);
-    }
-    if (ja[mid] < col) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "Hessian entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is not in the matrix's nonzero pattern", row, col);
+  *pos = SimCsrPlace(ia, ja, row, col);
+  PetscCheck(*pos >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "Hessian entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is not in the matrix's nonzero pattern", row, col);
+  PetscFunctionReturn(0);
 }
 
 static PetscErrorCode CsrBuild(SimModel m, const PetscInt *ia, const PetscInt *ja, PetscBool *ok)

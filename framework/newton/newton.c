@@ -2,6 +2,7 @@
  * Hessian (or plain projected Newton) with an Armijo line search (see newton.h). */
 #include "framework/newton/newton.h"
 #include "framework/events.h"
+#include "framework/linalg/csr.h"
 #include "framework/linalg/psd.h"
 #include "framework/linalg/symblock.h"
 #include "framework/linalg/single_cholesky.h"
@@ -63,7 +64,6 @@ struct _p_SimNewton {
   Mat P;
   PetscInt P_version;
   PetscReal *xref;  /* the vertices at creation (3 nv): where midpoints are judged */
-  PetscInt nnzH;    /* nonzeros of H when P was built */
   PetscInt nrun;    /* the kept nonzeros of H as runs contiguous in both H and P ... */
   PetscInt *run;    /* ... 3 per run: first place in H, first place in P, length */
   PetscInt ntrip;   /* rerouted couplings (i, j) through m */
@@ -156,23 +156,17 @@ static PetscErrorCode SparsifyDestroy_Newton(SimNewton nt)
   PetscFunctionReturn(0);
 }
 
-/* Place of entry (row, col) in a CSR pattern, -1 when absent. */
-static PetscInt CsrPlace_Newton(const PetscInt *ia, const PetscInt *ja, PetscInt row, PetscInt col)
-{
-  PetscInt lo = ia[row], hi = ia[row + 1] - 1;
-  while (lo <= hi) {
-    const PetscInt mid = lo + (hi - lo) / 2;
-    if (ja[mid] == col) return mid;
-    if (ja[mid] < col) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
-
 /* Is vertex b a block neighbour of a (the vertex graph: the columns of row 3a that are multiples of 3)? */
 static PetscBool Adjacent_Newton(const PetscInt *ia, const PetscInt *ja, PetscInt a, PetscInt b)
 {
-  return (PetscBool)(CsrPlace_Newton(ia, ja, 3 * a, 3 * b) >= 0);
+  return (PetscBool)(SimCsrPlace(ia, ja, 3 * a, 3 * b) >= 0);
+}
+
+/* Whether H's kept place q (hp[q] >= 0: its place in P) starts a run of places contiguous in both H
+ * and P, i.e. the place before it in H was not copied to the place before it in P. */
+static inline PetscBool RunStart_Newton(const PetscInt *hp, PetscInt q)
+{
+  return (PetscBool)!(q > 0 && hp[q - 1] >= 0 && hp[q - 1] + 1 == hp[q]);
 }
 
 /* Finds the couplings to reroute from H's pattern and the positions at creation, and builds P. */
@@ -245,14 +239,13 @@ static PetscErrorCode SparsifySetUp_Newton(SimNewton nt)
     if (ok) nt->ntrip++;
   }
   /* P's pattern: H's without the rerouted blocks (i, j), (j, i) */
-  nt->nnzH = ia[n];
-  PetscCall(PetscCalloc1(nt->nnzH, &hp)); /* per nonzero of H: its place in P, -1 where the block is dropped */
+  PetscCall(PetscCalloc1(ia[n], &hp)); /* per nonzero of H: its place in P, -1 where the block is dropped */
   for (PetscInt c = 0; c < ncand; c++) {
     if (!keep[c]) continue;
     for (int h = 0; h < 2; h++) {
       const PetscInt a = cand[3 * c + h], b = cand[3 * c + 1 - h];
       for (int r = 0; r < 3; r++)
-        for (int s = 0; s < 3; s++) hp[CsrPlace_Newton(ia, ja, 3 * a + r, 3 * b + s)] = -1;
+        for (int s = 0; s < 3; s++) hp[SimCsrPlace(ia, ja, 3 * a + r, 3 * b + s)] = -1;
     }
   }
   PetscCall(PetscMalloc3(n, &nnz, n, &cols, n, &zeros));
@@ -291,12 +284,12 @@ static PetscErrorCode SparsifySetUp_Newton(SimNewton nt)
   }
   /* the copy of H's kept values into P as runs (a few per row: the dropped blocks cut them) */
   nt->nrun = 0;
-  for (PetscInt q = 0; q < nt->nnzH; q++)
-    if (hp[q] >= 0 && (q == 0 || hp[q - 1] < 0 || hp[q - 1] + 1 != hp[q])) nt->nrun++;
+  for (PetscInt q = 0; q < ia[n]; q++)
+    if (hp[q] >= 0 && RunStart_Newton(hp, q)) nt->nrun++;
   PetscCall(PetscMalloc1(3 * nt->nrun + 1, &nt->run));
-  for (PetscInt q = 0, k = -1; q < nt->nnzH; q++) {
+  for (PetscInt q = 0, k = -1; q < ia[n]; q++) {
     if (hp[q] < 0) continue;
-    if (q == 0 || hp[q - 1] < 0 || hp[q - 1] + 1 != hp[q]) {
+    if (RunStart_Newton(hp, q)) {
       k++;
       nt->run[3 * k] = q, nt->run[3 * k + 1] = hp[q], nt->run[3 * k + 2] = 0;
     }
@@ -310,9 +303,9 @@ static PetscErrorCode SparsifySetUp_Newton(SimNewton nt)
     if (!keep[c]) continue;
     for (int r = 0; r < 3; r++)
       for (int s = 0; s < 3; s++) {
-        nt->hij[9 * t + 3 * r + s] = CsrPlace_Newton(ia, ja, 3 * i + r, 3 * j + s);
+        nt->hij[9 * t + 3 * r + s] = SimCsrPlace(ia, ja, 3 * i + r, 3 * j + s);
         for (int b = 0; b < 7; b++) {
-          const PetscInt pl = CsrPlace_Newton(pia, pja, 3 * blk[b][0] + r, 3 * blk[b][1] + s);
+          const PetscInt pl = SimCsrPlace(pia, pja, 3 * blk[b][0] + r, 3 * blk[b][1] + s);
           PetscCheck(pl >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sparsified pattern lacks a block of a rerouted coupling");
           nt->ppos[63 * t + 9 * b + 3 * r + s] = pl;
         }
@@ -926,6 +919,9 @@ static PetscErrorCode StepBelowRoundoff_Newton(SimNewton nt, const PetscReal *x,
   PetscFunctionReturn(0);
 }
 
+/* One minimization from x (flat, in/out) with the lagged state fixed: the Newton loop. Iterations
+ * continue the numbering of st (a re-solve after a lag update appends to the history). back is
+ * where an infeasible guess is pulled toward. Sets st->outcome. */
 static PetscErrorCode Iterate_Newton(SimNewton nt, PetscReal beta, const PetscReal *y, const PetscReal *X, const PetscReal *xd,
                                      const PetscReal *back, PetscReal *x, SimStepStats *st)
 {
