@@ -129,7 +129,7 @@ set style fill pattern border -1
 set boxwidth 0.7
 set xtics rotate by -35
 set ylabel 'ms per step'
-set yrange [0:2.263759e+01]
+set yrange [0:2.310012e+01]
 set xrange [-0.6:5.6]
 set offsets 0,0,0,0
 

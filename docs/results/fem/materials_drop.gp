@@ -129,7 +129,7 @@ set style fill pattern border -1
 set boxwidth 0.7
 set xtics rotate by -35
 set ylabel 'ms per step'
-set yrange [0:3.797782e+00]
+set yrange [0:3.955225e+00]
 set xrange [-0.6:5.6]
 set offsets 0,0,0,0
 

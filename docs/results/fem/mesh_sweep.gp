@@ -121,7 +121,7 @@ set style fill pattern border -1
 set boxwidth 0.7
 set xtics rotate by -35
 set ylabel 'ms per step'
-set yrange [0:2.438594e+02]
+set yrange [0:2.561110e+02]
 set xrange [-0.6:3.6]
 set offsets 0,0,0,0
 

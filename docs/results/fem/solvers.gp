@@ -129,7 +129,7 @@ set style fill pattern border -1
 set boxwidth 0.7
 set xtics rotate by -35
 set ylabel 'ms per step'
-set yrange [0:8.180656e+02]
+set yrange [0:8.408280e+02]
 set xrange [-0.6:5.6]
 set offsets 0,0,0,0
 

@@ -153,7 +153,7 @@ set style fill pattern border -1
 set boxwidth 0.7
 set xtics rotate by -35
 set ylabel 'ms per step'
-set yrange [0:1.689581e+03]
+set yrange [0:1.653558e+03]
 set xrange [-0.6:11.6]
 set offsets 0,0,0,0
 

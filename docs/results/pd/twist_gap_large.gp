@@ -117,7 +117,7 @@ set style fill pattern border -1
 set boxwidth 0.7
 set xtics rotate by -35
 set ylabel 'ms per step'
-set yrange [0:1.600544e+03]
+set yrange [0:1.700621e+03]
 set xrange [-0.6:2.6]
 set offsets 0,0,0,0
 

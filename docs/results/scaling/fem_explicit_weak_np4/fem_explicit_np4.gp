@@ -14,7 +14,7 @@ set style fill pattern border -1
 set boxwidth 0.7
 set xtics rotate by -35
 set ylabel 'ms per step'
-set yrange [0:1.838857e+00]
+set yrange [0:1.886169e+00]
 set xrange [-0.6:0.6]
 set offsets 0,0,0,0
 
