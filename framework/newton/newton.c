@@ -25,6 +25,8 @@ struct _p_SimNewton {
   PetscBool pc_sparsify;    /* Newton-CG: factor P (midpoint couplings rerouted, see SparsifySetUp_Newton) instead of H */
   PetscBool symmetric_product; /* Newton-CG: the Krylov operator is Hs, Hx's product from its upper 3x3 blocks */
   PetscBool pc_single;      /* -pc_precision single: the Cholesky factor applied in single precision (single_cholesky.h) */
+  PetscBool symmetric_auto; /* -symmetric_product auto: on where the run allows it (one rank, the AIJ Hessian) */
+  PetscBool pc_auto;        /* -pc_precision auto: single where it applies (one rank, CHOLMOD's Cholesky, a Krylov KSP) */
   /* state */
   PetscBool newton_cg;       /* the mode of the current minimization (Prepare_Newton) */
   PetscBool krylov;          /* the KSP is not preonly */
@@ -780,11 +782,18 @@ static PetscErrorCode SetPrecision_Newton(SimNewton nt)
 {
   PC pc;
   PetscBool single, chol;
-  MatSolverType st;
+  MatSolverType st = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(KSPGetPC(nt->ksp, &pc));
   PetscCall(SimPCIsSingleCholesky(pc, &single));
+  if (nt->pc_auto) { /* single where it applies; anything else is left as the options made it */
+    PetscBool preonly;
+    PetscCall(PetscObjectTypeCompare((PetscObject)nt->ksp, KSPPREONLY, &preonly));
+    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCHOLESKY, &chol));
+    if (chol) PetscCall(PCFactorGetMatSolverType(pc, &st));
+    nt->pc_single = (PetscBool)(single || (nt->model->size == 1 && !preonly && chol && st && !strcmp(st, MATSOLVERCHOLMOD)));
+  }
   if (single == nt->pc_single) PetscFunctionReturn(0);
   if (!nt->pc_single) { /* back to the default */
     PetscCall(PCSetType(pc, PCCHOLESKY));
@@ -843,20 +852,43 @@ PetscErrorCode SimNewtonSetFromOptions(SimNewton nt)
                              "Newton-CG: factor the projected Hessian with each coupling that has a vertex at its midpoint (a cloth's "
                              "bending springs) rerouted through that vertex: a sparser factor, about as good a preconditioner",
                              "SimNewtonMinimize", nt->pc_sparsify, &nt->pc_sparsify, NULL));
-  PetscCall(PetscOptionsBool("-symmetric_product",
-                             "Newton-CG, one rank: multiply by the exact Hessian from its upper 3x3 blocks (half the bytes of the AIJ "
-                             "product; a different summation order, so different round-off)",
-                             "SimNewtonMinimize", nt->symmetric_product, &nt->symmetric_product, NULL));
   {
-    const char *const precisions[] = {"double", "single"};
-    PetscInt which = nt->pc_single ? 1 : 0;
+    /* true, false or auto; a bare -symmetric_product is true */
+    char val[16];
+    PetscBool set, b;
+
+    PetscCall(PetscOptionsString("-symmetric_product",
+                                 "Newton-CG, one rank: multiply by the exact Hessian from its upper 3x3 blocks (half the bytes of the AIJ "
+                                 "product; a different summation order, so different round-off): true, false, or auto (true where the run "
+                                 "allows it: one rank, the AIJ Hessian)",
+                                 "SimNewtonMinimize", nt->symmetric_auto ? "auto" : nt->symmetric_product ? "true" : "false", val,
+                                 sizeof(val), &set));
+    if (set) {
+      PetscCall(PetscStrcasecmp(val, "auto", &nt->symmetric_auto));
+      if (!val[0]) nt->symmetric_product = PETSC_TRUE;
+      else if (!nt->symmetric_auto) {
+        const char *const ok[] = {"true", "false", "yes", "no", "on", "off", "1", "0"};
+        PetscBool known = PETSC_FALSE;
+        for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]) && !known; i++) PetscCall(PetscStrcasecmp(val, ok[i], &known));
+        PetscCheck(known, nt->comm, PETSC_ERR_ARG_WRONG, "-%ssymmetric_product %s: must be true, false or auto", nt->prefix, val);
+        PetscCall(PetscOptionsStringToBool(val, &b));
+        nt->symmetric_product = b;
+      }
+    }
+  }
+  {
+    const char *const precisions[] = {"double", "single", "auto"};
+    PetscInt which = nt->pc_auto ? 2 : nt->pc_single ? 1 : 0;
     PetscCall(PetscOptionsEList("-pc_precision",
                                 "Precision the Cholesky preconditioner's factor is applied in: single stores CHOLMOD's factor as "
-                                "floats (half the bytes per triangular solve; one rank)",
-                                "SimNewtonMinimize", precisions, 2, precisions[which], &which, NULL));
+                                "floats (half the bytes per triangular solve; one rank); auto: single where it applies (one rank, "
+                                "CHOLMOD's Cholesky preconditioning a Krylov method), double elsewhere",
+                                "SimNewtonMinimize", precisions, 3, precisions[which], &which, NULL));
+    nt->pc_auto = (PetscBool)(which == 2);
     nt->pc_single = (PetscBool)(which == 1);
   }
   PetscOptionsEnd();
+  if (nt->symmetric_auto) nt->symmetric_product = (PetscBool)(nt->model->size == 1 && !nt->model->hessian_is);
   PetscCheck(!nt->symmetric_product || (nt->model->size == 1 && !nt->model->hessian_is), nt->comm, PETSC_ERR_SUP,
              "-%ssymmetric_product needs the one-rank AIJ Hessian; this run has %d ranks%s: leave the option off", nt->prefix,
              nt->model->size, nt->model->hessian_is ? " and an unassembled (MATIS) Hessian" : "");

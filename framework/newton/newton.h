@@ -50,10 +50,14 @@ typedef struct _p_SimNewton *SimNewton;
  *   -newton_pc_lag_its N      keep the factorization while CG takes <= N iterations (default 25;
  *                      0 refactors every iteration)
  *   -newton_forcing B  CG tolerance max(-newton_ksp_rtol, min(0.01, |g_k|/|g_0|)) (default true)
- *   -newton_symmetric_product B  Newton-CG on one rank: CG multiplies by the exact Hessian from its
- *                      upper 3x3 blocks (framework/linalg/symblock.h; a quarter of AIJ's MatMult
+ *   -newton_symmetric_product B|auto  Newton-CG on one rank: CG multiplies by the exact Hessian from
+ *                      its upper 3x3 blocks (framework/linalg/symblock.h; a quarter of AIJ's MatMult
  *                      time on the cloth demo, but another summation order, hence other round-off
- *                      and iteration counts; default false; an error on several ranks)
+ *                      and iteration counts; default false; true is an error on several ranks, auto
+ *                      is on where the run allows it and off elsewhere)
+ *   -newton_pc_precision double|single|auto  the Cholesky factor applied in single precision
+ *                      (framework/linalg/single_cholesky.h; one rank, CHOLMOD; default double; auto:
+ *                      single where it applies, double elsewhere)
  *   -newton_ls_max N   backtracking halvings before the step is given up (default 30)
  *   -newton_ksp_*, -newton_pc_*  the linear solver; default CG (rtol 1e-6, at most 200
  *                      iterations) with Cholesky by CHOLMOD on one rank and by MUMPS on several

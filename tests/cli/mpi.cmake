@@ -35,6 +35,17 @@ if(MPIEXEC_EXECUTABLE)
   set_tests_properties(cli.mpi.reproducible PROPERTIES TIMEOUT 300 ENVIRONMENT "${PBSIM_MPI_ENV}")
 endif()
 
+# The demo's configuration on 2 ranks: its one-rank options are auto (configs/cloth.yaml), so the run
+# factors with MUMPS and multiplies with the AIJ Hessian (no symmetric block product, no single-precision
+# factor in the KSP view).
+if(MPIEXEC_EXECUTABLE)
+  set(args -np 2 --oversubscribe $<TARGET_FILE:pbsim> run ${PBSIM_CONFIGS}/cloth.yaml -cloth_n 12 -steps 2 -output_every 0
+           -snapshots 0 -strict_options -newton_ksp_view -o ${PBSIM_TEST_OUT}/mpi_cloth_config)
+  add_test(NAME cli.mpi.cloth_config COMMAND ${CMAKE_COMMAND} -DEXE=${MPIEXEC_EXECUTABLE} "-DARGS=${args}"
+           "-DEXPECT=mumps.*done: 2 steps" "-DREJECT=symmetric product|single-precision" -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/run_expect.cmake)
+  set_tests_properties(cli.mpi.cloth_config PROPERTIES TIMEOUT 120 ENVIRONMENT "${PBSIM_MPI_ENV}")
+endif()
+
 # The single-precision Cholesky preconditioner is CHOLMOD's factor (one rank): refused on 2 ranks.
 pbsim_mpi_cli_fails(cli.mpi.single_precision_pc_refuses "-newton_pc_precision single needs one rank"
                     run -scene cloth -cloth_n 8 -solver implicit_euler -steps 1 -newton_pc_precision single -o ${PBSIM_TEST_OUT}/mpi)

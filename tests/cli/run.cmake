@@ -102,6 +102,12 @@ add_test(NAME cli.help_stable COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:pbsim
 # (docs/implicit.md); an unknown precision is refused with the choices.
 pbsim_cli_test(NAME run.cloth_single_precision_pc ARGS run ${PBSIM_CONFIGS}/cloth.yaml -steps 12 -cloth_n 24 -newton_pc_precision single
                -strict_options -o ${PBSIM_TEST_OUT}/cloth_single EXPECT "done: 12 steps[^\n]*J at the end\n")
+# The demo's configuration compares preconditioners with one option: its single-precision factor is
+# auto, so -newton_pc_type icc runs with ICC (configs/cloth.yaml; an explicit -newton_pc_precision single
+# with ICC is an error, test_implicit).
+pbsim_cli_test(NAME run.cloth_config_icc ARGS run ${PBSIM_CONFIGS}/cloth.yaml -cloth_n 16 -steps 3 -output_every 0 -snapshots 0
+               -strict_options -newton_pc_type icc -newton_ksp_view -o ${PBSIM_TEST_OUT}/cloth_icc
+               EXPECT "type: icc.*done: 3 steps[^\n]*J at the end\n" REJECT "single-precision")
 # The demo's configuration through the buckle: on a cloth 1e-4 smaller Newton crawls at step 9 (70
 # iterations on this machine's build, where -newton_max_it 50 left it unconverged); configs/cloth.yaml's
 # max_it 200 takes every step to its tolerance.

@@ -20,3 +20,12 @@ pbsim_cli_test(NAME symmetric_product.ipc_stack_contact
                ARGS run -scene ipc_stack -steps 60 -output_every 0 -snapshots 0 -strict_options -newton_symmetric_product
                     -o ${PBSIM_TEST_OUT}/symprod_ipc
                EXPECT "done: 60 steps" REJECT "did not converge")
+# auto: on where the run allows it (one rank here: the KSP view names the product); another value is
+# refused naming the option and its values.
+pbsim_cli_test(NAME symmetric_product.auto
+               ARGS run -scene cloth -cloth_n 8 -steps 1 -output_every 0 -snapshots 0 -strict_options
+                    -newton_symmetric_product auto -newton_ksp_view -o ${PBSIM_TEST_OUT}/symprod_auto
+               EXPECT "symmetric product from the upper 3x3 blocks")
+pbsim_cli_test(NAME bad.symmetric_product_value
+               ARGS run -scene cloth -cloth_n 8 -steps 1 -newton_symmetric_product maybe -o ${PBSIM_TEST_OUT}/bad
+               FAIL EXPECT "-newton_symmetric_product maybe: must be true, false or auto")

@@ -486,7 +486,8 @@ static PetscErrorCode BadBeta(PetscErrorCode *ierr, TestErrorCapture *cap)
 /* -newton_pc_precision single: Newton-CG preconditioned by the single-precision Cholesky factor
  * reaches the steps it reaches with CHOLMOD's double factor (the preconditioner changes CG's path, not
  * the minimizer), the Newton KSP's preconditioner is then the single-precision one, and the option is
- * refused with another preconditioner, naming the option and the one it applies to. */
+ * refused with another preconditioner, naming the option and the one it applies to. auto picks single
+ * only where it applies (CHOLMOD's Cholesky preconditioning CG). */
 START_TEST(test_newton_single_precision)
 {
   const char *base = "-cloth_n 12 -cloth_damping 0.02 -newton_rtol 1e-11 -newton_atol 1e-13";
@@ -515,6 +516,26 @@ START_TEST(test_newton_single_precision)
   ck_assert_msg(single, "-newton_pc_precision single: the Newton KSP's preconditioner is not the single-precision Cholesky");
   CHECK_PETSC(SimNewtonDestroy(&nt));
   CHECK_PETSC(TestSimDestroy(&s));
+
+  /* auto: single where it applies (one rank, CHOLMOD's Cholesky under CG), double elsewhere */
+  {
+    const char *autos[][2] = {{"-cloth_n 6 -newton_pc_precision auto", "1"},
+                              {"-cloth_n 6 -newton_pc_precision auto -newton_pc_type icc", "0"},
+                              {"-cloth_n 6 -newton_pc_precision auto -newton_ksp_type preonly", "0"},
+                              {"-cloth_n 6 -newton_pc_precision auto -newton_pc_factor_mat_solver_type petsc", "0"}};
+    for (size_t i = 0; i < sizeof(autos) / sizeof(autos[0]); i++) {
+      CHECK_PETSC(TestSimCreate("cloth", NULL, autos[i][0], &s));
+      CHECK_PETSC(SimNewtonCreate(s.model, "newton_", &nt));
+      CHECK_PETSC(SimNewtonSetFromOptions(nt));
+      CHECK_PETSC(SimNewtonGetKSP(nt, &ksp));
+      CHECK_PETSC(KSPGetPC(ksp, &pc));
+      CHECK_PETSC(SimPCIsSingleCholesky(pc, &single));
+      ck_assert_msg(single == (autos[i][1][0] == '1'), "%s: the preconditioner is %sthe single-precision Cholesky", autos[i][0],
+                    single ? "" : "not ");
+      CHECK_PETSC(SimNewtonDestroy(&nt));
+      CHECK_PETSC(TestSimDestroy(&s));
+    }
+  }
 
   CHECK_PETSC(TestSolverError("cloth", "implicit_euler", "-cloth_n 6 -newton_pc_precision single -newton_pc_type icc", PETSC_FALSE,
                               &ierr, &cap));
