@@ -109,7 +109,7 @@ set style fill pattern border -1
 set boxwidth 0.7
 set xtics rotate by -35
 set ylabel 'ms per step'
-set yrange [0:2.630546e+02]
+set yrange [0:2.610097e+02]
 set xrange [-0.6:0.6]
 set offsets 0,0,0,0
 
