@@ -207,6 +207,16 @@ static void Product_SymBlock(const SymBlock *s, const PetscReal *restrict x, Pet
   }
 }
 
+/* The context of S, which must hold values (the operations below read them). */
+static PetscErrorCode GetFilled_SymBlock(Mat S, SymBlock **s)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MatShellGetContext(S, s));
+  PetscCheck((*s)->filled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
+             "SimSymBlock: no values yet: call SimSymBlockUpdate after assembling the matrix");
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Mult_SymBlock(Mat S, Vec x, Vec y)
 {
   SymBlock *s;
@@ -214,9 +224,7 @@ static PetscErrorCode Mult_SymBlock(Mat S, Vec x, Vec y)
   PetscScalar *ya;
 
   PetscFunctionBeginUser;
-  PetscCall(MatShellGetContext(S, &s));
-  PetscCheck(s->filled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
-             "SimSymBlock: no values yet: call SimSymBlockUpdate after assembling the matrix");
+  PetscCall(GetFilled_SymBlock(S, &s));
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
   Product_SymBlock(s, xa, ya);
@@ -232,9 +240,7 @@ static PetscErrorCode GetDiagonal_SymBlock(Mat S, Vec v)
   PetscScalar *va;
 
   PetscFunctionBeginUser;
-  PetscCall(MatShellGetContext(S, &s));
-  PetscCheck(s->filled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
-             "SimSymBlock: no values yet: call SimSymBlockUpdate after assembling the matrix");
+  PetscCall(GetFilled_SymBlock(S, &s));
   PetscCall(VecGetArrayWrite(v, &va));
   for (PetscInt k = 0; k < 3 * s->nb; k++) va[k] = s->d[9 * (k / 3) + 4 * (k % 3)];
   PetscCall(VecRestoreArrayWrite(v, &va));

@@ -777,23 +777,23 @@ PetscErrorCode SimNewtonCreate(SimModel model, const char *prefix, SimNewton *ne
 }
 
 /* -pc_precision: the Cholesky preconditioner (CHOLMOD on one rank) becomes the single-precision one,
- * or back. */
+ * or back. It applies to CHOLMOD's Cholesky on one rank: auto takes it there under a Krylov method and
+ * leaves any other choice alone; single elsewhere is an error naming what is in the way. */
 static PetscErrorCode SetPrecision_Newton(SimNewton nt)
 {
   PC pc;
-  PetscBool single, chol;
+  PCType type;
+  PetscBool single, chol, cholmod = PETSC_FALSE, preonly;
   MatSolverType st = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(KSPGetPC(nt->ksp, &pc));
   PetscCall(SimPCIsSingleCholesky(pc, &single));
-  if (nt->pc_auto) { /* single where it applies; anything else is left as the options made it */
-    PetscBool preonly;
-    PetscCall(PetscObjectTypeCompare((PetscObject)nt->ksp, KSPPREONLY, &preonly));
-    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCHOLESKY, &chol));
-    if (chol) PetscCall(PCFactorGetMatSolverType(pc, &st));
-    nt->pc_single = (PetscBool)(single || (nt->model->size == 1 && !preonly && chol && st && !strcmp(st, MATSOLVERCHOLMOD)));
-  }
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCHOLESKY, &chol));
+  if (chol) PetscCall(PCFactorGetMatSolverType(pc, &st));
+  if (st) PetscCall(PetscStrcmp(st, MATSOLVERCHOLMOD, &cholmod));
+  PetscCall(PetscObjectTypeCompare((PetscObject)nt->ksp, KSPPREONLY, &preonly));
+  if (nt->pc_auto) nt->pc_single = (PetscBool)(single || (nt->model->size == 1 && cholmod && !preonly));
   if (single == nt->pc_single) PetscFunctionReturn(0);
   if (!nt->pc_single) { /* back to the default */
     PetscCall(PCSetType(pc, PCCHOLESKY));
@@ -804,16 +804,11 @@ static PetscErrorCode SetPrecision_Newton(SimNewton nt)
              "-%spc_precision single needs one rank (its factorization is CHOLMOD's); on %d ranks the Cholesky factorization "
              "is MUMPS's, applied in double",
              nt->prefix, nt->model->size);
-  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCHOLESKY, &chol));
-  if (!chol) {
-    PCType type;
-    PetscCall(PCGetType(pc, &type));
-    SETERRQ(nt->comm, PETSC_ERR_SUP,
-            "-%spc_precision single applies to the Cholesky preconditioner (-%spc_type cholesky, the default), not -%spc_type %s",
-            nt->prefix, nt->prefix, nt->prefix, type);
-  }
-  PetscCall(PCFactorGetMatSolverType(pc, &st));
-  PetscCheck(st && !strcmp(st, MATSOLVERCHOLMOD), nt->comm, PETSC_ERR_SUP,
+  PetscCall(PCGetType(pc, &type));
+  PetscCheck(chol, nt->comm, PETSC_ERR_SUP,
+             "-%spc_precision single applies to the Cholesky preconditioner (-%spc_type cholesky, the default), not -%spc_type %s",
+             nt->prefix, nt->prefix, nt->prefix, type);
+  PetscCheck(cholmod, nt->comm, PETSC_ERR_SUP,
              "-%spc_precision single applies to CHOLMOD's factorization (the default on one rank), not -%spc_factor_mat_solver_type %s",
              nt->prefix, nt->prefix, st ? st : "(none)");
   PetscCall(SimPCSetSingleCholesky(pc));

@@ -507,31 +507,23 @@ START_TEST(test_newton_single_precision)
   for (int i = 0; i < 3 * 144; i++) d = PetscMax(d, PetscAbsReal(a[i] - b[i]));
   ck_assert_msg(d < 1e-8, "Newton-CG with the double and the single-precision factor: steps differ by %g", (double)d);
 
-  CHECK_PETSC(TestSimCreate("cloth", NULL, "-cloth_n 6 -newton_pc_precision single", &s));
-  CHECK_PETSC(SimNewtonCreate(s.model, "newton_", &nt));
-  CHECK_PETSC(SimNewtonSetFromOptions(nt));
-  CHECK_PETSC(SimNewtonGetKSP(nt, &ksp));
-  CHECK_PETSC(KSPGetPC(ksp, &pc));
-  CHECK_PETSC(SimPCIsSingleCholesky(pc, &single));
-  ck_assert_msg(single, "-newton_pc_precision single: the Newton KSP's preconditioner is not the single-precision Cholesky");
-  CHECK_PETSC(SimNewtonDestroy(&nt));
-  CHECK_PETSC(TestSimDestroy(&s));
-
-  /* auto: single where it applies (one rank, CHOLMOD's Cholesky under CG), double elsewhere */
+  /* the Newton KSP's preconditioner: the single-precision one with single, and with auto where it
+   * applies (one rank, CHOLMOD's Cholesky under CG); double elsewhere */
   {
-    const char *autos[][2] = {{"-cloth_n 6 -newton_pc_precision auto", "1"},
+    const char *cases[][2] = {{"-cloth_n 6 -newton_pc_precision single", "1"},
+                              {"-cloth_n 6 -newton_pc_precision auto", "1"},
                               {"-cloth_n 6 -newton_pc_precision auto -newton_pc_type icc", "0"},
                               {"-cloth_n 6 -newton_pc_precision auto -newton_ksp_type preonly", "0"},
                               {"-cloth_n 6 -newton_pc_precision auto -newton_pc_factor_mat_solver_type petsc", "0"}};
-    for (size_t i = 0; i < sizeof(autos) / sizeof(autos[0]); i++) {
-      CHECK_PETSC(TestSimCreate("cloth", NULL, autos[i][0], &s));
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+      CHECK_PETSC(TestSimCreate("cloth", NULL, cases[i][0], &s));
       CHECK_PETSC(SimNewtonCreate(s.model, "newton_", &nt));
       CHECK_PETSC(SimNewtonSetFromOptions(nt));
       CHECK_PETSC(SimNewtonGetKSP(nt, &ksp));
       CHECK_PETSC(KSPGetPC(ksp, &pc));
       CHECK_PETSC(SimPCIsSingleCholesky(pc, &single));
-      ck_assert_msg(single == (autos[i][1][0] == '1'), "%s: the preconditioner is %sthe single-precision Cholesky", autos[i][0],
-                    single ? "" : "not ");
+      ck_assert_msg(single == (cases[i][1][0] == '1'), "%s: the Newton KSP's preconditioner is %sthe single-precision Cholesky",
+                    cases[i][0], single ? "" : "not ");
       CHECK_PETSC(SimNewtonDestroy(&nt));
       CHECK_PETSC(TestSimDestroy(&s));
     }
